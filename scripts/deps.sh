@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Install the Debian packages ancsdb needs, when any is missing (run as root).
+set -euo pipefail
+pkgs="build-essential cmake pkg-config zlib1g-dev libsqlite3-dev liblzo2-dev libcmocka-dev sqlite3 clang"
+[ "${1:-}" = "--with-fuzz" ] && pkgs="$pkgs libclang-rt-dev"
+missing=""
+for p in $pkgs; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+    echo "installing:$missing" >&2
+    if [ "$(id -u)" != 0 ]; then
+        echo "missing packages:$missing (run as root, or install them)" >&2
+        exit 3
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    # shellcheck disable=SC2086
+    apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi

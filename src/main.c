@@ -1,0 +1,68 @@
+/* main.c — ancsdb: argv dispatch to the subcommands. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+#ifndef ANCSDB_VERSION
+#define ANCSDB_VERSION "0.0.0"
+#endif
+
+void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("ancsdb: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+static const struct {
+    const char *name;
+    int (*fn)(int, char **);
+    const char *summary;
+} commands[] = {
+    {"demo", cmd_demo, "build a demo corpus of MP1/MP2 PAKs, ingest it, show answers"},
+    {"ingest", cmd_ingest, "load PAK files or folders into the SQLite database"},
+    {"query", cmd_query, "run a named research query (query --list shows them)"},
+    {"sql", cmd_sql, "run read-only SQL against the database"},
+    {"pak", cmd_pak, "list or extract the resources of one PAK"},
+    {"ancs", cmd_ancs, "decode one ANCS and print its whole structure"},
+};
+
+static void usage(FILE *f)
+{
+    fputs("usage: ancsdb [--version] [--help] COMMAND [ARGS...]\n\n"
+          "Turns Metroid Prime 1/2 PAK files into a SQLite database of every ANCS and EVNT.\n\n"
+          "commands:\n",
+          f);
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fputs("\n'ancsdb COMMAND --help' describes each command.\n"
+          "exit status: 0 ok, 1 some inputs failed (see load_errors), 2 usage, 3 fatal\n",
+          f);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("ancsdb %s\n", ANCSDB_VERSION);
+        return EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name))
+            return commands[i].fn(argc - 1, argv + 1);
+    cli_error("unknown command '%s'", argv[1]);
+    usage(stderr);
+    return EXIT_USAGE;
+}

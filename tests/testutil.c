@@ -1,0 +1,119 @@
+/* testutil.c — see testutil.h. */
+#include "testutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+const char *tu_shared_dir(void)
+{
+    const char *env = getenv("ANCSDB_SHARED");
+    const char *d = env ? env : ANCSDB_SHARED_DIR;
+    static char buf[4096];
+    snprintf(buf, sizeof buf, "%s/corpus/truth.json", d);
+    struct stat st;
+    if (stat(buf, &st) != 0)
+        return NULL;
+    return d;
+}
+
+const char *tu_corpus_dir(void)
+{
+    static char buf[4096];
+    const char *s = tu_shared_dir();
+    if (!s)
+        return NULL;
+    snprintf(buf, sizeof buf, "%s/corpus", s);
+    return buf;
+}
+
+const char *tu_ancsdb(void)
+{
+    return ANCSDB_BINARY;
+}
+
+const char *tu_source_dir(void)
+{
+    return ANCSDB_SOURCE_DIR;
+}
+
+uint8_t *tu_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    if (fseek(f, 0, SEEK_END) != 0) {
+        fclose(f);
+        return NULL;
+    }
+    long n = ftell(f);
+    if (n < 0 || fseek(f, 0, SEEK_SET) != 0) {
+        fclose(f);
+        return NULL;
+    }
+    uint8_t *buf = malloc((size_t)n + 1);
+    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    if (buf) {
+        buf[n] = 0;
+        *len = (size_t)n;
+    }
+    return buf;
+}
+
+int tu_write_file(const char *path, const void *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    size_t w = fwrite(data, 1, len, f);
+    if (fclose(f) != 0 || w != len)
+        return -1;
+    return 0;
+}
+
+char *tu_tempdir(void)
+{
+    char tmpl[] = "/tmp/ancsdb-test-XXXXXX";
+    char *d = mkdtemp(tmpl);
+    return d ? strdup(d) : NULL;
+}
+
+int tu_run(const char *cmd, char **out)
+{
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return -1;
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    size_t n;
+    while (buf && (n = fread(buf + len, 1, cap - len - 1, p)) > 0) {
+        len += n;
+        if (cap - len < 2) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    if (buf)
+        buf[len] = 0;
+    int st = pclose(p);
+    if (out)
+        *out = buf;
+    else
+        free(buf);
+    if (st == -1)
+        return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}

@@ -1,0 +1,30 @@
+/* testutil.h — helpers shared by the cmocka suites. */
+#ifndef ANCSDB_TESTUTIL_H
+#define ANCSDB_TESTUTIL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+/* Path of the shared folder (holding corpus/), or NULL when it is absent. */
+const char *tu_shared_dir(void);
+/* Path of the shared corpus folder, or NULL when absent. */
+const char *tu_corpus_dir(void);
+/* Path of the built ancsdb binary. */
+const char *tu_ancsdb(void);
+/* Path of the source tree. */
+const char *tu_source_dir(void);
+/* Read a whole file; caller free()s. NULL on failure. */
+uint8_t *tu_read_file(const char *path, size_t *len);
+/* Write a whole file; 0 on success. */
+int tu_write_file(const char *path, const void *data, size_t len);
+/* A fresh temporary directory (mkdtemp); caller frees the string. */
+char *tu_tempdir(void);
+/* Run a shell command, capturing stdout (caller frees *out when non-NULL); returns the
+ * exit status, or -1. */
+int tu_run(const char *cmd, char **out);
+
+#endif
