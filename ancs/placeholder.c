@@ -1,0 +1,1 @@
+typedef int ancsdb_placeholder_ancs;

@@ -1,0 +1,382 @@
+/* output.c — result tables as aligned text, CSV (RFC 4180), JSON or TSV (CONTRACT.md). */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+int out_parse_format(const char *s, out_format *out)
+{
+    static const char *const names[] = {"table", "csv", "json", "tsv"};
+    for (int i = 0; i < 4; i++)
+        if (s && !strcmp(s, names[i])) {
+            *out = (out_format)i;
+            return 0;
+        }
+    return -1;
+}
+
+int out_is_asset_column(const char *name)
+{
+    static const char *const cols[] = {
+        "asset_id",        "ancs_id",        "model_id",      "skin_id",
+        "skeleton_id",     "frozen_model_id", "frozen_skin_id", "cspp_id",
+        "particle_id",     "anim_asset_id",  "evnt_asset_id", "evnt_id",
+        "owner_id",        "src_id",         "dst_id",        "id",
+    };
+    if (!name)
+        return 0;
+    for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
+        if (!strcmp(name, cols[i]))
+            return 1;
+    return 0;
+}
+
+/* One cell as text plus how JSON should render it. */
+enum { CELL_NULL, CELL_NUM, CELL_STR };
+typedef struct cell {
+    char *text;
+    int kind;
+} cell;
+
+struct out_table {
+    FILE *f;
+    out_format fmt;
+    int ncols, col;
+    char **names;
+    long rows;
+    /* table format: every cell kept until out_finish; others stream */
+    cell *cells;
+    size_t ncells, cap;
+    cell *row; /* current row (streaming formats) */
+    int oom;
+};
+
+static char *dup_str(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+static void csv_field(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void tsv_field(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '\t':
+            fputs("\\t", f);
+            break;
+        case '\n':
+            fputs("\\n", f);
+            break;
+        case '\r':
+            fputs("\\r", f);
+            break;
+        case '\\':
+            fputs("\\\\", f);
+            break;
+        default:
+            fputc(*s, f);
+        }
+    }
+}
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        switch (*p) {
+        case '"':
+            fputs("\\\"", f);
+            break;
+        case '\\':
+            fputs("\\\\", f);
+            break;
+        case '\n':
+            fputs("\\n", f);
+            break;
+        case '\r':
+            fputs("\\r", f);
+            break;
+        case '\t':
+            fputs("\\t", f);
+            break;
+        default:
+            if (*p < 0x20)
+                fprintf(f, "\\u%04x", *p);
+            else
+                fputc(*p, f);
+        }
+    }
+    fputc('"', f);
+}
+
+static void header(out_table *t)
+{
+    const char *sep = t->fmt == OUT_CSV ? "," : "\t";
+    if (t->fmt != OUT_CSV && t->fmt != OUT_TSV)
+        return;
+    for (int i = 0; i < t->ncols; i++) {
+        if (i)
+            fputs(sep, t->f);
+        if (t->fmt == OUT_CSV)
+            csv_field(t->f, t->names[i]);
+        else
+            tsv_field(t->f, t->names[i]);
+    }
+    fputs(t->fmt == OUT_CSV ? "\r\n" : "\n", t->f);
+}
+
+out_table *out_begin(FILE *f, out_format fmt, int ncols, const char *const *names)
+{
+    out_table *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->f = f;
+    t->fmt = fmt;
+    t->ncols = ncols;
+    t->names = calloc((size_t)(ncols > 0 ? ncols : 1), sizeof *t->names);
+    t->row = calloc((size_t)(ncols > 0 ? ncols : 1), sizeof *t->row);
+    if (!t->names || !t->row) {
+        free(t->names);
+        free(t->row);
+        free(t);
+        return NULL;
+    }
+    for (int i = 0; i < ncols; i++)
+        t->names[i] = dup_str(names[i] ? names[i] : "");
+    header(t);
+    if (fmt == OUT_JSON)
+        fputc('[', f);
+    return t;
+}
+
+static void put(out_table *t, char *text, int kind)
+{
+    if (t->col >= t->ncols) {
+        free(text);
+        return;
+    }
+    if (!text)
+        t->oom = 1;
+    t->row[t->col].text = text;
+    t->row[t->col].kind = kind;
+    t->col++;
+}
+
+void out_null(out_table *t)
+{
+    put(t, dup_str(""), CELL_NULL);
+}
+
+void out_text(out_table *t, const char *s)
+{
+    if (!s) {
+        out_null(t);
+        return;
+    }
+    put(t, dup_str(s), CELL_STR);
+}
+
+void out_int(out_table *t, int64_t v)
+{
+    char b[32];
+    snprintf(b, sizeof b, "%" PRId64, v);
+    put(t, dup_str(b), CELL_NUM);
+}
+
+void out_real(out_table *t, double v)
+{
+    char b[40];
+    if (isnan(v) || isinf(v)) {
+        snprintf(b, sizeof b, "%s", isnan(v) ? "NaN" : (v > 0 ? "Infinity" : "-Infinity"));
+        put(t, dup_str(b), CELL_STR);
+        return;
+    }
+    snprintf(b, sizeof b, "%.15g", v);
+    if (strtod(b, NULL) != v)
+        snprintf(b, sizeof b, "%.17g", v);
+    put(t, dup_str(b), CELL_NUM);
+}
+
+void out_id(out_table *t, uint32_t v)
+{
+    char b[16];
+    snprintf(b, sizeof b, "%08" PRIX32, v);
+    put(t, dup_str(b), CELL_STR);
+}
+
+void out_auto_int(out_table *t, int64_t v)
+{
+    if (t->col < t->ncols && out_is_asset_column(t->names[t->col]) && v >= 0 &&
+        v <= 0xFFFFFFFFll)
+        out_id(t, (uint32_t)v);
+    else
+        out_int(t, v);
+}
+
+static void emit_row(out_table *t, cell *row)
+{
+    FILE *f = t->f;
+    if (t->fmt == OUT_JSON) {
+        fputs(t->rows ? ",\n{" : "\n{", f);
+        for (int i = 0; i < t->ncols; i++) {
+            if (i)
+                fputc(',', f);
+            json_string(f, t->names[i]);
+            fputc(':', f);
+            if (row[i].kind == CELL_NULL)
+                fputs("null", f);
+            else if (row[i].kind == CELL_NUM)
+                fputs(row[i].text, f);
+            else
+                json_string(f, row[i].text);
+        }
+        fputc('}', f);
+        return;
+    }
+    for (int i = 0; i < t->ncols; i++) {
+        if (i)
+            fputc(t->fmt == OUT_CSV ? ',' : '\t', f);
+        if (t->fmt == OUT_CSV)
+            csv_field(f, row[i].text);
+        else
+            tsv_field(f, row[i].text);
+    }
+    fputs(t->fmt == OUT_CSV ? "\r\n" : "\n", f);
+}
+
+void out_row_end(out_table *t)
+{
+    while (t->col < t->ncols)
+        out_null(t);
+    if (t->fmt == OUT_TABLE) {
+        if (t->ncells + (size_t)t->ncols > t->cap) {
+            size_t cap = t->cap ? t->cap * 2 : 256;
+            while (cap < t->ncells + (size_t)t->ncols)
+                cap *= 2;
+            cell *nc = realloc(t->cells, cap * sizeof *nc);
+            if (!nc) {
+                t->oom = 1;
+                for (int i = 0; i < t->ncols; i++)
+                    free(t->row[i].text);
+                t->col = 0;
+                return;
+            }
+            t->cells = nc;
+            t->cap = cap;
+        }
+        memcpy(t->cells + t->ncells, t->row, (size_t)t->ncols * sizeof *t->row);
+        t->ncells += (size_t)t->ncols;
+    } else {
+        for (int i = 0; i < t->ncols; i++)
+            if (!t->row[i].text)
+                t->row[i].text = dup_str("");
+        emit_row(t, t->row);
+        for (int i = 0; i < t->ncols; i++)
+            free(t->row[i].text);
+    }
+    t->rows++;
+    t->col = 0;
+}
+
+/* Display width of UTF-8 text: count the bytes that start a character. */
+static size_t width(const char *s)
+{
+    size_t w = 0;
+    for (; s && *s; s++)
+        if (((unsigned char)*s & 0xC0) != 0x80)
+            w++;
+    return w;
+}
+
+static void pad(FILE *f, size_t n)
+{
+    while (n--)
+        fputc(' ', f);
+}
+
+static void finish_table(out_table *t)
+{
+    size_t *w = calloc((size_t)(t->ncols > 0 ? t->ncols : 1), sizeof *w);
+    if (!w)
+        return;
+    for (int c = 0; c < t->ncols; c++)
+        w[c] = width(t->names[c]);
+    for (size_t i = 0; i < t->ncells; i++) {
+        size_t cw = width(t->cells[i].text);
+        if (cw > w[i % (size_t)t->ncols])
+            w[i % (size_t)t->ncols] = cw;
+    }
+    for (int c = 0; c < t->ncols; c++) {
+        fputs(t->names[c], t->f);
+        if (c + 1 < t->ncols)
+            pad(t->f, w[c] - width(t->names[c]) + 2);
+    }
+    fputc('\n', t->f);
+    for (int c = 0; c < t->ncols; c++) {
+        for (size_t k = 0; k < w[c]; k++)
+            fputc('-', t->f);
+        if (c + 1 < t->ncols)
+            fputs("  ", t->f);
+    }
+    fputc('\n', t->f);
+    for (size_t i = 0; i < t->ncells; i++) {
+        int c = (int)(i % (size_t)t->ncols);
+        const char *s = t->cells[i].kind == CELL_NULL ? "NULL" : t->cells[i].text;
+        int right = t->cells[i].kind == CELL_NUM;
+        size_t cw = width(s);
+        if (right && c + 1 < t->ncols + 1)
+            pad(t->f, w[c] > cw ? w[c] - cw : 0);
+        for (const char *p = s; *p; p++)
+            fputc(*p == '\n' || *p == '\t' ? ' ' : *p, t->f);
+        if (c + 1 < t->ncols) {
+            if (!right)
+                pad(t->f, w[c] > cw ? w[c] - cw : 0);
+            fputs("  ", t->f);
+        } else {
+            fputc('\n', t->f);
+        }
+    }
+    free(w);
+}
+
+long out_finish(out_table *t)
+{
+    if (!t)
+        return -1;
+    if (t->col)
+        out_row_end(t);
+    if (t->fmt == OUT_TABLE)
+        finish_table(t);
+    else if (t->fmt == OUT_JSON)
+        fputs(t->rows ? "\n]\n" : "]\n", t->f);
+    long rows = t->oom ? -1 : t->rows;
+    for (size_t i = 0; i < t->ncells; i++)
+        free(t->cells[i].text);
+    for (int i = 0; i < t->ncols; i++)
+        free(t->names[i]);
+    free(t->cells);
+    free(t->names);
+    free(t->row);
+    free(t);
+    return rows;
+}
