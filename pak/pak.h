@@ -15,6 +15,8 @@
 /* Default cap on one entry's declared decompressed size: larger is an error, not an
  * allocation. The largest retail resources are a few MiB. */
 #define PAK_MAX_INFLATE  (256u << 20)
+/* At most this many anomalies are listed per PAK; one "too_many_anomalies" follows. */
+#define PAK_MAX_ANOMALIES 10000u
 
 typedef enum { PAK_GAME_UNKNOWN = 0, PAK_GAME_MP1 = 1, PAK_GAME_MP2 = 2 } pak_game;
 typedef enum { PAK_CODEC_NONE = 0, PAK_CODEC_ZLIB = 1, PAK_CODEC_LZO = 2 } pak_codec;

@@ -1,0 +1,287 @@
+/* pak_inflate.c — compressed PAK entries (FORMATS.md §3): zlib (MP1) and segmented
+ * LZO1X (MP2), chosen by sniffing the payload, and game detection (§2.7). */
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <lzo1x.h>
+#include <zlib.h>
+
+#include "pak.h"
+
+/* Largest LZO1X output for one 0x4000-byte segment: n + n/16 + 64 + 3 (§3.2). */
+#define LZO_SEGMENT_BOUND (PAK_LZO_SEGMENT + PAK_LZO_SEGMENT / 16 + 64 + 3)
+
+pak_codec pak_sniff_codec(const uint8_t *stored, size_t len)
+{
+    if (len < 6)
+        return PAK_CODEC_NONE;
+    unsigned b4 = stored[4], b5 = stored[5];
+    if (b4 == 0x78 && (b4 * 256 + b5) % 31 == 0)
+        return PAK_CODEC_ZLIB;
+    int16_t seg = (int16_t)(uint16_t)(b4 << 8 | b5);
+    if ((seg > 0 && seg <= (int)LZO_SEGMENT_BOUND) || (seg < 0 && seg >= -(int)PAK_LZO_SEGMENT))
+        return PAK_CODEC_LZO;
+    return PAK_CODEC_NONE;
+}
+
+/* One zlib stream from payload into out[0..declared); bytes after the stream end are
+ * padding and ignored. `base` is the payload's offset for error messages. */
+static int inflate_zlib(uint8_t *out, uint32_t declared, const uint8_t *payload, size_t len,
+                        uint64_t base, util_err *err)
+{
+    z_stream zs;
+    memset(&zs, 0, sizeof zs);
+    int zr = inflateInit(&zs);
+    if (zr != Z_OK)
+        return util_fail(err, zr == Z_MEM_ERROR ? UTIL_ENOMEM : UTIL_EFORMAT, base,
+                         "zlib: inflateInit failed (%d)", zr);
+    int rc = 0;
+    uint8_t spill; /* one byte past the declared size: output there means "too long" */
+    zs.next_in = (Bytef *)(uintptr_t)payload;
+    zs.avail_in = len > UINT_MAX ? UINT_MAX : (uInt)len;
+    zs.next_out = out;
+    zs.avail_out = declared;
+    for (;;) {
+        if (zs.avail_out == 0 && (size_t)zs.total_out == declared) {
+            zs.next_out = &spill;
+            zs.avail_out = 1;
+        }
+        zr = inflate(&zs, Z_NO_FLUSH);
+        uint64_t at = base + zs.total_in;
+        if ((size_t)zs.total_out > declared) {
+            rc = util_fail(err, UTIL_EFORMAT, at,
+                           "zlib: stream inflates to more than the declared %" PRIu32 " bytes",
+                           declared);
+            goto done;
+        }
+        if (zr == Z_STREAM_END) {
+            if ((size_t)zs.total_out != declared)
+                rc = util_fail(err, UTIL_EFORMAT, at,
+                               "zlib: stream ends after %lu bytes, declared %" PRIu32,
+                               (unsigned long)zs.total_out, declared);
+            goto done;
+        }
+        if (zr == Z_OK)
+            continue;
+        if (zr == Z_BUF_ERROR && zs.avail_in == 0 && (size_t)zs.total_in < len) {
+            /* more than UINT_MAX input bytes: feed the next slice */
+            size_t left = len - zs.total_in;
+            zs.avail_in = left > UINT_MAX ? UINT_MAX : (uInt)left;
+            continue;
+        }
+        if (zr == Z_BUF_ERROR && zs.avail_in == 0) {
+            rc = util_fail(err, UTIL_ETRUNC, at,
+                           "zlib: input ends after %lu of the declared %" PRIu32 " bytes",
+                           (unsigned long)zs.total_out, declared);
+            goto done;
+        }
+        if (zr == Z_MEM_ERROR) {
+            rc = util_fail(err, UTIL_ENOMEM, at, "zlib: out of memory");
+            goto done;
+        }
+        rc = util_fail(err, UTIL_EFORMAT, at, "zlib: %s (%d) after %lu bytes out",
+                       zs.msg ? zs.msg : "corrupt stream", zr, (unsigned long)zs.total_out);
+        goto done;
+    }
+done:
+    inflateEnd(&zs);
+    return rc;
+}
+
+/* Segmented LZO1X (§3.2): s16 length; > 0 an LZO1X stream, < 0 stored, 0 an error. Each
+ * segment yields exactly min(0x4000, remaining); stop at the declared size. */
+static int inflate_lzo(uint8_t *out, uint32_t declared, util_rd *r, util_err *err)
+{
+    if (lzo_init() != LZO_E_OK)
+        return util_fail(err, UTIL_EFORMAT, UINT64_MAX, "lzo_init failed");
+    uint32_t produced = 0;
+    while (produced < declared) {
+        uint64_t seg_off = util_rd_off(r);
+        uint32_t expected = declared - produced;
+        if (expected > PAK_LZO_SEGMENT)
+            expected = PAK_LZO_SEGMENT;
+        int16_t slen;
+        const uint8_t *src;
+        if (util_rd_s16(r, &slen, err))
+            return UTIL_ETRUNC;
+        if (slen == 0)
+            return util_fail(err, UTIL_EFORMAT, seg_off, "lzo: segment of length 0");
+        if (slen < 0) {
+            uint32_t n = (uint32_t) - (int32_t)slen;
+            if (n != expected)
+                return util_fail(err, UTIL_EFORMAT, seg_off,
+                                 "lzo: stored segment of %" PRIu32 " bytes, expected %" PRIu32, n,
+                                 expected);
+            if (util_rd_bytes(r, n, &src, err))
+                return UTIL_ETRUNC;
+            memcpy(out + produced, src, n);
+        } else {
+            if ((uint32_t)slen > LZO_SEGMENT_BOUND)
+                return util_fail(err, UTIL_EFORMAT, seg_off,
+                                 "lzo: segment length %d exceeds the LZO1X bound %u", slen,
+                                 (unsigned)LZO_SEGMENT_BOUND);
+            if (util_rd_bytes(r, (size_t)slen, &src, err))
+                return UTIL_ETRUNC;
+            lzo_uint got = expected;
+            int lr = lzo1x_decompress_safe(src, (lzo_uint)slen, out + produced, &got, NULL);
+            if (lr != LZO_E_OK || got != expected)
+                return util_fail(err, UTIL_EFORMAT, seg_off,
+                                 "lzo: segment (%d bytes) failed to decompress to %" PRIu32
+                                 " bytes (lzo error %d, got %lu)",
+                                 slen, expected, lr, (unsigned long)got);
+        }
+        produced += expected;
+    }
+    return 0;
+}
+
+int pak_inflate_bytes(uint8_t **out, size_t *out_len, const uint8_t *stored, size_t len,
+                      int compressed, size_t cap, uint64_t base, util_err *err)
+{
+    int rc = 0;
+    uint8_t *buf = NULL;
+    *out = NULL;
+    *out_len = 0;
+    if (!compressed) {
+        buf = malloc(len ? len : 1);
+        if (!buf)
+            return util_fail(err, UTIL_ENOMEM, base, "out of memory for %zu bytes", len);
+        if (len)
+            memcpy(buf, stored, len);
+        *out = buf;
+        *out_len = len;
+        return 0;
+    }
+    util_rd r = util_rd_make(stored, len, base);
+    uint32_t declared;
+    if (util_rd_u32(&r, &declared, err))
+        return UTIL_ETRUNC;
+    if (declared > cap)
+        return util_fail(err, UTIL_EFORMAT, base,
+                         "declared size %" PRIu32 " exceeds the cap of %zu bytes", declared, cap);
+    pak_codec codec = pak_sniff_codec(stored, len);
+    if (codec == PAK_CODEC_NONE && declared > 0) {
+        if (len < 6)
+            return util_fail(err, UTIL_ETRUNC, base + len,
+                             "compressed entry of %zu bytes has no payload", len);
+        return util_fail(err, UTIL_EFORMAT, base + 4,
+                         "payload starts %02x %02x: neither zlib nor an LZO segment", stored[4],
+                         stored[5]);
+    }
+    buf = malloc(declared ? declared : 1);
+    if (!buf)
+        return util_fail(err, UTIL_ENOMEM, base, "out of memory for %" PRIu32 " bytes", declared);
+    if (codec == PAK_CODEC_ZLIB)
+        rc = inflate_zlib(buf, declared, stored + 4, len - 4, base + 4, err);
+    else if (codec == PAK_CODEC_LZO)
+        rc = inflate_lzo(buf, declared, &r, err);
+    if (rc)
+        goto done;
+    *out = buf;
+    *out_len = declared;
+    buf = NULL;
+done:
+    free(buf);
+    return rc;
+}
+
+int pak_inflate(uint8_t **out, size_t *out_len, const pak_file *p, uint32_t i, size_t cap,
+                util_err *err)
+{
+    const uint8_t *stored;
+    size_t len;
+    *out = NULL;
+    *out_len = 0;
+    if (pak_entry_stored(p, i, &stored, &len, err))
+        return err ? err->code : UTIL_EFORMAT;
+    return pak_inflate_bytes(out, out_len, stored, len, p->entries[i].compressed != 0, cap,
+                             p->entries[i].offset, err);
+}
+
+/* ---- game detection (§2.7) ----------------------------------------------------------- */
+
+#define FOURCC(a, b, c, d)                                                                         \
+    ((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (uint32_t)(d))
+
+/* Signal 3: resource types that exist in one game only (PWE CResTypeInfo). */
+static pak_game game_of_type(uint32_t type)
+{
+    static const uint32_t mp1_only[] = {FOURCC('E', 'V', 'N', 'T'), FOURCC('C', 'T', 'W', 'K')};
+    static const uint32_t mp2_only[] = {
+        FOURCC('S', 'P', 'S', 'C'), FOURCC('S', 'R', 'S', 'C'), FOURCC('C', 'S', 'P', 'P'),
+        FOURCC('P', 'T', 'L', 'A'), FOURCC('R', 'U', 'L', 'E'), FOURCC('E', 'G', 'M', 'C'),
+        FOURCC('S', 'T', 'L', 'C'), FOURCC('F', 'S', 'M', '2'),
+    };
+    for (size_t k = 0; k < sizeof mp1_only / sizeof mp1_only[0]; k++)
+        if (type == mp1_only[k])
+            return PAK_GAME_MP1;
+    for (size_t k = 0; k < sizeof mp2_only / sizeof mp2_only[0]; k++)
+        if (type == mp2_only[k])
+            return PAK_GAME_MP2;
+    return PAK_GAME_UNKNOWN;
+}
+
+/* Signal 4: first character's version of the first readable ANCS (10 -> MP2). */
+static pak_game game_from_ancs(const pak_file *p)
+{
+    int tried = 0;
+    for (uint32_t i = 0; i < p->entry_count && tried < 4; i++) {
+        const pak_entry *e = &p->entries[i];
+        if (e->type != FOURCC('A', 'N', 'C', 'S') || !e->in_bounds)
+            continue;
+        tried++;
+        uint8_t *buf = NULL;
+        size_t n = 0;
+        if (pak_inflate(&buf, &n, p, i, PAK_MAX_INFLATE, NULL) != 0)
+            continue;
+        pak_game g = PAK_GAME_UNKNOWN;
+        int ok = n >= 14 && buf[0] == 0 && buf[1] == 1 && buf[2] == 0 && buf[3] == 1;
+        if (ok)
+            g = ((unsigned)buf[12] << 8 | buf[13]) == 10 ? PAK_GAME_MP2 : PAK_GAME_MP1;
+        free(buf);
+        if (ok)
+            return g;
+    }
+    return PAK_GAME_UNKNOWN;
+}
+
+/* Majority of two vote counts; *mixed set when both are non-zero. */
+static pak_game vote(size_t mp1, size_t mp2, int *mixed)
+{
+    if (mp1 && mp2)
+        *mixed = 1;
+    if (mp1 > mp2)
+        return PAK_GAME_MP1;
+    if (mp2 > mp1)
+        return PAK_GAME_MP2;
+    return PAK_GAME_UNKNOWN;
+}
+
+pak_game pak_detect_game(const pak_file *p, int *conflict)
+{
+    size_t codec_votes[3] = {0, 0, 0}, type_votes[3] = {0, 0, 0};
+    int mixed = 0;
+    for (uint32_t i = 0; i < p->entry_count; i++) {
+        const pak_entry *e = &p->entries[i];
+        type_votes[game_of_type(e->type)]++;
+        if (!e->compressed || !e->in_bounds || e->size < 6)
+            continue;
+        pak_codec c = pak_sniff_codec(p->data + e->offset, e->size);
+        if (c == PAK_CODEC_ZLIB)
+            codec_votes[PAK_GAME_MP1]++;
+        else if (c == PAK_CODEC_LZO)
+            codec_votes[PAK_GAME_MP2]++;
+    }
+    pak_game by_codec = vote(codec_votes[1], codec_votes[2], &mixed);
+    pak_game by_type = vote(type_votes[1], type_votes[2], &mixed);
+    if (by_codec && by_type && by_codec != by_type)
+        mixed = 1;
+    pak_game g = by_codec ? by_codec : by_type;
+    if (!g)
+        g = game_from_ancs(p);
+    if (conflict)
+        *conflict = mixed;
+    return g;
+}

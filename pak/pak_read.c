@@ -1,0 +1,374 @@
+/* pak_read.c — PAK header and tables (FORMATS.md §2), bounds and layout checks. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pak.h"
+
+/* Everything pak_open_mem / pak_open allocate, released by pak_close. */
+typedef struct pak_priv {
+    void *map; /* mmap'd file (pak_open) or NULL */
+    size_t map_len;
+    char *names; /* all names, each NUL-terminated */
+    size_t anomaly_cap;
+} pak_priv;
+
+static uint64_t align32(uint64_t v)
+{
+    return (v + (PAK_ALIGN - 1)) & ~(uint64_t)(PAK_ALIGN - 1);
+}
+
+/* Record an anomaly; past PAK_MAX_ANOMALIES one final "too_many_anomalies" is kept. */
+static int add_anomaly(pak_file *p, int64_t entry, uint64_t off, const char *code, util_err *err,
+                       const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+static int add_anomaly(pak_file *p, int64_t entry, uint64_t off, const char *code, util_err *err,
+                       const char *fmt, ...)
+{
+    pak_priv *pv = p->priv;
+    if (p->anomaly_count > PAK_MAX_ANOMALIES)
+        return 0;
+    if (p->anomaly_count == pv->anomaly_cap) {
+        size_t cap = pv->anomaly_cap ? pv->anomaly_cap * 2 : 16;
+        pak_anomaly *na = realloc(p->anomalies, cap * sizeof *na);
+        if (!na)
+            return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory recording anomalies");
+        p->anomalies = na;
+        pv->anomaly_cap = cap;
+    }
+    pak_anomaly *a = &p->anomalies[p->anomaly_count++];
+    if (p->anomaly_count > PAK_MAX_ANOMALIES) {
+        a->entry_index = -1;
+        a->offset = UINT64_MAX;
+        a->code = "too_many_anomalies";
+        snprintf(a->msg, sizeof a->msg, "more than %u anomalies; the rest are not listed",
+                 PAK_MAX_ANOMALIES);
+        return 0;
+    }
+    a->entry_index = entry;
+    a->offset = off;
+    a->code = code;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(a->msg, sizeof a->msg, fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
+/* Named-resource table (§2.3): u32 count, then per entry fourcc type, id32 id,
+ * u32 name_length L, u8[L] name (not NUL-terminated). Entries are at least 12 bytes. */
+static int read_named(pak_file *p, util_rd *r, util_err *err)
+{
+    pak_priv *pv = p->priv;
+    if (util_rd_u32(r, &p->named_count, err))
+        return UTIL_ETRUNC;
+    if (util_rd_check_count(r, p->named_count, 12, "named resource", err))
+        return UTIL_ETRUNC;
+    if (p->named_count == 0)
+        return 0;
+    /* First pass: validate every entry and total the names (each <= bytes left). */
+    util_rd scan = *r;
+    size_t names_total = 0;
+    for (uint32_t i = 0; i < p->named_count; i++) {
+        uint32_t len;
+        if (util_rd_skip(&scan, 8, err) || util_rd_u32(&scan, &len, err))
+            return UTIL_ETRUNC;
+        if (len > util_rd_left(&scan))
+            return util_fail(err, UTIL_ETRUNC, util_rd_off(&scan) - 4,
+                             "named resource %" PRIu32 ": name length %" PRIu32 " > %zu bytes left",
+                             i, len, util_rd_left(&scan));
+        scan.pos += len;
+        names_total += (size_t)len + 1;
+    }
+    p->named = calloc(p->named_count, sizeof *p->named);
+    pv->names = malloc(names_total);
+    if (!p->named || !pv->names)
+        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory for %" PRIu32 " names",
+                         p->named_count);
+    size_t used = 0;
+    for (uint32_t i = 0; i < p->named_count; i++) {
+        pak_named *n = &p->named[i];
+        const uint8_t *name;
+        n->offset = util_rd_off(r);
+        if (util_rd_u32(r, &n->type, err) || util_rd_u32(r, &n->id, err) ||
+            util_rd_u32(r, &n->name_len, err))
+            return UTIL_ETRUNC;
+        if (util_rd_bytes(r, n->name_len, &name, err))
+            return UTIL_ETRUNC;
+        memcpy(pv->names + used, name, n->name_len);
+        pv->names[used + n->name_len] = '\0';
+        n->name = pv->names + used;
+        used += (size_t)n->name_len + 1;
+    }
+    return 0;
+}
+
+/* Resource table (§2.4): u32 count, then 20-byte entries: u32 compressed, fourcc type,
+ * id32 id, u32 size, u32 offset (absolute). */
+static int read_resources(pak_file *p, util_rd *r, util_err *err)
+{
+    if (util_rd_u32(r, &p->entry_count, err))
+        return UTIL_ETRUNC;
+    if (util_rd_check_count(r, p->entry_count, 20, "resource", err))
+        return UTIL_ETRUNC;
+    if (p->entry_count == 0)
+        return 0;
+    p->entries = calloc(p->entry_count, sizeof *p->entries);
+    if (!p->entries)
+        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory for %" PRIu32 " entries",
+                         p->entry_count);
+    for (uint32_t i = 0; i < p->entry_count; i++) {
+        pak_entry *e = &p->entries[i];
+        e->index = i;
+        e->table_offset = util_rd_off(r);
+        if (util_rd_u32(r, &e->compressed, err) || util_rd_u32(r, &e->type, err) ||
+            util_rd_u32(r, &e->id, err) || util_rd_u32(r, &e->size, err) ||
+            util_rd_u32(r, &e->offset, err))
+            return UTIL_ETRUNC;
+    }
+    return 0;
+}
+
+/* Per-entry checks of §2.8 step 4; never fatal except out of memory. */
+static int check_entry(pak_file *p, pak_entry *e, util_err *err)
+{
+    int64_t ix = e->index;
+    uint64_t end = (uint64_t)e->offset + e->size; /* both u32: cannot overflow u64 */
+    int rc = 0;
+    e->in_bounds = end <= p->size;
+    if (e->compressed > 1)
+        rc |= add_anomaly(p, ix, e->table_offset, "compressed_flag", err,
+                          "entry %" PRId64 ": compressed flag %" PRIu32 " is neither 0 nor 1", ix,
+                          e->compressed);
+    if (e->offset % PAK_ALIGN || e->size % PAK_ALIGN)
+        rc |= add_anomaly(p, ix, e->table_offset + 12, "misaligned", err,
+                          "entry %" PRId64 ": offset 0x%" PRIx32 " or size 0x%" PRIx32
+                          " is not a multiple of 32",
+                          ix, e->offset, e->size);
+    if (!e->in_bounds)
+        rc |= add_anomaly(p, ix, e->offset, "out_of_bounds", err,
+                          "entry %" PRId64 ": data [0x%" PRIx32 ", 0x%" PRIx64
+                          ") runs past the end of the file (0x%zx bytes)",
+                          ix, e->offset, end, p->size);
+    else if (e->size && e->offset < p->tables_end)
+        rc |= add_anomaly(p, ix, e->offset, "overlaps_tables", err,
+                          "entry %" PRId64 ": data at 0x%" PRIx32
+                          " overlaps the tables, which end at 0x%" PRIx64,
+                          ix, e->offset, p->tables_end);
+    if (e->compressed && e->size < 4)
+        rc |= add_anomaly(p, ix, e->offset, "short_compressed", err,
+                          "entry %" PRId64 ": compressed but only %" PRIu32 " bytes stored", ix,
+                          e->size);
+    if (!e->compressed)
+        e->decompressed_size = e->size;
+    else if (e->in_bounds && e->size >= 4) {
+        const uint8_t *q = p->data + e->offset;
+        e->decompressed_size =
+            (uint32_t)q[0] << 24 | (uint32_t)q[1] << 16 | (uint32_t)q[2] << 8 | q[3];
+    }
+    return rc ? UTIL_ENOMEM : 0;
+}
+
+static int cmp_by_offset(const void *a, const void *b)
+{
+    const pak_entry *x = *(const pak_entry *const *)a, *y = *(const pak_entry *const *)b;
+    if (x->offset != y->offset)
+        return x->offset < y->offset ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* Overlaps between the data of in-bounds, non-empty entries, and table-order breaks. */
+static int check_layout(pak_file *p, util_err *err)
+{
+    int rc = 0;
+    pak_entry **by_off = malloc((size_t)p->entry_count * sizeof *by_off);
+    if (!by_off)
+        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory checking layout");
+    size_t n = 0;
+    for (uint32_t i = 0; i < p->entry_count; i++)
+        if (p->entries[i].in_bounds && p->entries[i].size)
+            by_off[n++] = &p->entries[i];
+    qsort(by_off, n, sizeof *by_off, cmp_by_offset);
+    const pak_entry *reach = NULL; /* entry whose data ends furthest so far */
+    for (size_t k = 0; k < n && !rc; k++) {
+        const pak_entry *e = by_off[k];
+        if (reach && e->offset < (uint64_t)reach->offset + reach->size)
+            rc = add_anomaly(p, e->index, e->offset, "overlap", err,
+                             "entry %" PRIu32 ": data at 0x%" PRIx32 " overlaps entry %" PRIu32
+                             " [0x%" PRIx32 ", 0x%" PRIx64 ")",
+                             e->index, e->offset, reach->index, reach->offset,
+                             (uint64_t)reach->offset + reach->size);
+        if (!reach || (uint64_t)e->offset + e->size > (uint64_t)reach->offset + reach->size)
+            reach = e;
+    }
+    for (uint32_t i = 1; i < p->entry_count && !rc; i++)
+        if (p->entries[i].offset < p->entries[i - 1].offset)
+            rc = add_anomaly(p, i, p->entries[i].table_offset + 16, "out_of_order", err,
+                             "entry %" PRIu32 ": data at 0x%" PRIx32
+                             " comes before the previous entry's (0x%" PRIx32 ")",
+                             i, p->entries[i].offset, p->entries[i - 1].offset);
+    free(by_off);
+    return rc;
+}
+
+static int parse(pak_file *p, util_err *err)
+{
+    util_rd r = util_rd_make(p->data, p->size, 0);
+    uint32_t version;
+    if (util_rd_u32(&r, &version, err))
+        return UTIL_ETRUNC;
+    if (version != PAK_VERSION)
+        return util_fail(err, UTIL_EFORMAT, 0,
+                         "not a MP1/MP2 PAK: version 0x%08" PRIx32 ", expected 0x%08x", version,
+                         PAK_VERSION);
+    if (util_rd_u32(&r, &p->header_unused, err))
+        return UTIL_ETRUNC;
+    if (p->size == 8) { /* §2.2: a PAK ending after its header is empty */
+        p->tables_end = 8;
+    } else {
+        int rc = read_named(p, &r, err);
+        if (!rc)
+            rc = read_resources(p, &r, err);
+        if (rc)
+            return rc;
+        p->tables_end = util_rd_off(&r);
+        /* Writers pad the tables to 32 bytes; a file ending inside that gap is cut short. */
+        uint64_t data_start = align32(p->tables_end);
+        if (p->size < data_start)
+            return util_fail(err, UTIL_ETRUNC, p->size,
+                             "file ends at 0x%zx, inside the padding after the tables (data "
+                             "starts at 0x%" PRIx64 ")",
+                             p->size, data_start);
+    }
+    p->tables_hash = util_fnv1a(UTIL_FNV_INIT, p->data, (size_t)p->tables_end);
+    if (p->header_unused)
+        if (add_anomaly(p, -1, 4, "header_unused", err,
+                        "header word at 4 is 0x%08" PRIx32 ", expected 0", p->header_unused))
+            return UTIL_ENOMEM;
+    for (uint32_t i = 0; i < p->entry_count; i++)
+        if (check_entry(p, &p->entries[i], err))
+            return UTIL_ENOMEM;
+    if (p->entry_count && check_layout(p, err))
+        return UTIL_ENOMEM;
+    return 0;
+}
+
+int pak_open_mem(pak_file **out, const uint8_t *data, size_t size, util_err *err)
+{
+    int rc = 0;
+    *out = NULL;
+    pak_file *p = calloc(1, sizeof *p);
+    pak_priv *pv = calloc(1, sizeof *pv);
+    if (!p || !pv) {
+        free(p);
+        free(pv);
+        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    }
+    p->priv = pv;
+    p->data = data;
+    p->size = size;
+    rc = parse(p, err);
+    if (rc)
+        goto done;
+    *out = p;
+    p = NULL;
+done:
+    pak_close(p);
+    return rc;
+}
+
+int pak_open(pak_file **out, const char *path, util_err *err)
+{
+    int rc = 0;
+    void *map = NULL;
+    size_t len = 0;
+    *out = NULL;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return util_fail(err, UTIL_EIO, UINT64_MAX, "cannot open %s: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        rc = util_fail(err, UTIL_EIO, UINT64_MAX, "cannot stat %s: %s", path, strerror(errno));
+        goto done;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        rc = util_fail(err, UTIL_EIO, UINT64_MAX, "%s is not a regular file", path);
+        goto done;
+    }
+    if ((uint64_t)st.st_size > SIZE_MAX) {
+        rc = util_fail(err, UTIL_EIO, UINT64_MAX, "%s is too large to map", path);
+        goto done;
+    }
+    len = (size_t)st.st_size;
+    if (len) {
+        map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (map == MAP_FAILED) {
+            map = NULL;
+            rc = util_fail(err, UTIL_EIO, UINT64_MAX, "cannot map %s: %s", path, strerror(errno));
+            goto done;
+        }
+    }
+    rc = pak_open_mem(out, map ? map : (const uint8_t *)"", len, err);
+    if (rc)
+        goto done;
+    ((pak_priv *)(*out)->priv)->map = map;
+    ((pak_priv *)(*out)->priv)->map_len = len;
+    map = NULL;
+done:
+    if (map)
+        munmap(map, len);
+    close(fd);
+    return rc;
+}
+
+void pak_close(pak_file *p)
+{
+    if (!p)
+        return;
+    pak_priv *pv = p->priv;
+    if (pv) {
+        if (pv->map)
+            munmap(pv->map, pv->map_len);
+        free(pv->names);
+        free(pv);
+    }
+    free(p->named);
+    free(p->entries);
+    free(p->anomalies);
+    free(p);
+}
+
+int pak_entry_stored(const pak_file *p, uint32_t i, const uint8_t **out, size_t *len, util_err *err)
+{
+    if (i >= p->entry_count)
+        return util_fail(err, UTIL_EFORMAT, UINT64_MAX,
+                         "entry %" PRIu32 " does not exist (%" PRIu32 " entries)", i,
+                         p->entry_count);
+    const pak_entry *e = &p->entries[i];
+    if (!e->in_bounds)
+        return util_fail(err, UTIL_ETRUNC, p->size,
+                         "entry %" PRIu32 ": data [0x%" PRIx32 ", 0x%" PRIx64
+                         ") runs past the end of the file at 0x%zx",
+                         i, e->offset, (uint64_t)e->offset + e->size, p->size);
+    *out = p->data + e->offset;
+    *len = e->size;
+    return 0;
+}
+
+const char *pak_game_name(pak_game g)
+{
+    switch (g) {
+    case PAK_GAME_MP1:
+        return "MP1";
+    case PAK_GAME_MP2:
+        return "MP2";
+    default:
+        return "unknown";
+    }
+}
