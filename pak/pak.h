@@ -38,7 +38,11 @@ typedef struct pak_entry {
     uint32_t offset;     /* absolute */
     uint64_t table_offset;      /* where this 20-byte entry sits in the file */
     int in_bounds;              /* offset + size <= file size (else the entry is unreadable) */
-    uint32_t decompressed_size; /* compressed: the u32 prefix (0 if unreadable); else size */
+    /* compressed: the u32 prefix (0 if unreadable). Stored: size minus the trailing 0xFF
+     * padding (at most 31 bytes stripped; size itself when out of bounds), which is what
+     * resources.tsv and pak_entries call the resource's size. pak_inflate still returns
+     * every stored byte, padding included (§2.8). */
+    uint32_t decompressed_size;
 } pak_entry;
 
 /* An anomaly in a PAK that was read anyway (misaligned, overlapping, odd flag, ...). */

@@ -165,9 +165,14 @@ static int check_entry(pak_file *p, pak_entry *e, util_err *err)
         rc |= add_anomaly(p, ix, e->offset, "short_compressed", err,
                           "entry %" PRId64 ": compressed but only %" PRIu32 " bytes stored", ix,
                           e->size);
-    if (!e->compressed)
-        e->decompressed_size = e->size;
-    else if (e->in_bounds && e->size >= 4) {
+    if (!e->compressed) {
+        /* The padding is 0xFF up to the next multiple of 32, so at most 31 bytes. */
+        uint32_t n = e->size;
+        if (e->in_bounds)
+            while (n > 0 && e->size - n < PAK_ALIGN - 1 && p->data[e->offset + n - 1] == 0xFF)
+                n--;
+        e->decompressed_size = n;
+    } else if (e->in_bounds && e->size >= 4) {
         const uint8_t *q = p->data + e->offset;
         e->decompressed_size =
             (uint32_t)q[0] << 24 | (uint32_t)q[1] << 16 | (uint32_t)q[2] << 8 | q[3];

@@ -1,0 +1,451 @@
+/* cmd_pak.c — `ancsdb pak list|extract`: one PAK's resource table, and its entries
+ * inflated to files named from their IDs. */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "pak.h"
+
+static const char pak_usage[] =
+    "usage: ancsdb pak list [--format table|csv|json|tsv] FILE.pak\n"
+    "       ancsdb pak extract [--type FOURCC] [--id ID] [-o DIR] [--force] FILE.pak\n"
+    "\n"
+    "'ancsdb pak list --help' and 'ancsdb pak extract --help' describe each.\n";
+
+static const char list_usage[] =
+    "usage: ancsdb pak list [--format table|csv|json|tsv] FILE.pak\n"
+    "\n"
+    "Prints one row per resource-table entry of a Metroid Prime 1/2 GameCube PAK, in table\n"
+    "order, with the columns entry_index, type, asset_id, compressed (the table's raw flag),\n"
+    "data_offset, stored_size (padding included) and decompressed_size (for compressed\n"
+    "entries the size prefix in front of the data, 0 when it cannot be read; for stored ones\n"
+    "the stored size less its trailing 0xFF padding, at most 31 bytes). Asset IDs print as\n"
+    "8 upper-case hex digits.\n"
+    "Anomalies of the PAK (misaligned or overlapping entries, entries past the end of the\n"
+    "file, odd compressed flags) are reported on stderr as warnings.\n"
+    "\n"
+    "options:\n"
+    "  --format FMT   table (default, aligned columns), csv (RFC 4180), json (an array of\n"
+    "                 objects) or tsv\n"
+    "  -h, --help     show this help\n"
+    "\n"
+    "exit status: 0 ok, 1 listed but some entries lie past the end of the file,\n"
+    "             2 usage error, 3 the PAK cannot be opened or parsed\n";
+
+static const char extract_usage[] =
+    "usage: ancsdb pak extract [--type FOURCC] [--id ID] [-o DIR] [--force] FILE.pak\n"
+    "\n"
+    "Writes each selected resource of a Metroid Prime 1/2 GameCube PAK, inflated (zlib or\n"
+    "segmented LZO, recognised from the data), as DIR/<ID>.<type>: the asset ID as 8\n"
+    "upper-case hex digits and the FourCC in lower case (characters other than letters and\n"
+    "digits become '_'). File names come from IDs only, so nothing is written outside DIR.\n"
+    "Stored (uncompressed) entries are written without their 0xFF padding: trailing 0xFF\n"
+    "bytes are dropped, at most 31 of them (the padding to the next multiple of 32), so the\n"
+    "file has the decompressed_size shown by 'pak list'.\n"
+    "When the same type and ID appear several times in the PAK, the first copy that inflates\n"
+    "is written once.\n"
+    "\n"
+    "options:\n"
+    "  --type FOURCC  only entries of this type (exactly 4 characters, e.g. ANCS); repeatable\n"
+    "  --id ID        only this asset ID (0x1A2B3C4D, 1A2B3C4D or decimal); repeatable\n"
+    "  -o, --output DIR\n"
+    "                 write into DIR (default: the current directory); created if missing\n"
+    "  --force        replace existing files (symbolic links are still never followed);\n"
+    "                 without it an existing file is left alone and counts as a failure\n"
+    "  -h, --help     show this help\n"
+    "\n"
+    "Entries that cannot be inflated or written are reported on stderr (file, entry index,\n"
+    "type, ID, byte offset) and skipped; the others are still written.\n"
+    "\n"
+    "exit status: 0 every selected entry written, 1 some entries failed or --type/--id\n"
+    "             matched none,\n"
+    "             2 usage error, 3 the PAK cannot be opened or parsed, or DIR cannot be\n"
+    "             created, or a write fails for lack of space\n";
+
+/* Value of option argv[*i] ("--opt VALUE" or "--opt=VALUE"), or NULL if argv[*i] is not
+ * `name`. *missing is set when the option is there without a value. */
+static const char *opt_value(int argc, char **argv, int *i, const char *name, int *missing)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(a, name, n) != 0)
+        return NULL;
+    if (a[n] == '=')
+        return a + n + 1;
+    if (a[n] != '\0')
+        return NULL;
+    if (*i + 1 >= argc) {
+        *missing = 1;
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+static void print_anomalies(const char *path, const pak_file *p)
+{
+    for (size_t k = 0; k < p->anomaly_count; k++) {
+        const pak_anomaly *a = &p->anomalies[k];
+        if (a->offset == UINT64_MAX)
+            fprintf(stderr, "ancsdb: warning: %s: %s: %s\n", path, a->code, a->msg);
+        else
+            fprintf(stderr, "ancsdb: warning: %s @0x%" PRIx64 ": %s: %s\n", path, a->offset,
+                    a->code, a->msg);
+    }
+}
+
+static int open_pak(pak_file **out, const char *path)
+{
+    util_err err;
+    util_err_clear(&err);
+    if (pak_open(out, path, &err) == 0)
+        return 0;
+    if (err.offset != UINT64_MAX)
+        cli_error("%s @0x%" PRIx64 ": %s: %s", path, err.offset, util_strerror(err.code), err.msg);
+    else
+        cli_error("%s: %s", path, err.msg);
+    return -1;
+}
+
+static int pak_list(int argc, char **argv)
+{
+    out_format fmt = OUT_TABLE;
+    const char *path = NULL;
+    for (int i = 1; i < argc; i++) {
+        int missing = 0;
+        const char *v;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(list_usage, stdout);
+            return EXIT_OK;
+        } else if ((v = opt_value(argc, argv, &i, "--format", &missing)) != NULL) {
+            if (out_parse_format(v, &fmt)) {
+                cli_error("pak list: unknown format '%s' (table, csv, json or tsv)", v);
+                return EXIT_USAGE;
+            }
+        } else if (missing) {
+            cli_error("pak list: %s needs a value", argv[i]);
+            return EXIT_USAGE;
+        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            cli_error("pak list: unknown option '%s'", argv[i]);
+            fputs(list_usage, stderr);
+            return EXIT_USAGE;
+        } else if (path) {
+            cli_error("pak list: one PAK at a time ('%s' and '%s')", path, argv[i]);
+            return EXIT_USAGE;
+        } else {
+            path = argv[i];
+        }
+    }
+    if (!path) {
+        cli_error("pak list: no PAK file given");
+        fputs(list_usage, stderr);
+        return EXIT_USAGE;
+    }
+    pak_file *p = NULL;
+    if (open_pak(&p, path))
+        return EXIT_FATAL;
+    static const char *const cols[] = {"entry_index",      "type",        "asset_id",
+                                       "compressed",       "data_offset", "stored_size",
+                                       "decompressed_size"};
+    out_table *t = out_begin(stdout, fmt, 7, cols);
+    if (!t) {
+        cli_error("out of memory");
+        pak_close(p);
+        return EXIT_FATAL;
+    }
+    int unreadable = 0;
+    for (uint32_t i = 0; i < p->entry_count; i++) {
+        const pak_entry *e = &p->entries[i];
+        char type[5];
+        util_fourcc_str(e->type, type);
+        out_int(t, e->index);
+        out_text(t, type);
+        out_id(t, e->id);
+        out_int(t, e->compressed);
+        out_int(t, e->offset);
+        out_int(t, e->size);
+        out_int(t, e->decompressed_size);
+        out_row_end(t);
+        unreadable |= !e->in_bounds;
+    }
+    long rows = out_finish(t);
+    print_anomalies(path, p);
+    pak_close(p);
+    if (rows < 0 || fflush(stdout) != 0) {
+        cli_error("pak list: cannot write the output");
+        return EXIT_FATAL;
+    }
+    return unreadable ? EXIT_PARTIAL : EXIT_OK;
+}
+
+/* mkdir -p: create dir and its missing parents. */
+static int make_dirs(const char *dir)
+{
+    char *d = strdup(dir);
+    int rc = 0;
+    if (!d)
+        return -1;
+    for (char *q = d + 1; *q && !rc; q++) {
+        if (*q != '/')
+            continue;
+        *q = '\0';
+        if (mkdir(d, 0777) != 0 && errno != EEXIST)
+            rc = -1;
+        *q = '/';
+    }
+    if (!rc && mkdir(d, 0777) != 0 && errno != EEXIST)
+        rc = -1;
+    free(d);
+    if (!rc) {
+        struct stat st;
+        if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+            errno = ENOTDIR;
+            rc = -1;
+        }
+    }
+    return rc;
+}
+
+typedef struct extract_opts {
+    uint32_t *types, *ids;
+    size_t ntypes, nids;
+    const char *dir;
+    int force;
+} extract_opts;
+
+static int selected(const extract_opts *o, const pak_entry *e)
+{
+    int t = o->ntypes == 0, d = o->nids == 0;
+    for (size_t k = 0; k < o->ntypes && !t; k++)
+        t = o->types[k] == e->type;
+    for (size_t k = 0; k < o->nids && !d; k++)
+        d = o->ids[k] == e->id;
+    return t && d;
+}
+
+static int cmp_entry_key(const void *a, const void *b)
+{
+    const pak_entry *x = *(const pak_entry *const *)a, *y = *(const pak_entry *const *)b;
+    if (x->id != y->id)
+        return x->id < y->id ? -1 : 1;
+    if (x->type != y->type)
+        return x->type < y->type ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* Write n bytes to a new file; -1 with errno on failure. */
+static int write_file(const char *path, const uint8_t *data, size_t n, int force)
+{
+    int flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (force ? O_TRUNC : O_EXCL);
+    int fd = open(path, flags, 0666);
+    if (fd < 0)
+        return -1;
+    while (n > 0) {
+        ssize_t w = write(fd, data, n);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            int saved = errno;
+            close(fd);
+            errno = saved;
+            return -1;
+        }
+        data += w;
+        n -= (size_t)w;
+    }
+    return close(fd);
+}
+
+/* Extract one entry; 0 written, 1 failed (reported), 3 fatal (reported). */
+static int extract_one(const char *pak_path, const pak_file *p, const pak_entry *e,
+                       const extract_opts *o)
+{
+    char type[5], ext[5], name[4096];
+    util_fourcc_str(e->type, type);
+    for (int k = 0; k < 4; k++) {
+        unsigned char c = (unsigned char)(e->type >> (24 - 8 * k));
+        ext[k] = (char)(isalnum(c) && c < 0x80 ? tolower(c) : '_');
+    }
+    ext[4] = '\0';
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    util_err err;
+    util_err_clear(&err);
+    if (pak_inflate(&buf, &len, p, e->index, PAK_MAX_INFLATE, &err)) {
+        if (err.offset != UINT64_MAX)
+            cli_error("%s entry %" PRIu32 " %s %08" PRIX32 " @0x%" PRIx64 ": %s: %s", pak_path,
+                      e->index, type, e->id, err.offset, util_strerror(err.code), err.msg);
+        else
+            cli_error("%s entry %" PRIu32 " %s %08" PRIX32 ": %s: %s", pak_path, e->index, type,
+                      e->id, util_strerror(err.code), err.msg);
+        return err.code == UTIL_ENOMEM ? EXIT_FATAL : EXIT_PARTIAL;
+    }
+    if (!e->compressed && len > e->decompressed_size)
+        len = e->decompressed_size; /* drop the 0xFF padding */
+    int n = snprintf(name, sizeof name, "%s/%08" PRIX32 ".%s", o->dir, e->id, ext);
+    int rc = EXIT_OK;
+    if (n < 0 || (size_t)n >= sizeof name) {
+        cli_error("output directory name too long");
+        rc = EXIT_FATAL;
+    } else if (write_file(name, buf, len, o->force) != 0) {
+        int saved = errno;
+        if (saved == EEXIST)
+            cli_error("%s entry %" PRIu32 " %s %08" PRIX32 ": %s exists (use --force)", pak_path,
+                      e->index, type, e->id, name);
+        else
+            cli_error("%s entry %" PRIu32 " %s %08" PRIX32 ": cannot write %s: %s", pak_path,
+                      e->index, type, e->id, name, strerror(saved));
+        rc = (saved == ENOSPC || saved == EDQUOT || saved == EROFS) ? EXIT_FATAL : EXIT_PARTIAL;
+    }
+    free(buf);
+    return rc;
+}
+
+static int pak_extract(int argc, char **argv)
+{
+    int rc = EXIT_OK;
+    extract_opts o = {NULL, NULL, 0, 0, ".", 0};
+    const char *path = NULL;
+    pak_file *p = NULL;
+    const pak_entry **sel = NULL;
+    o.types = calloc((size_t)argc, sizeof *o.types);
+    o.ids = calloc((size_t)argc, sizeof *o.ids);
+    if (!o.types || !o.ids) {
+        cli_error("out of memory");
+        rc = EXIT_FATAL;
+        goto done;
+    }
+    for (int i = 1; i < argc; i++) {
+        int missing = 0;
+        const char *v;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(extract_usage, stdout);
+            goto done;
+        } else if (!strcmp(argv[i], "--force")) {
+            o.force = 1;
+        } else if ((v = opt_value(argc, argv, &i, "--type", &missing)) != NULL) {
+            if (util_fourcc_parse(v, &o.types[o.ntypes])) {
+                cli_error("pak extract: --type wants exactly 4 characters, not '%s'", v);
+                rc = EXIT_USAGE;
+                goto done;
+            }
+            o.ntypes++;
+        } else if (!missing && (v = opt_value(argc, argv, &i, "--id", &missing)) != NULL) {
+            if (util_parse_id(v, &o.ids[o.nids])) {
+                cli_error("pak extract: bad asset ID '%s' (0x1A2B3C4D, 1A2B3C4D or decimal)", v);
+                rc = EXIT_USAGE;
+                goto done;
+            }
+            o.nids++;
+        } else if (!missing &&
+                   ((v = opt_value(argc, argv, &i, "-o", &missing)) != NULL ||
+                    (!missing && (v = opt_value(argc, argv, &i, "--output", &missing)) != NULL))) {
+            if (!*v) {
+                cli_error("pak extract: empty output directory");
+                rc = EXIT_USAGE;
+                goto done;
+            }
+            o.dir = v;
+        } else if (missing) {
+            cli_error("pak extract: %s needs a value", argv[i]);
+            rc = EXIT_USAGE;
+            goto done;
+        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            cli_error("pak extract: unknown option '%s'", argv[i]);
+            fputs(extract_usage, stderr);
+            rc = EXIT_USAGE;
+            goto done;
+        } else if (path) {
+            cli_error("pak extract: one PAK at a time ('%s' and '%s')", path, argv[i]);
+            rc = EXIT_USAGE;
+            goto done;
+        } else {
+            path = argv[i];
+        }
+    }
+    if (!path) {
+        cli_error("pak extract: no PAK file given");
+        fputs(extract_usage, stderr);
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    if (open_pak(&p, path)) {
+        rc = EXIT_FATAL;
+        goto done;
+    }
+    if (make_dirs(o.dir) != 0) {
+        cli_error("pak extract: cannot create directory %s: %s", o.dir, strerror(errno));
+        rc = EXIT_FATAL;
+        goto done;
+    }
+    sel = malloc(((size_t)p->entry_count + 1) * sizeof *sel);
+    if (!sel) {
+        cli_error("out of memory");
+        rc = EXIT_FATAL;
+        goto done;
+    }
+    size_t nsel = 0, written = 0, failed = 0;
+    for (uint32_t i = 0; i < p->entry_count; i++)
+        if (selected(&o, &p->entries[i]))
+            sel[nsel++] = &p->entries[i];
+    /* Copies of one (type, ID) share a file name: write the first copy that inflates. */
+    qsort(sel, nsel, sizeof *sel, cmp_entry_key);
+    for (size_t k = 0; k < nsel && rc != EXIT_FATAL;) {
+        size_t end = k + 1;
+        while (end < nsel && sel[end]->id == sel[k]->id && sel[end]->type == sel[k]->type)
+            end++;
+        for (size_t c = k; c < end; c++) {
+            int r = extract_one(path, p, sel[c], &o);
+            if (r == EXIT_OK) {
+                written++;
+                break;
+            }
+            failed++;
+            if (r == EXIT_FATAL) {
+                rc = EXIT_FATAL;
+                break;
+            }
+        }
+        k = end;
+    }
+    if (rc == EXIT_OK && nsel == 0 && (o.ntypes || o.nids)) {
+        cli_error("pak extract: no entry of %s matches", path);
+        rc = EXIT_PARTIAL;
+    } else if (rc == EXIT_OK && failed) {
+        rc = EXIT_PARTIAL;
+    }
+    if (rc != EXIT_FATAL)
+        fprintf(stderr, "ancsdb: wrote %zu file(s) to %s from %zu selected entries of %s%s\n",
+                written, o.dir, nsel, path, failed ? " (some failed)" : "");
+done:
+    free(sel);
+    pak_close(p);
+    free(o.types);
+    free(o.ids);
+    return rc;
+}
+
+int cmd_pak(int argc, char **argv)
+{
+    if (argc < 2) {
+        fputs(pak_usage, stderr);
+        return EXIT_USAGE;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        fputs(pak_usage, stdout);
+        return EXIT_OK;
+    }
+    if (!strcmp(argv[1], "list"))
+        return pak_list(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "extract"))
+        return pak_extract(argc - 1, argv + 1);
+    cli_error("pak: unknown subcommand '%s' (list or extract)", argv[1]);
+    fputs(pak_usage, stderr);
+    return EXIT_USAGE;
+}
