@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# The benchmark (issue: performance). One command: bench/run.sh
+# Builds the release binary, makes two corpora with the fixture builder (1x: real-game
+# counts with ~0.9 GB of opaque resources per game; 10x: ten times the asset, ANCS and EVNT
+# counts with small opaque resources), then measures with a warm page cache:
+#   (a) read-all   reading every byte of every PAK once
+#   (b) minimal    mapping each PAK, parsing tables, inflating only ANCS/EVNT
+#   (c) ingest     `ancsdb ingest` into an empty database
+#   (d) re-ingest  the unchanged corpus again
+#   (e) who-references (median of 100 IDs, whole process) and unknown-census
+# with peak RSS of each (/usr/bin/time -v) and the database size, and prints one table.
+# Corpora are kept in $BENCH_DIR (default build/bench) and reused when present.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh
+command -v /usr/bin/time >/dev/null || apt-get install -y -qq time >/dev/null
+cmake --preset release >/dev/null
+cmake --build --preset release -j "$(nproc)" --target ancsdb bench_read_all bench_minimal >/dev/null
+B=build/release
+W=${BENCH_DIR:-build/bench}
+SIZES=${BENCH_SIZES:-"1x 10x"}
+mkdir -p "$W"
+
+# run LABEL CMD... -> sets $wall (seconds) and $rss (MiB)
+measure() {
+    local log="$W/time.log"
+    /usr/bin/time -v "$@" >"$W/out.log" 2>"$log" || { echo "failed: $*" >&2; tail "$log" >&2; return 1; }
+    wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' "$log")
+    rss=$(awk -F': ' '/Maximum resident set size/ {printf "%.1f", $2/1024}' "$log")
+}
+
+calc() { awk "BEGIN { x = $1; print x }" 2>/dev/null || echo 0; }
+
+rows=()
+for size in $SIZES; do
+    dir="$W/corpus-$size"
+    if [ ! -f "$dir/.complete" ]; then
+        rm -rf "$dir"
+        echo "building the $size corpus in $dir ..." >&2
+        if [ "$size" = 1x ]; then
+            "$B/ancsdb" demo --build-only --quiet --scale 1 --opaque-mib 900 "$dir"
+        else
+            "$B/ancsdb" demo --build-only --quiet --scale 10 "$dir"
+        fi
+        touch "$dir/.complete"
+    fi
+    paks_bytes=$(du -sb "$dir" | cut -f1)
+    "$B/bench_read_all" "$dir" >/dev/null # warm the page cache
+    measure "$B/bench_read_all" "$dir"; a_wall=$wall; a_rss=$rss
+    measure "$B/bench_minimal" "$dir"; b_wall=$wall; b_rss=$rss
+    db="$W/bench-$size.db"
+    rm -f "$db" "$db-wal" "$db-shm"
+    measure "$B/ancsdb" ingest --quiet --db "$db" "$dir"; c_wall=$wall; c_rss=$rss
+    measure "$B/ancsdb" ingest --quiet --db "$db" "$dir"; d_wall=$wall; d_rss=$rss
+    db_size=$(stat -c %s "$db")
+    # 100 different particle IDs
+    mapfile -t ids < <("$B/ancsdb" sql --db "$db" --format tsv \
+        "SELECT DISTINCT dst_id FROM asset_refs WHERE dst_type='PART' ORDER BY dst_id LIMIT 100" | tail -n +2)
+    times=()
+    for id in "${ids[@]}"; do
+        t0=$(date +%s%N)
+        "$B/ancsdb" query --db "$db" --format tsv who-references PART "$id" >/dev/null
+        t1=$(date +%s%N)
+        times+=($(( (t1 - t0) / 1000 )))
+    done
+    wr_med=$(printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {if (NR) print a[int((NR+1)/2)]/1000; else print "n/a"}')
+    measure "$B/ancsdb" query --db "$db" --format tsv who-references PART "${ids[0]:-0}"; e_rss=$rss
+    measure "$B/ancsdb" query --db "$db" --format tsv unknown-census; cen_wall=$wall; cen_rss=$rss
+    rows+=("$(printf '%s|%.2f GB|%s|%s|%s|%s|%s|%s|%s|%s|%s ms|%s|%s|%s|%.1f MB|%.2f|%.2f|%.1f%%' \
+        "$size" "$(calc "$paks_bytes/1000000000")" "$a_wall" "$a_rss" "$b_wall" "$b_rss" \
+        "$c_wall" "$c_rss" "$d_wall" "$d_rss" "$wr_med" "$e_rss" "$cen_wall" "$cen_rss" \
+        "$(calc "$db_size/1000000")" \
+        "$(calc "$c_wall/$a_wall")" "$(calc "$c_wall/$b_wall")" \
+        "$(calc "100*$d_wall/$c_wall")")")
+done
+
+echo
+echo "| size | PAK bytes | (a) read-all s | RSS MiB | (b) minimal s | RSS MiB | (c) ingest s | RSS MiB | (d) re-ingest s | RSS MiB | (e) who-references median | RSS MiB | census s | RSS MiB | db size | c/a | c/b | d/c |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+for r in "${rows[@]}"; do echo "| ${r//|/ | } |"; done
