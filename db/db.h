@@ -1,0 +1,148 @@
+/* db.h — the SQLite side of ancsdb: schema, PAK ingest (one transaction per PAK), the
+ * mapping of decoded ANCS/EVNT structs to rows, and a small statement runner used by the
+ * named queries and `ancsdb sql`. Uses pak.h, ancs.h and SQLite; never parses bytes itself
+ * and never prints to stdout (diagnostics go to the FILE * given in the options). */
+#ifndef ANCSDB_DB_H
+#define ANCSDB_DB_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ancs.h"
+#include "pak.h"
+#include "util.h"
+
+/* PRAGMA user_version of the schema this code writes. A database with another non-zero
+ * version is refused (DB_EVERSION). */
+#define DB_SCHEMA_VERSION 1
+
+/* The full CREATE script (tables, indexes, views), with `--` comments on columns. */
+extern const char db_schema_sql[];
+
+/* Errors besides the UTIL_E* codes. */
+enum { DB_EVERSION = -20 /* schema version mismatch or foreign database */ };
+
+enum { DB_OPEN_READWRITE = 0, DB_OPEN_READONLY = 1 };
+
+typedef struct db db;
+
+/* Open (and for DB_OPEN_READWRITE create or check the schema of) the database at path
+ * (":memory:" works). Read-write connections use WAL, synchronous=NORMAL,
+ * temp_store=MEMORY. owned: caller frees *out with db_close. Errors: UTIL_ESQL (cannot open),
+ * DB_EVERSION (other schema version), UTIL_ENOMEM. */
+int db_open(db **out, const char *path, int mode, util_err *err);
+void db_close(db *d);
+
+/* ---- ingest -------------------------------------------------------------------------- */
+
+typedef struct db_ingest_opts {
+    pak_game game;   /* PAK_GAME_UNKNOWN = detect per PAK; else force this game */
+    int jobs;        /* accepted for the future; decoding currently runs on one thread */
+    int quiet;       /* no per-fault lines on the log */
+    int progress;    /* draw a progress bar on the log (caller decides: isatty && !quiet) */
+    int rehash;      /* also compare a hash of every byte before skipping an unchanged PAK */
+    FILE *log;       /* diagnostics; NULL = silent */
+} db_ingest_opts;
+
+typedef struct db_ingest_stats {
+    long paks_seen;      /* .pak files found */
+    long paks_ingested;  /* (re)written */
+    long paks_skipped;   /* unchanged */
+    long resources;      /* table entries of the (re)written PAKs */
+    long ancs;           /* ANCS decoded in this run */
+    long evnt;           /* EVNT decoded in this run */
+    long characters;     /* characters of those ANCS */
+    long errors;         /* load_errors rows created in this run */
+    long warnings;       /* warnings rows created in this run */
+    double seconds;
+} db_ingest_stats;
+
+/* Ingest every path (a .pak file or a folder searched recursively for *.pak in any case).
+ * Faults of single PAKs/resources become load_errors rows and do not stop the run; the
+ * return value is 0 unless something fatal happened (SQLite write failure, disk full,
+ * out of memory): then UTIL_ESQL / UTIL_ENOMEM with err filled. */
+int db_ingest_paths(db *d, const char *const *paths, int npaths, const db_ingest_opts *opts,
+                    db_ingest_stats *stats, util_err *err);
+
+/* ---- structs -> rows (used by the ingest loop; public for tests) --------------------- */
+
+/* Write every row derived from one decoded ANCS of game ("MP1"/"MP2"): ancs, characters and
+ * their sub-tables, the animation set, MP2 embedded events, asset_refs and decoder
+ * warnings. Runs inside the caller's transaction (if any). */
+int db_put_ancs(db *d, const char *game, uint32_t asset_id, const ancs_set *set,
+                util_err *err);
+/* Write the rows of one decoded EVNT resource: evnt, events, asset_refs, warnings. */
+int db_put_evnt(db *d, const char *game, uint32_t asset_id, const ancs_evnt_file *ev,
+                util_err *err);
+/* Delete every row derived from the decoded asset (game, type, asset_id). */
+int db_delete_asset(db *d, const char *game, const char *type, uint32_t asset_id,
+                    util_err *err);
+
+/* BEGIN IMMEDIATE / COMMIT / ROLLBACK on the connection. */
+int db_begin(db *d, util_err *err);
+int db_commit(db *d, util_err *err);
+void db_rollback(db *d);
+
+/* ---- statements and named queries ---------------------------------------------------- */
+
+enum { DB_NULL = 0, DB_INT, DB_REAL, DB_TEXT, DB_BLOB };
+
+/* One result cell; s/n borrowed until the callback returns. */
+typedef struct db_cell {
+    int type;
+    int64_t i;
+    double r;
+    const char *s; /* DB_TEXT: NUL-terminated; DB_BLOB: n bytes */
+    size_t n;
+} db_cell;
+
+/* A parameter value: DB_INT or DB_TEXT (DB_NULL binds NULL). */
+typedef struct db_bind {
+    int type;
+    int64_t i;
+    const char *s;
+} db_bind;
+
+/* Receives the result of each statement: begin once (column names), then row per row,
+ * then end. A non-zero return from row stops the statement. */
+typedef struct db_sink {
+    void *ctx;
+    void (*begin)(void *ctx, int ncols, const char *const *names);
+    int (*row)(void *ctx, int ncols, const db_cell *cells);
+    void (*end)(void *ctx);
+} db_sink;
+
+/* Run every statement of sql in turn, binding binds[0..nbind) as ?1..?n of each statement
+ * that has parameters; statements that return columns report to sink. Errors: UTIL_ESQL
+ * with SQLite's message (e.g. "attempt to write a readonly database"). */
+int db_exec(db *d, const char *sql, int nbind, const db_bind *binds, const db_sink *sink,
+            util_err *err);
+
+#define DB_QUERY_MAX_PARAMS 8
+
+/* The comment block that opens a queries/NAME.sql file. */
+typedef struct db_query_info {
+    char description[200];
+    int param_count;
+    struct {
+        char name[32];     /* TYPE, ID, NAME_OR_ID, ... (decides how an argument binds) */
+        char meaning[160];
+    } params[DB_QUERY_MAX_PARAMS];
+} db_query_info;
+
+/* Parse the header of a named query's text: first line "-- description", then
+ * "-- param: NAME — meaning" lines in bind order. UTIL_EFORMAT when malformed. */
+int db_query_parse(db_query_info *out, const char *text, util_err *err);
+
+/* Turn command-line arguments into binds by the parameter names: ID (or a name ending in
+ * _ID) -> asset ID via util_parse_id (INTEGER); TYPE -> FourCC text (exactly 4 chars);
+ * NAME_OR_ID -> INTEGER when it parses as an asset ID, else TEXT; others TEXT.
+ * UTIL_EFORMAT naming the bad argument. */
+int db_query_binds(db_bind *out, const db_query_info *q, int argc, char **argv,
+                   util_err *err);
+
+/* Find NAME in a {name, text} table ending with {NULL, NULL}; NULL when absent. */
+const char *db_query_lookup(const char *const (*table)[2], const char *name);
+
+#endif
