@@ -1,7 +1,7 @@
 # Turn every queries/*.sql into a C table {name, text}: run with -DOUT=... -DDIR=...
 file(GLOB files ${DIR}/*.sql)
 list(SORT files)
-set(body "/* generated from queries/*.sql by cmake/embed_queries.cmake */\n#include <stddef.h>\n")
+set(body "/* generated from queries/NAME.sql files by cmake/embed_queries.cmake */\n#include <stddef.h>\n")
 string(APPEND body "const char *const ancsdb_embedded_queries[][2] = {\n")
 foreach(f ${files})
     get_filename_component(name ${f} NAME_WE)
