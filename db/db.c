@@ -824,7 +824,7 @@ static int put_character(wctx *w, uint32_t ci, const ancs_character *c, uint8_t 
     unsigned T = c->version;
     int mp2 = w->set->game == ANCS_GAME_MP2;
     char magic[5];
-    TRY(PUT(CHAR_INS, "suuuusuuuooouooouuuooooooosdui", game, aid, ci, c->char_id, T, c->name,
+    TRY(PUT(CHAR_INS, "suuuusuuuooouoouuuouoooooSdui", game, aid, ci, c->char_id, T, c->name,
             c->model_id, c->skin_id, c->skeleton_id, ANCS_HAS_FROZEN(T), c->frozen_model_id,
             ANCS_HAS_FROZEN(T), c->frozen_skin_id, ANCS_HAS_MP2_FIELDS(T), c->cspp_id,
             c->unknown_a, ANCS_HAS_MP2_FIELDS(T), c->unknown_b, ANCS_HAS_MP2_FIELDS(T),

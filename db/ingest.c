@@ -239,7 +239,12 @@ static int do_entry(ing *g, const pak_file *p, int64_t pak_id, const char *path,
         rc = load_error(g, path, game, i, e->type, e->id, "inflate", e2.offset, e2.msg);
         goto done;
     }
-    uint64_t hash = util_fnv1a(UTIL_FNV_INIT, buf, len);
+    /* Stored copies keep their 0xFF padding and compressed ones do not: compare copies
+     * without trailing 0xFF bytes. */
+    size_t hlen = len;
+    while (hlen > 0 && buf[hlen - 1] == 0xFF)
+        hlen--;
+    uint64_t hash = util_fnv1a(UTIL_FNV_INIT, buf, hlen);
     if ((rc = db_priv_put(g->d, S_ENTRY_HASH, g->err, "iui", pak_id, i, (int64_t)hash)) != 0)
         goto done;
     /* already decoded from another copy? */
@@ -260,8 +265,9 @@ static int do_entry(ing *g, const pak_file *p, int64_t pak_id, const char *path,
         if (canon != (int64_t)hash) {
             char msg[160];
             snprintf(msg, sizeof msg,
-                     "entry %u: inflated bytes (%zu) differ from the decoded copy of %s %08X",
-                     i, len, tname, e->id);
+                     "entry %u: inflated bytes (%zu without 0xFF padding) differ from the "
+                     "decoded copy of %s %08X",
+                     i, hlen, tname, e->id);
             rc = db_priv_warn(g->d, game, tname, e->id, -1, "copy_differs", msg, pak_id,
                               g->err);
         }

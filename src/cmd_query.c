@@ -1,4 +1,4 @@
-/* cmd_query.c — `ancsdb query` (named queries compiled in from queries/*.sql) and
+/* cmd_query.c — `ancsdb query` (named queries compiled in from queries/NAME.sql) and
  * `ancsdb sql` (ad-hoc read-only SQL). Results go through the out_* formats. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,7 +7,7 @@
 #include "cli.h"
 #include "db.h"
 
-/* generated from queries/*.sql by cmake/embed_queries.cmake */
+/* generated from queries/NAME.sql by cmake/embed_queries.cmake */
 extern const char *const ancsdb_embedded_queries[][2];
 
 static const char query_usage[] =
@@ -129,8 +129,7 @@ static int parse_common(const char *cmd, const char *usage, int argc, char **arg
     for (int i = 1; i < argc; i++) {
         int missing = 0;
         const char *v;
-        if (only_pos || argv[i][0] != '-' || !argv[i][1] || *npos > 0) {
-            /* after NAME everything is an argument (IDs never start with '-') */
+        if (only_pos || argv[i][0] != '-' || !argv[i][1]) {
             pos[(*npos)++] = argv[i];
         } else if (!strcmp(argv[i], "--")) {
             only_pos = 1;
