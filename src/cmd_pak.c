@@ -17,6 +17,10 @@ static const char pak_usage[] =
     "usage: ancsdb pak list [--format table|csv|json|tsv] FILE.pak\n"
     "       ancsdb pak extract [--type FOURCC] [--id ID] [-o DIR] [--force] FILE.pak\n"
     "\n"
+    "Reads one Metroid Prime 1/2 GameCube PAK (no database needed).\n"
+    "  list     one row per resource-table entry\n"
+    "  extract  write entries, inflated, as DIR/<ID>.<type>\n"
+    "\n"
     "'ancsdb pak list --help' and 'ancsdb pak extract --help' describe each.\n";
 
 static const char list_usage[] =
@@ -64,9 +68,9 @@ static const char extract_usage[] =
     "Entries that cannot be inflated or written are reported on stderr (file, entry index,\n"
     "type, ID, byte offset) and skipped; the others are still written.\n"
     "\n"
-    "exit status: 0 every selected entry written, 1 some entries failed or --type/--id\n"
-    "             matched none,\n"
-    "             2 usage error, 3 the PAK cannot be opened or parsed, or DIR cannot be\n"
+    "exit status: 0 every selected entry written (an empty PAK without filters too),\n"
+    "             1 some entries failed, or --type/--id matched nothing,\n"
+    "             2 usage error, 3 the PAK cannot be opened or parsed, DIR cannot be\n"
     "             created, or a write fails for lack of space\n";
 
 /* Value of option argv[*i] ("--opt VALUE" or "--opt=VALUE"), or NULL if argv[*i] is not
