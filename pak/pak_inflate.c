@@ -194,8 +194,9 @@ int pak_inflate(uint8_t **out, size_t *out_len, const pak_file *p, uint32_t i, s
     size_t len;
     *out = NULL;
     *out_len = 0;
-    if (pak_entry_stored(p, i, &stored, &len, err))
-        return err ? err->code : UTIL_EFORMAT;
+    int rc = pak_entry_stored(p, i, &stored, &len, err);
+    if (rc)
+        return rc;
     return pak_inflate_bytes(out, out_len, stored, len, p->entries[i].compressed != 0, cap,
                              p->entries[i].offset, err);
 }
