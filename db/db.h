@@ -136,8 +136,9 @@ typedef struct db_query_info {
 int db_query_parse(db_query_info *out, const char *text, util_err *err);
 
 /* Turn command-line arguments into binds by the parameter names: ID (or a name ending in
- * _ID) -> asset ID via util_parse_id (INTEGER); TYPE -> FourCC text (exactly 4 chars);
- * NAME_OR_ID -> INTEGER when it parses as an asset ID, else TEXT; others TEXT.
+ * _ID) -> asset ID via util_parse_id (INTEGER); TYPE -> FourCC text (exactly 4 chars,
+ * upper-cased in place in argv); NAME_OR_ID -> INTEGER when it parses as an asset ID, else
+ * TEXT; others TEXT.
  * UTIL_EFORMAT naming the bad argument. */
 int db_query_binds(db_bind *out, const db_query_info *q, int argc, char **argv,
                    util_err *err);

@@ -98,6 +98,8 @@ int db_query_binds(db_bind *out, const db_query_info *q, int argc, char **argv,
             out[i].i = id;
         } else if (!strcmp(name, "TYPE") || ends_with(name, "_TYPE")) {
             uint32_t fc;
+            for (char *c = argv[i]; *c; c++) /* asset types are upper case: part = PART */
+                *c = (char)toupper((unsigned char)*c);
             if (util_fourcc_parse(a, &fc) != 0)
                 return util_fail(err, UTIL_EFORMAT, UINT64_MAX,
                                  "%s: '%s' is not a FourCC (4 characters, e.g. PART)", name,
