@@ -154,7 +154,7 @@ static void test_schema_has_contract_columns(void **state)
         *colon = 0;
         char *save = NULL;
         for (char *c = strtok_r(colon + 1, ",", &save); c; c = strtok_r(NULL, ",", &save)) {
-            char sql[256];
+            char sql[1200];
             snprintf(sql, sizeof sql,
                      "SELECT count(*) FROM pragma_table_info('%s') WHERE name = '%s'", buf, c);
             if (count(d, sql) != 1)
