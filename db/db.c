@@ -12,66 +12,70 @@
 
 /* ---- statements prepared once per connection ----------------------------------------- */
 
-#define STMTS(X)                                                                           \
-    X(PAK_GET, "SELECT pak_id, file_size, mtime, mtime_ns, tables_hash, content_hash, "     \
-               "status FROM paks WHERE path = ?1")                                          \
-    X(PAK_INS, "INSERT INTO paks(path, game, game_detected, file_size, mtime, mtime_ns, "   \
-               "tables_hash, content_hash, header_unused, named_count, resource_count, "    \
-               "status, ingested_at) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)")   \
-    X(ENTRY_INS, "INSERT INTO pak_entries VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)")      \
-    X(NAME_INS, "INSERT INTO pak_names VALUES(?1,?2,?3,?4,?5)")                             \
-    X(WARN_INS, "INSERT INTO warnings(game, type, asset_id, byte_offset, code, message, "   \
-                "pak_id) VALUES(?1,?2,?3,?4,?5,?6,?7)")                                     \
-    X(ERR_INS, "INSERT INTO load_errors(pak_path, entry_index, type, asset_id, stage, "     \
-               "byte_offset, message, game) VALUES(?1,?2,?3,?4,?5,?6,?7,?8)")               \
-    X(DECODED_GET, "SELECT content_hash, status FROM decoded WHERE game = ?1 AND "          \
-                   "asset_id = ?2 AND type = ?3")                                           \
-    X(DECODED_INS, "INSERT OR REPLACE INTO decoded VALUES(?1,?2,?3,?4,?5,?6,?7,?8)")        \
-    X(ENTRY_HASH, "UPDATE pak_entries SET content_hash = ?3 WHERE pak_id = ?1 AND "         \
-                  "entry_index = ?2")                                                       \
-    X(ANCS_INS, "INSERT INTO ancs VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,"   \
-                "?15,?16,?17,?18,?19,?20,?21,?22,?23,?24)")                                 \
-    X(CHAR_INS, "INSERT INTO characters VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13," \
-                "?14,?15,?16,?17,?18,?19,?20,?21,?22,?23,?24,?25,?26,?27,?28,?29)")         \
-    X(CANIM_INS, "INSERT INTO character_anims VALUES(?1,?2,?3,?4,?5,?6,?7,?8)")             \
-    X(IDMAP_INS, "INSERT INTO anim_id_map VALUES(?1,?2,?3,?4,?5)")                          \
-    X(PREF_INS, "INSERT INTO particle_refs VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)")             \
-    X(STATE_INS, "INSERT INTO pas_states VALUES(?1,?2,?3,?4,?5,?6,?7)")                     \
-    X(PARM_INS, "INSERT INTO pas_parms VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)")     \
-    X(INFO_INS, "INSERT INTO pas_anim_infos VALUES(?1,?2,?3,?4,?5,?6)")                     \
-    X(VAL_INS, "INSERT INTO pas_values VALUES(?1,?2,?3,?4,?5,?6,?7,?8)")                    \
-    X(AABB_INS, "INSERT INTO anim_aabbs VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)")        \
-    X(IAABB_INS, "INSERT INTO indexed_aabbs VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)")    \
-    X(EFFECT_INS, "INSERT INTO effects VALUES(?1,?2,?3,?4,?5,?6)")                          \
-    X(COMP_INS, "INSERT INTO effect_components VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,"  \
-                "?12,?13)")                                                                 \
-    X(ANIM_INS, "INSERT INTO animations VALUES(?1,?2,?3,?4,?5,?6)")                         \
-    X(NODE_INS, "INSERT INTO meta_anim_nodes VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,"    \
-                "?12,?13,?14,?15,?16,?17,?18,?19,?20,?21)")                                 \
-    X(PRIM_INS, "INSERT INTO anim_primitives VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)")       \
-    X(TRANS_INS, "INSERT INTO transitions VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)")  \
-    X(HALF_INS, "INSERT INTO half_transitions VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)")      \
-    X(ADD_INS, "INSERT INTO additive_animations VALUES(?1,?2,?3,?4,?5,?6)")                 \
-    X(PAIR_INS, "INSERT INTO animation_resources VALUES(?1,?2,?3,?4,?5)")                   \
-    X(EVNT_INS, "INSERT INTO evnt VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)")                      \
-    X(ESET_INS, "INSERT INTO event_sets VALUES(?1,?2,?3,?4,?5,?6,?7,?8)")                   \
-    X(EVENT_INS, "INSERT INTO events VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,"    \
-                 "?14,?15,?16,?17,?18,?19,?20,?21,?22,?23,?24,?25,?26,?27,?28,?29,?30,"     \
-                 "?31,?32,?33)")                                                            \
+/* ingest.c names the first nine by position (S_PAK_GET .. S_ENTRY_HASH): keep their order. */
+
+#define STMTS(X)                                                                                   \
+    X(PAK_GET, "SELECT pak_id, file_size, mtime, mtime_ns, tables_hash, content_hash, "            \
+               "status FROM paks WHERE path = ?1")                                                 \
+    X(PAK_INS, "INSERT INTO paks(path, game, game_detected, file_size, mtime, mtime_ns, "          \
+               "tables_hash, content_hash, header_unused, named_count, resource_count, "           \
+               "status, ingested_at) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13)")          \
+    X(ENTRY_INS, "INSERT INTO pak_entries VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)")             \
+    X(NAME_INS, "INSERT INTO pak_names VALUES(?1,?2,?3,?4,?5)")                                    \
+    X(WARN_INS, "INSERT INTO warnings(game, type, asset_id, byte_offset, code, message, "          \
+                "pak_id) VALUES(?1,?2,?3,?4,?5,?6,?7)")                                            \
+    X(ERR_INS, "INSERT INTO load_errors(pak_path, entry_index, type, asset_id, stage, "            \
+               "byte_offset, message, game) VALUES(?1,?2,?3,?4,?5,?6,?7,?8)")                      \
+    X(DECODED_GET, "SELECT content_hash, status FROM decoded WHERE game = ?1 AND "                 \
+                   "asset_id = ?2 AND type = ?3")                                                  \
+    X(DECODED_INS, "INSERT OR REPLACE INTO decoded VALUES(?1,?2,?3,?4,?5,?6,?7,?8)")               \
+    X(ENTRY_HASH, "UPDATE pak_entries SET content_hash = ?3 WHERE pak_id = ?1 AND "                \
+                  "entry_index = ?2")                                                              \
+    X(ANCS_INS, "INSERT INTO ancs VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,"          \
+                "?15,?16,?17,?18,?19,?20,?21,?22,?23,?24)")                                        \
+    X(CHAR_INS, "INSERT INTO characters VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,"        \
+                "?14,?15,?16,?17,?18,?19,?20,?21,?22,?23,?24,?25,?26,?27,?28,?29)")                \
+    X(CANIM_INS, "INSERT INTO character_anims VALUES(?1,?2,?3,?4,?5,?6,?7,?8)")                    \
+    X(IDMAP_INS, "INSERT INTO anim_id_map VALUES(?1,?2,?3,?4,?5)")                                 \
+    X(PREF_INS, "INSERT INTO particle_refs VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)")                    \
+    X(STATE_INS, "INSERT INTO pas_states VALUES(?1,?2,?3,?4,?5,?6,?7)")                            \
+    X(PARM_INS, "INSERT INTO pas_parms VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)")            \
+    X(INFO_INS, "INSERT INTO pas_anim_infos VALUES(?1,?2,?3,?4,?5,?6)")                            \
+    X(VAL_INS, "INSERT INTO pas_values VALUES(?1,?2,?3,?4,?5,?6,?7,?8)")                           \
+    X(AABB_INS, "INSERT INTO anim_aabbs VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)")               \
+    X(IAABB_INS, "INSERT INTO indexed_aabbs VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11)")           \
+    X(EFFECT_INS, "INSERT INTO effects VALUES(?1,?2,?3,?4,?5,?6)")                                 \
+    X(COMP_INS, "INSERT INTO effect_components VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,"         \
+                "?12,?13)")                                                                        \
+    X(ANIM_INS, "INSERT INTO animations VALUES(?1,?2,?3,?4,?5,?6)")                                \
+    X(NODE_INS, "INSERT INTO meta_anim_nodes VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,"           \
+                "?12,?13,?14,?15,?16,?17,?18,?19,?20,?21)")                                        \
+    X(PRIM_INS, "INSERT INTO anim_primitives VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)")              \
+    X(TRANS_INS, "INSERT INTO transitions VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12)")         \
+    X(HALF_INS, "INSERT INTO half_transitions VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)")             \
+    X(ADD_INS, "INSERT INTO additive_animations VALUES(?1,?2,?3,?4,?5,?6)")                        \
+    X(PAIR_INS, "INSERT INTO animation_resources VALUES(?1,?2,?3,?4,?5)")                          \
+    X(EVNT_INS, "INSERT INTO evnt VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9)")                             \
+    X(ESET_INS, "INSERT INTO event_sets VALUES(?1,?2,?3,?4,?5,?6,?7,?8)")                          \
+    X(EVENT_INS, "INSERT INTO events VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,"           \
+                 "?14,?15,?16,?17,?18,?19,?20,?21,?22,?23,?24,?25,?26,?27,?28,?29,?30,"            \
+                 "?31,?32,?33)")                                                                   \
     X(REF_INS, "INSERT OR IGNORE INTO asset_refs VALUES(?1,?2,?3,?4,?5,?6,?7)")
 
 #define STMT_ENUM(name, sql) S_##name,
-#define STMT_SQL(name, sql) sql,
+#define STMT_SQL(name, sql)  sql,
 enum { STMTS(STMT_ENUM) S_COUNT };
 static const char *const stmt_sql[] = {STMTS(STMT_SQL)};
 
 /* Tables keyed by (game, ancs_id) that hold rows derived from one ANCS. */
 static const char *const ancs_tables[] = {
-    "characters",      "character_anims", "anim_id_map",         "particle_refs",
-    "pas_states",      "pas_parms",       "pas_anim_infos",      "pas_values",
-    "anim_aabbs",      "indexed_aabbs",   "effects",             "effect_components",
-    "animations",      "meta_anim_nodes", "anim_primitives",     "transitions",
-    "half_transitions", "additive_animations", "animation_resources", "event_sets",
+    "characters",          "character_anims",  "anim_id_map",
+    "particle_refs",       "pas_states",       "pas_parms",
+    "pas_anim_infos",      "pas_values",       "anim_aabbs",
+    "indexed_aabbs",       "effects",          "effect_components",
+    "animations",          "meta_anim_nodes",  "anim_primitives",
+    "transitions",         "half_transitions", "additive_animations",
+    "animation_resources", "event_sets",
 };
 #define N_ANCS_TABLES (sizeof ancs_tables / sizeof ancs_tables[0])
 
@@ -91,9 +95,8 @@ sqlite3_stmt *db_priv_stmt(db *d, int which);
 long db_priv_warnings(db *d);
 int db_priv_put(db *d, int sid, util_err *err, const char *fmt, ...);
 int db_priv_sql_fail(db *d, util_err *err, const char *what);
-int db_priv_warn(db *d, const char *game, const char *type, int64_t asset_id,
-                 int64_t offset, const char *code, const char *msg, int64_t pak_id,
-                 util_err *err);
+int db_priv_warn(db *d, const char *game, const char *type, int64_t asset_id, int64_t offset,
+                 const char *code, const char *msg, int64_t pak_id, util_err *err);
 
 sqlite3 *db_priv_handle(db *d)
 {
@@ -182,18 +185,17 @@ int db_priv_put(db *d, int sid, util_err *err, const char *fmt, ...)
 }
 
 #define PUT(sid, ...) db_priv_put(d, S_##sid, err, __VA_ARGS__)
-#define TRY(x)                                                                              \
-    do {                                                                                    \
-        int rc_ = (x);                                                                      \
-        if (rc_ != 0) {                                                                     \
-            rc = rc_;                                                                       \
-            goto done;                                                                      \
-        }                                                                                   \
+#define TRY(x)                                                                                     \
+    do {                                                                                           \
+        int rc_ = (x);                                                                             \
+        if (rc_ != 0) {                                                                            \
+            rc = rc_;                                                                              \
+            goto done;                                                                             \
+        }                                                                                          \
     } while (0)
 
-int db_priv_warn(db *d, const char *game, const char *type, int64_t asset_id,
-                 int64_t offset, const char *code, const char *msg, int64_t pak_id,
-                 util_err *err)
+int db_priv_warn(db *d, const char *game, const char *type, int64_t asset_id, int64_t offset,
+                 const char *code, const char *msg, int64_t pak_id, util_err *err)
 {
     sqlite3_stmt *st = d->st[S_WARN_INS];
     int rc = 0;
@@ -219,8 +221,7 @@ static int exec_simple(db *d, const char *sql, util_err *err)
 {
     char *msg = NULL;
     if (sqlite3_exec(d->h, sql, NULL, NULL, &msg) != SQLITE_OK) {
-        util_fail(err, UTIL_ESQL, UINT64_MAX, "%s: %s", sql,
-                  msg ? msg : sqlite3_errmsg(d->h));
+        util_fail(err, UTIL_ESQL, UINT64_MAX, "%s: %s", sql, msg ? msg : sqlite3_errmsg(d->h));
         sqlite3_free(msg);
         return UTIL_ESQL;
     }
@@ -247,16 +248,16 @@ static int query_int(db *d, const char *sql, int64_t *out, util_err *err)
 static int prepare_all(db *d, util_err *err)
 {
     for (int i = 0; i < S_COUNT; i++)
-        if (sqlite3_prepare_v3(d->h, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &d->st[i],
-                               NULL) != SQLITE_OK)
+        if (sqlite3_prepare_v3(d->h, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &d->st[i], NULL) !=
+            SQLITE_OK)
             return db_priv_sql_fail(d, err, stmt_sql[i]);
     char sql[256];
     size_t k = 0;
     for (; k < N_ANCS_TABLES; k++) {
         snprintf(sql, sizeof sql, "DELETE FROM %s WHERE game = ?1 AND ancs_id = ?2",
                  ancs_tables[k]);
-        if (sqlite3_prepare_v3(d->h, sql, -1, SQLITE_PREPARE_PERSISTENT, &d->del_ancs[k],
-                               NULL) != SQLITE_OK)
+        if (sqlite3_prepare_v3(d->h, sql, -1, SQLITE_PREPARE_PERSISTENT, &d->del_ancs[k], NULL) !=
+            SQLITE_OK)
             return db_priv_sql_fail(d, err, sql);
     }
     static const char *const common_ancs[] = {
@@ -279,8 +280,8 @@ static int prepare_all(db *d, util_err *err)
         if (sqlite3_prepare_v3(d->h, common_ancs[i], -1, SQLITE_PREPARE_PERSISTENT,
                                &d->del_ancs[k + i], NULL) != SQLITE_OK)
             return db_priv_sql_fail(d, err, common_ancs[i]);
-        if (sqlite3_prepare_v3(d->h, common_evnt[i], -1, SQLITE_PREPARE_PERSISTENT,
-                               &d->del_evnt[i], NULL) != SQLITE_OK)
+        if (sqlite3_prepare_v3(d->h, common_evnt[i], -1, SQLITE_PREPARE_PERSISTENT, &d->del_evnt[i],
+                               NULL) != SQLITE_OK)
             return db_priv_sql_fail(d, err, common_evnt[i]);
     }
     return 0;
@@ -307,16 +308,16 @@ int db_open(db **out, const char *path, int mode, util_err *err)
     TRY(query_int(d, "SELECT count(*) FROM sqlite_master", &tables, err));
     if (ver != 0 && ver != DB_SCHEMA_VERSION) {
         rc = util_fail(err, DB_EVERSION, UINT64_MAX,
-                       "%s has schema version %" PRId64 ", this ancsdb uses %d: %s", path,
-                       ver, DB_SCHEMA_VERSION,
+                       "%s has schema version %" PRId64 ", this ancsdb uses %d: %s", path, ver,
+                       DB_SCHEMA_VERSION,
                        ver < DB_SCHEMA_VERSION ? "re-ingest into a new database file"
                                                : "use a newer ancsdb");
         goto done;
     }
     if (ver == 0 && tables != 0) {
         rc = util_fail(err, DB_EVERSION, UINT64_MAX,
-                       "%s is not an ancsdb database (user_version 0, %" PRId64 " objects)",
-                       path, tables);
+                       "%s is not an ancsdb database (user_version 0, %" PRId64 " objects)", path,
+                       tables);
         goto done;
     }
     if (d->readonly) {
@@ -386,8 +387,7 @@ void db_rollback(db *d)
         sqlite3_exec(d->h, "ROLLBACK", NULL, NULL, NULL);
 }
 
-int db_delete_asset(db *d, const char *game, const char *type, uint32_t asset_id,
-                    util_err *err)
+int db_delete_asset(db *d, const char *game, const char *type, uint32_t asset_id, util_err *err)
 {
     int is_ancs = !strcmp(type, "ANCS");
     sqlite3_stmt **list = is_ancs ? d->del_ancs : d->del_evnt;
@@ -533,8 +533,7 @@ typedef struct wctx {
     size_t nanims, capanims;
 } wctx;
 
-static int put_ref(wctx *w, const char *dst_type, uint32_t dst, int64_t char_index,
-                   const char *via)
+static int put_ref(wctx *w, const char *dst_type, uint32_t dst, int64_t char_index, const char *via)
 {
     if (id_none(dst))
         return 0;
@@ -542,8 +541,7 @@ static int put_ref(wctx *w, const char *dst_type, uint32_t dst, int64_t char_ind
     util_err *err = w->err;
     if (char_index < 0)
         return PUT(REF_INS, "ssusu-s", w->game, "ANCS", w->ancs_id, dst_type, dst, via);
-    return PUT(REF_INS, "ssusuis", w->game, "ANCS", w->ancs_id, dst_type, dst, char_index,
-               via);
+    return PUT(REF_INS, "ssusuis", w->game, "ANCS", w->ancs_id, dst_type, dst, char_index, via);
 }
 
 static const char *prob_pattern(const ancs_meta_anim *m)
@@ -553,8 +551,7 @@ static const char *prob_pattern(const ancs_meta_anim *m)
     for (uint32_t i = 1; i < m->child_count; i++)
         if (m->probabilities[i] < m->probabilities[i - 1])
             return "not_ascending";
-    return m->probabilities[m->child_count - 1] >= 100 ? "ascending_to_100"
-                                                        : "ascending_below_100";
+    return m->probabilities[m->child_count - 1] >= 100 ? "ascending_to_100" : "ascending_below_100";
 }
 
 static int tree_depth(const ancs_meta_anim *m, int depth)
@@ -630,7 +627,8 @@ static int put_nodes(wctx *w, const ancs_meta_anim *m, int64_t parent, int64_t c
     for (uint32_t i = 0; i < m->child_count; i++) {
         char sub[512];
         snprintf(sub, sizeof sub, "%s%s%u", path, *path ? "." : "", i);
-        int64_t p = m->type == ANCS_META_RANDOM && m->probabilities ? (int64_t)m->probabilities[i] : -1;
+        int64_t p =
+            m->type == ANCS_META_RANDOM && m->probabilities ? (int64_t)m->probabilities[i] : -1;
         TRY(put_nodes(w, &m->children[i], my, i, sub, depth + 1, p));
     }
 done:
@@ -699,7 +697,7 @@ static int put_event_nodes(db *d, const char *game, const char *owner_type, uint
     int rc = 0;
     sqlite3_stmt *st = d->st[S_EVENT_INS];
     for (int kind = 0; kind < 4; kind++) {
-        uint32_t n = kind == 0 ? ev->bool_count
+        uint32_t n = kind == 0   ? ev->bool_count
                      : kind == 1 ? ev->int32_count
                      : kind == 2 ? ev->particle_count
                                  : ev->sound_count;
@@ -771,9 +769,8 @@ static int put_report_warnings(db *d, const char *game, const char *type, uint32
                                const ancs_report *rep, util_err *err)
 {
     for (const ancs_warning *w = rep->warnings; w; w = w->next) {
-        int rc = db_priv_warn(d, game, type, id,
-                              w->offset == UINT64_MAX ? -1 : (int64_t)w->offset, w->code,
-                              w->msg, -1, err);
+        int rc = db_priv_warn(d, game, type, id, w->offset == UINT64_MAX ? -1 : (int64_t)w->offset,
+                              w->code, w->msg, -1, err);
         if (rc)
             return rc;
     }
@@ -796,8 +793,8 @@ done:
 }
 
 static int put_pas_value(db *d, int sid, util_err *err, int32_t type, uint32_t raw,
-                         const char *game, uint32_t ancs, uint32_t ci, uint32_t si,
-                         uint32_t ii, uint32_t pi)
+                         const char *game, uint32_t ancs, uint32_t ci, uint32_t si, uint32_t ii,
+                         uint32_t pi)
 {
     /* typed value: 0 s32, 1 u32, 2 f32, 3 bool, 4 enum */
     if (type == ANCS_PARM_FLOAT) {
@@ -826,14 +823,14 @@ static int put_character(wctx *w, uint32_t ci, const ancs_character *c, uint8_t 
     char magic[5];
     TRY(PUT(CHAR_INS, "suuuusuuuooouoouuuouoooooSdui", game, aid, ci, c->char_id, T, c->name,
             c->model_id, c->skin_id, c->skeleton_id, ANCS_HAS_FROZEN(T), c->frozen_model_id,
-            ANCS_HAS_FROZEN(T), c->frozen_skin_id, ANCS_HAS_MP2_FIELDS(T), c->cspp_id,
-            c->unknown_a, ANCS_HAS_MP2_FIELDS(T), c->unknown_b, ANCS_HAS_MP2_FIELDS(T),
-            (unsigned)c->unknown_c, c->anim_name_count, c->part.count, c->swhc.count,
-            ANCS_HAS_THIRD_LIST(T), c->third.count, c->elsc.count, ANCS_HAS_MP2_FIELDS(T),
-            c->spsc.count, ANCS_HAS_AABBS(T), c->aabb_count, ANCS_HAS_EFFECTS(T),
-            c->effect_count, ANCS_HAS_ID_MAP(T), c->id_map.count, ANCS_HAS_MP2_FIELDS(T),
-            c->indexed_aabb_count, fourcc(c->pas.magic, magic), (int)c->pas.default_state,
-            c->pas.state_count, (int64_t)c->offset));
+            ANCS_HAS_FROZEN(T), c->frozen_skin_id, ANCS_HAS_MP2_FIELDS(T), c->cspp_id, c->unknown_a,
+            ANCS_HAS_MP2_FIELDS(T), c->unknown_b, ANCS_HAS_MP2_FIELDS(T), (unsigned)c->unknown_c,
+            c->anim_name_count, c->part.count, c->swhc.count, ANCS_HAS_THIRD_LIST(T),
+            c->third.count, c->elsc.count, ANCS_HAS_MP2_FIELDS(T), c->spsc.count, ANCS_HAS_AABBS(T),
+            c->aabb_count, ANCS_HAS_EFFECTS(T), c->effect_count, ANCS_HAS_ID_MAP(T),
+            c->id_map.count, ANCS_HAS_MP2_FIELDS(T), c->indexed_aabb_count,
+            fourcc(c->pas.magic, magic), (int)c->pas.default_state, c->pas.state_count,
+            (int64_t)c->offset));
     /* character's own fields */
     TRY(put_ref(w, "CMDL", c->model_id, ci, "model"));
     TRY(put_ref(w, "CSKR", c->skin_id, ci, "skin"));
@@ -866,8 +863,8 @@ static int put_character(wctx *w, uint32_t ci, const ancs_character *c, uint8_t 
     /* PAS database */
     for (uint32_t s = 0; s < c->pas.state_count; s++) {
         const ancs_pas_state *ps = &c->pas.states[s];
-        TRY(PUT(STATE_INS, "suuuduu", game, aid, ci, s, (int)ps->state_type,
-                ps->parm_count, ps->anim_count));
+        TRY(PUT(STATE_INS, "suuuduu", game, aid, ci, s, (int)ps->state_type, ps->parm_count,
+                ps->anim_count));
         for (uint32_t p = 0; p < ps->parm_count; p++) {
             const ancs_pas_parm *pp = &ps->parms[p];
             sqlite3_stmt *st = d->st[S_PARM_INS];
@@ -904,8 +901,8 @@ static int put_character(wctx *w, uint32_t ci, const ancs_character *c, uint8_t 
             const ancs_pas_anim *pa = &ps->anims[a];
             TRY(PUT(INFO_INS, "suuuuu", game, aid, ci, s, a, pa->anim_id));
             for (uint32_t p = 0; p < ps->parm_count && pa->values; p++)
-                TRY(put_pas_value(d, S_VAL_INS, err, ps->parms[p].parm_type, pa->values[p],
-                                  game, aid, ci, s, a, p));
+                TRY(put_pas_value(d, S_VAL_INS, err, ps->parms[p].parm_type, pa->values[p], game,
+                                  aid, ci, s, a, p));
         }
     }
     /* particle lists (CONTRACT rule 2); the third list at T >= 6 has no known type */
@@ -943,9 +940,9 @@ static int put_character(wctx *w, uint32_t ci, const ancs_character *c, uint8_t 
             const ancs_effect_comp *cp = &ef->comps[k];
             char fc[5];
             fourcc(cp->particle_type, fc);
-            TRY(PUT(COMP_INS, "suuuussusoruu", game, aid, ci, e, k, cp->name, fc,
-                    cp->particle_id, mp2 ? NULL : cp->bone_name, mp2, cp->bone_id,
-                    (double)cp->scale, cp->parented_mode, cp->flags));
+            TRY(PUT(COMP_INS, "suuuussusoruu", game, aid, ci, e, k, cp->name, fc, cp->particle_id,
+                    mp2 ? NULL : cp->bone_name, mp2, cp->bone_id, (double)cp->scale,
+                    cp->parented_mode, cp->flags));
             TRY(PUT(PREF_INS, "suussuuSu", game, aid, ci, "effect", "effect", k, e, fc,
                     cp->particle_id));
             TRY(put_ref(w, fc, cp->particle_id, ci, "effect"));
@@ -1001,8 +998,7 @@ static int put_event_particles(wctx *w, const ancs_evnt *ev, int64_t ci, const c
     return rc;
 }
 
-int db_put_ancs(db *d, const char *game, uint32_t asset_id, const ancs_set *set,
-                util_err *err)
+int db_put_ancs(db *d, const char *game, uint32_t asset_id, const ancs_set *set, util_err *err)
 {
     int rc = 0;
     const ancs_animset *as = &set->animset;
@@ -1127,8 +1123,7 @@ int db_put_ancs(db *d, const char *game, uint32_t asset_id, const ancs_set *set,
         TRY(put_trans_tree(&w, "half_transition", i, &h->trans));
     }
     for (uint32_t i = 0; i < as->pair_count; i++)
-        TRY(PUT(PAIR_INS, "suuuu", game, asset_id, i, as->pairs[i].anim_id,
-                as->pairs[i].evnt_id));
+        TRY(PUT(PAIR_INS, "suuuu", game, asset_id, i, as->pairs[i].anim_id, as->pairs[i].evnt_id));
     for (uint32_t i = 0; i < as->event_set_count; i++) {
         const ancs_evnt *ev = &as->event_sets[i];
         TRY(PUT(ESET_INS, "suuuuuuo", game, asset_id, i, ev->version, ev->bool_count,
@@ -1198,8 +1193,8 @@ int db_put_evnt(db *d, const char *game, uint32_t asset_id, const ancs_evnt_file
 {
     int rc = 0;
     const ancs_evnt *ev = &evf->evnt;
-    TRY(PUT(EVNT_INS, "suuuuuouu", game, asset_id, ev->version, ev->bool_count,
-            ev->int32_count, ev->particle_count, ev->version >= 2, ev->sound_count,
+    TRY(PUT(EVNT_INS, "suuuuuouu", game, asset_id, ev->version, ev->bool_count, ev->int32_count,
+            ev->particle_count, ev->version >= 2, ev->sound_count,
             (unsigned)(evf->report.consumed + evf->report.trailing_len),
             (unsigned)evf->report.trailing_len));
     TRY(put_event_nodes(d, game, "EVNT", asset_id, -1, ev, evf->game == ANCS_GAME_MP2, err));

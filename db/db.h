@@ -37,24 +37,24 @@ void db_close(db *d);
 /* ---- ingest -------------------------------------------------------------------------- */
 
 typedef struct db_ingest_opts {
-    pak_game game;   /* PAK_GAME_UNKNOWN = detect per PAK; else force this game */
-    int jobs;        /* accepted for the future; decoding currently runs on one thread */
-    int quiet;       /* no per-fault lines on the log */
-    int progress;    /* draw a progress bar on the log (caller decides: isatty && !quiet) */
-    int rehash;      /* also compare a hash of every byte before skipping an unchanged PAK */
-    FILE *log;       /* diagnostics; NULL = silent */
+    pak_game game; /* PAK_GAME_UNKNOWN = detect per PAK; else force this game */
+    int jobs;      /* accepted for the future; decoding currently runs on one thread */
+    int quiet;     /* no per-fault lines on the log */
+    int progress;  /* draw a progress bar on the log (caller decides: isatty && !quiet) */
+    int rehash;    /* also compare a hash of every byte before skipping an unchanged PAK */
+    FILE *log;     /* diagnostics; NULL = silent */
 } db_ingest_opts;
 
 typedef struct db_ingest_stats {
-    long paks_seen;      /* .pak files found */
-    long paks_ingested;  /* (re)written */
-    long paks_skipped;   /* unchanged */
-    long resources;      /* table entries of the (re)written PAKs */
-    long ancs;           /* ANCS decoded in this run */
-    long evnt;           /* EVNT decoded in this run */
-    long characters;     /* characters of those ANCS */
-    long errors;         /* load_errors rows created in this run */
-    long warnings;       /* warnings rows created in this run */
+    long paks_seen;     /* .pak files found */
+    long paks_ingested; /* (re)written */
+    long paks_skipped;  /* unchanged */
+    long resources;     /* table entries of the (re)written PAKs */
+    long ancs;          /* ANCS decoded in this run */
+    long evnt;          /* EVNT decoded in this run */
+    long characters;    /* characters of those ANCS */
+    long errors;        /* load_errors rows created in this run */
+    long warnings;      /* warnings rows created in this run */
     double seconds;
 } db_ingest_stats;
 
@@ -70,14 +70,12 @@ int db_ingest_paths(db *d, const char *const *paths, int npaths, const db_ingest
 /* Write every row derived from one decoded ANCS of game ("MP1"/"MP2"): ancs, characters and
  * their sub-tables, the animation set, MP2 embedded events, asset_refs and decoder
  * warnings. Runs inside the caller's transaction (if any). */
-int db_put_ancs(db *d, const char *game, uint32_t asset_id, const ancs_set *set,
-                util_err *err);
+int db_put_ancs(db *d, const char *game, uint32_t asset_id, const ancs_set *set, util_err *err);
 /* Write the rows of one decoded EVNT resource: evnt, events, asset_refs, warnings. */
 int db_put_evnt(db *d, const char *game, uint32_t asset_id, const ancs_evnt_file *ev,
                 util_err *err);
 /* Delete every row derived from the decoded asset (game, type, asset_id). */
-int db_delete_asset(db *d, const char *game, const char *type, uint32_t asset_id,
-                    util_err *err);
+int db_delete_asset(db *d, const char *game, const char *type, uint32_t asset_id, util_err *err);
 
 /* BEGIN IMMEDIATE / COMMIT / ROLLBACK on the connection. */
 int db_begin(db *d, util_err *err);
@@ -126,7 +124,7 @@ typedef struct db_query_info {
     char description[200];
     int param_count;
     struct {
-        char name[32];     /* TYPE, ID, NAME_OR_ID, ... (decides how an argument binds) */
+        char name[32]; /* TYPE, ID, NAME_OR_ID, ... (decides how an argument binds) */
         char meaning[160];
     } params[DB_QUERY_MAX_PARAMS];
 } db_query_info;
@@ -140,8 +138,7 @@ int db_query_parse(db_query_info *out, const char *text, util_err *err);
  * upper-cased in place in argv); NAME_OR_ID -> INTEGER when it parses as an asset ID, else
  * TEXT; others TEXT.
  * UTIL_EFORMAT naming the bad argument. */
-int db_query_binds(db_bind *out, const db_query_info *q, int argc, char **argv,
-                   util_err *err);
+int db_query_binds(db_bind *out, const db_query_info *q, int argc, char **argv, util_err *err);
 
 /* Find NAME in a {name, text} table ending with {NULL, NULL}; NULL when absent. */
 const char *db_query_lookup(const char *const (*table)[2], const char *name);

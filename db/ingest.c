@@ -31,12 +31,20 @@ sqlite3_stmt *db_priv_stmt(db *d, int which);
 long db_priv_warnings(db *d);
 int db_priv_put(db *d, int sid, util_err *err, const char *fmt, ...);
 int db_priv_sql_fail(db *d, util_err *err, const char *what);
-int db_priv_warn(db *d, const char *game, const char *type, int64_t asset_id,
-                 int64_t offset, const char *code, const char *msg, int64_t pak_id,
-                 util_err *err);
+int db_priv_warn(db *d, const char *game, const char *type, int64_t asset_id, int64_t offset,
+                 const char *code, const char *msg, int64_t pak_id, util_err *err);
 /* Statement indexes of db.c's STMTS list used here (kept in the same order). */
-enum { S_PAK_GET = 0, S_PAK_INS, S_ENTRY_INS, S_NAME_INS, S_WARN_INS, S_ERR_INS, S_DECODED_GET,
-       S_DECODED_INS, S_ENTRY_HASH };
+enum {
+    S_PAK_GET = 0,
+    S_PAK_INS,
+    S_ENTRY_INS,
+    S_NAME_INS,
+    S_WARN_INS,
+    S_ERR_INS,
+    S_DECODED_GET,
+    S_DECODED_INS,
+    S_ENTRY_HASH
+};
 
 #define FOURCC_ANCS 0x414E4353u
 #define FOURCC_EVNT 0x45564E54u
@@ -125,8 +133,8 @@ static int load_error(ing *g, const char *path, const char *game, int64_t entry,
         if (off != UINT64_MAX)
             snprintf(at, sizeof at, " @0x%" PRIx64, off);
         if (entry >= 0)
-            fprintf(g->o->log, "%s entry %" PRId64 " %s %08X %s%s: %s\n", base_name(path),
-                    entry, fc, id, stage, at, msg);
+            fprintf(g->o->log, "%s entry %" PRId64 " %s %08X %s%s: %s\n", base_name(path), entry,
+                    fc, id, stage, at, msg);
         else
             fprintf(g->o->log, "%s %s%s: %s\n", path, stage, at, msg);
     }
@@ -211,8 +219,8 @@ static int delete_pak(ing *g, int64_t old_id, const char *path)
 /* Inflate entry i of p; if (game, type, id) has no decoded rows yet decode it and write its
  * rows, else compare the copy's hash with the canonical one. Faults become load_errors;
  * only SQL failures are returned. */
-static int do_entry(ing *g, const pak_file *p, int64_t pak_id, const char *path,
-                    const char *game, uint32_t i)
+static int do_entry(ing *g, const pak_file *p, int64_t pak_id, const char *path, const char *game,
+                    uint32_t i)
 {
     const pak_entry *e = &p->entries[i];
     int is_ancs = e->type == FOURCC_ANCS;
@@ -232,8 +240,7 @@ static int do_entry(ing *g, const pak_file *p, int64_t pak_id, const char *path,
     }
     if (pak_inflate(&buf, &len, p, i, PAK_MAX_INFLATE, &e2) != 0) {
         if (e2.code == UTIL_ENOMEM) {
-            rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory inflating %s",
-                           path);
+            rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory inflating %s", path);
             goto done;
         }
         rc = load_error(g, path, game, i, e->type, e->id, "inflate", e2.offset, e2.msg);
@@ -268,8 +275,7 @@ static int do_entry(ing *g, const pak_file *p, int64_t pak_id, const char *path,
                      "entry %u: inflated bytes (%zu without 0xFF padding) differ from the "
                      "decoded copy of %s %08X",
                      i, hlen, tname, e->id);
-            rc = db_priv_warn(g->d, game, tname, e->id, -1, "copy_differs", msg, pak_id,
-                              g->err);
+            rc = db_priv_warn(g->d, game, tname, e->id, -1, "copy_differs", msg, pak_id, g->err);
         }
         goto done;
     }
@@ -303,8 +309,8 @@ static int do_entry(ing *g, const pak_file *p, int64_t pak_id, const char *path,
         }
     }
     if (rc == 0)
-        rc = db_priv_put(g->d, S_DECODED_INS, g->err, "ssuiuuis", game, tname, e->id, pak_id,
-                         i, (unsigned)len, (int64_t)hash, status);
+        rc = db_priv_put(g->d, S_DECODED_INS, g->err, "ssuiuuis", game, tname, e->id, pak_id, i,
+                         (unsigned)len, (int64_t)hash, status);
 done:
     free(buf);
     util_arena_free(&arena);
@@ -347,9 +353,9 @@ static int lookup_old(ing *g, const char *path, const struct stat *sb, const pak
                    sqlite3_column_text(st, 6) &&
                    !strcmp((const char *)sqlite3_column_text(st, 6), "ok");
         if (same && g->o->rehash) {
-            same = sqlite3_column_type(st, 5) == SQLITE_INTEGER &&
-                   sqlite3_column_int64(st, 5) ==
-                       (int64_t)util_fnv1a(UTIL_FNV_INIT, p->data, p->size);
+            same =
+                sqlite3_column_type(st, 5) == SQLITE_INTEGER &&
+                sqlite3_column_int64(st, 5) == (int64_t)util_fnv1a(UTIL_FNV_INIT, p->data, p->size);
         }
         *skip = same;
     }
@@ -484,10 +490,11 @@ static int do_pak(ing *g, const char *path, const struct stat *sb)
             goto rollback;
     }
     if (guessed || conflict) {
-        if ((rc = db_priv_warn(g->d, game, "PAK", -1, -1, guessed ? "game_unknown" : "game_conflict",
-                               guessed ? "no signal tells the game; recorded as MP1"
-                                       : "game signals disagree; used the strongest",
-                               pak_id, g->err)) != 0)
+        if ((rc =
+                 db_priv_warn(g->d, game, "PAK", -1, -1, guessed ? "game_unknown" : "game_conflict",
+                              guessed ? "no signal tells the game; recorded as MP1"
+                                      : "game signals disagree; used the strongest",
+                              pak_id, g->err)) != 0)
             goto rollback;
     }
     g->st->resources += p->entry_count;
@@ -553,8 +560,7 @@ static int final_pass(ing *g)
         }
         jobs[n].path = strdup((const char *)sqlite3_column_text(st, 0));
         jobs[n].pak_id = sqlite3_column_int64(st, 1);
-        snprintf(jobs[n].game, sizeof jobs[n].game, "%s",
-                 (const char *)sqlite3_column_text(st, 2));
+        snprintf(jobs[n].game, sizeof jobs[n].game, "%s", (const char *)sqlite3_column_text(st, 2));
         jobs[n].entry = (uint32_t)sqlite3_column_int64(st, 3);
         if (!jobs[n].path) {
             rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");

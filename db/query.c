@@ -59,8 +59,8 @@ int db_query_parse(db_query_info *out, const char *text, util_err *err)
                     m++;
                 copy_trim(out->params[k].meaning, sizeof out->params[k].meaning, m, eol);
                 if (!out->params[k].name[0])
-                    return util_fail(err, UTIL_EFORMAT, UINT64_MAX,
-                                     "param line %d has no name", line + 1);
+                    return util_fail(err, UTIL_EFORMAT, UINT64_MAX, "param line %d has no name",
+                                     line + 1);
             }
         }
         line++;
@@ -77,8 +77,7 @@ static int ends_with(const char *s, const char *suffix)
     return n >= m && !strcmp(s + n - m, suffix);
 }
 
-int db_query_binds(db_bind *out, const db_query_info *q, int argc, char **argv,
-                   util_err *err)
+int db_query_binds(db_bind *out, const db_query_info *q, int argc, char **argv, util_err *err)
 {
     if (argc != q->param_count)
         return util_fail(err, UTIL_EFORMAT, UINT64_MAX, "expects %d argument%s, got %d",
@@ -102,8 +101,7 @@ int db_query_binds(db_bind *out, const db_query_info *q, int argc, char **argv,
                 *c = (char)toupper((unsigned char)*c);
             if (util_fourcc_parse(a, &fc) != 0)
                 return util_fail(err, UTIL_EFORMAT, UINT64_MAX,
-                                 "%s: '%s' is not a FourCC (4 characters, e.g. PART)", name,
-                                 a);
+                                 "%s: '%s' is not a FourCC (4 characters, e.g. PART)", name, a);
             out[i].type = DB_TEXT;
             out[i].s = a;
         } else if (!strcmp(name, "NAME_OR_ID")) {

@@ -30,7 +30,8 @@ SELECT h.game,
        h.char_index,
        c.name AS character,
        group_concat(DISTINCT h.via) AS via,
-       group_concat(DISTINCT printf('%08X', h.evnt_id)) AS through_evnt
+       group_concat(DISTINCT CASE WHEN h.evnt_id IS NOT NULL
+                                  THEN printf('%08X', h.evnt_id) END) AS through_evnt
 FROM hits h
 LEFT JOIN characters c ON c.game = h.game AND c.ancs_id = h.ancs_id
                       AND c.char_index = h.char_index

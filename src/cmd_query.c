@@ -122,8 +122,7 @@ static const char *opt_val(int argc, char **argv, int *i, const char *name, int 
 /* Common option parsing; positional arguments are moved to pos[]. Returns -1 on usage
  * error (already reported), 1 when help was printed, 0 otherwise. */
 static int parse_common(const char *cmd, const char *usage, int argc, char **argv,
-                        const char **dbpath, out_format *fmt, int *list, char **pos,
-                        int *npos)
+                        const char **dbpath, out_format *fmt, int *list, char **pos, int *npos)
 {
     int only_pos = 0;
     for (int i = 1; i < argc; i++) {

@@ -17,15 +17,15 @@ static jm_node *g_truth;
 static char *g_dir;
 static long g_failures;
 
-#define CHECK(cond, ...)                                                                    \
-    do {                                                                                    \
-        if (!(cond)) {                                                                      \
-            if (g_failures++ < 40) {                                                        \
-                fprintf(stderr, "MISMATCH: ");                                              \
-                fprintf(stderr, __VA_ARGS__);                                               \
-                fputc('\n', stderr);                                                        \
-            }                                                                               \
-        }                                                                                   \
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            if (g_failures++ < 40) {                                                               \
+                fprintf(stderr, "MISMATCH: ");                                                     \
+                fprintf(stderr, __VA_ARGS__);                                                      \
+                fputc('\n', stderr);                                                               \
+            }                                                                                      \
+        }                                                                                          \
     } while (0)
 
 /* ---- small query helpers ---------------------------------------------------------------- */
@@ -172,11 +172,11 @@ static int teardown(void **state)
     return 0;
 }
 
-#define NEED_CORPUS()                                                                       \
-    do {                                                                                    \
-        if (!g_db)                                                                          \
-            skip();                                                                         \
-        g_failures = 0;                                                                     \
+#define NEED_CORPUS()                                                                              \
+    do {                                                                                           \
+        if (!g_db)                                                                                 \
+            skip();                                                                                \
+        g_failures = 0;                                                                            \
     } while (0)
 
 static const char *GAMES[2][2] = {{"mp1", "MP1"}, {"mp2", "MP2"}};
@@ -190,8 +190,7 @@ static void test_paks(void **state)
     const jm_node *games = jm_get(g_truth, "games");
     for (int g = 0; g < 2; g++) {
         const jm_node *G = jm_get(games, GAMES[g][0]);
-        CHECK(qn("SELECT count(*) FROM paks WHERE game = '%s'", GAMES[g][1]) ==
-                  ji(G, "pak_count"),
+        CHECK(qn("SELECT count(*) FROM paks WHERE game = '%s'", GAMES[g][1]) == ji(G, "pak_count"),
               "%s pak count", GAMES[g][1]);
         CHECK(qn("SELECT count(*) FROM pak_entries JOIN paks USING (pak_id) WHERE game = '%s'",
                  GAMES[g][1]) == ji(G, "resource_entry_count"),
@@ -311,8 +310,8 @@ static void check_character(const char *game, int64_t ancs, size_t ci, const jm_
       "frozen_skin_id, cspp_id, unknown_a, unknown_b, unknown_c FROM characters WHERE game = "
       "'%s' AND ancs_id = %lld AND char_index = %zu",
       game, (long long)ancs, ci);
-    CHECK(r.n == 1 && !strcmp(r.rows[0], want), "character %s %08llX #%zu: got %s want %s",
-          game, (long long)ancs, ci, r.n ? r.rows[0] : "(none)", want);
+    CHECK(r.n == 1 && !strcmp(r.rows[0], want), "character %s %08llX #%zu: got %s want %s", game,
+          (long long)ancs, ci, r.n ? r.rows[0] : "(none)", want);
     rs_free(&r);
 
     /* animation names in order */
@@ -327,8 +326,8 @@ static void check_character(const char *game, int64_t ancs, size_t ci, const jm_
         const char *unk = js(an, "unknown");
         snprintf(want, sizeof want, "%lld|%s|%s", (long long)ji(an, "animation_id"),
                  unk ? unk : "-", js(an, "name"));
-        CHECK(!strcmp(r.rows[k], want), "anim name %08llX #%zu/%zu: %s vs %s",
-              (long long)ancs, ci, k, r.rows[k], want);
+        CHECK(!strcmp(r.rows[k], want), "anim name %08llX #%zu/%zu: %s vs %s", (long long)ancs, ci,
+              k, r.rows[k], want);
     }
     rs_free(&r);
 
@@ -346,13 +345,12 @@ static void check_character(const char *game, int64_t ancs, size_t ci, const jm_
           "AND ancs_id = %lld AND char_index = %zu AND source = 'particles' AND list = '%s' "
           "ORDER BY seq",
           game, (long long)ancs, ci, lists[l][1]);
-        CHECK((size_t)r.n == jlen(ids), "%s count %08llX #%zu", lists[l][0], (long long)ancs,
-              ci);
+        CHECK((size_t)r.n == jlen(ids), "%s count %08llX #%zu", lists[l][0], (long long)ancs, ci);
         for (size_t k = 0; k < jlen(ids) && (int)k < r.n; k++) {
             snprintf(want, sizeof want, "%lld|%s", (long long)jm_at(ids, k)->i,
                      l == 4 ? "-" : lists[l][1]);
-            CHECK(!strcmp(r.rows[k], want), "%s[%zu] %08llX #%zu", lists[l][0], k,
-                  (long long)ancs, ci);
+            CHECK(!strcmp(r.rows[k], want), "%s[%zu] %08llX #%zu", lists[l][0], k, (long long)ancs,
+                  ci);
         }
         rs_free(&r);
     }
@@ -434,8 +432,7 @@ static void test_ancs(void **state)
               "'animation' THEN 0 WHEN 'transition' THEN 1 WHEN 'default_transition' THEN 2 "
               "ELSE 3 END, owner_index, seq",
               game, id);
-            CHECK((size_t)r.n == jlen(pn), "play node count %08llX: %d vs %zu", id, r.n,
-                  jlen(pn));
+            CHECK((size_t)r.n == jlen(pn), "play node count %08llX: %d vs %zu", id, r.n, jlen(pn));
             for (size_t k = 0; k < jlen(pn) && (int)k < r.n; k++) {
                 const jm_node *p = jm_at(pn, k);
                 snprintf(want, sizeof want, "%s|%lld|%lld|%lld|%s", js(p, "section"),
@@ -453,8 +450,7 @@ static void test_ancs(void **state)
               game, id);
             CHECK((size_t)r.n == jlen(pairs), "pair count %08llX", id);
             for (size_t k = 0; k < jlen(pairs) && (int)k < r.n; k++) {
-                snprintf(want, sizeof want, "%lld|%lld",
-                         (long long)ji(jm_at(pairs, k), "anim_id"),
+                snprintf(want, sizeof want, "%lld|%lld", (long long)ji(jm_at(pairs, k), "anim_id"),
                          (long long)ji(jm_at(pairs, k), "event_id"));
                 CHECK(!strcmp(r.rows[k], want), "pair %08llX [%zu]", id, k);
             }
@@ -512,8 +508,8 @@ static void test_evnt(void **state)
                   id, kinds[kd][1], k, (long long)ji(b, "type"),
                   (long long)ji(b, "character_index"), (long long)ji(b, "index"),
                   (long long)ji(b, "unk_1"));
-                CHECK(r.n == 1 && !strcmp(r.rows[0], "1"), "EVNT %08llX %s[%zu]", id,
-                      kinds[kd][1], k);
+                CHECK(r.n == 1 && !strcmp(r.rows[0], "1"), "EVNT %08llX %s[%zu]", id, kinds[kd][1],
+                      k);
                 rs_free(&r);
                 if (kd == 2) {
                     const jm_node *pt = jm_get(jm_at(nodes, k), "particle");
@@ -601,9 +597,8 @@ static void compare_who(const char *game, const char *type, long long id, sset *
     int same = got.n == want->n;
     for (int i = 0; same && i < got.n; i++)
         same = !strcmp(got.v[i], want->v[i]);
-    CHECK(same, "who-references %s %s %08llX: got %d rows, want %d (first got %s, want %s)",
-          game, type, id, got.n, want->n, got.n ? got.v[0] : "-",
-          want->n ? want->v[0] : "-");
+    CHECK(same, "who-references %s %s %08llX: got %d rows, want %d (first got %s, want %s)", game,
+          type, id, got.n, want->n, got.n ? got.v[0] : "-", want->n ? want->v[0] : "-");
     ss_free(&got);
 }
 
@@ -706,8 +701,8 @@ static void test_dangling(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_paks),         cmocka_unit_test(test_entries_and_assets),
-        cmocka_unit_test(test_ancs),         cmocka_unit_test(test_evnt),
+        cmocka_unit_test(test_paks),           cmocka_unit_test(test_entries_and_assets),
+        cmocka_unit_test(test_ancs),           cmocka_unit_test(test_evnt),
         cmocka_unit_test(test_who_references), cmocka_unit_test(test_dangling),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

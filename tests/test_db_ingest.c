@@ -54,11 +54,9 @@ static uint32_t add_ancs(pak_builder *b, uint32_t ancs_id, uint64_t seed, uint32
     for (int i = 0; i < s.nevnt; i++) {
         uint8_t *ev = NULL;
         size_t len = 0;
-        assert_int_equal(fixture_evnt_bytes(&ev, &len, ANCS_GAME_MP1, seed + 100 + i, 2,
-                                            set.char_count, &e),
-                         0);
-        assert_int_equal(pak_builder_add(b, FC_EVNT, s.evnt[i], ev, len, PAK_CODEC_NONE, &e),
-                         0);
+        assert_int_equal(
+            fixture_evnt_bytes(&ev, &len, ANCS_GAME_MP1, seed + 100 + i, 2, set.char_count, &e), 0);
+        assert_int_equal(pak_builder_add(b, FC_EVNT, s.evnt[i], ev, len, PAK_CODEC_NONE, &e), 0);
         free(ev);
     }
     uint32_t n = set.char_count;
@@ -129,8 +127,9 @@ static uint64_t snapshot(db *d, long *rows)
     util_err_clear(&e);
     names t = {.n = 0};
     db_sink ns = {&t, NULL, n_row, NULL};
-    assert_int_equal(db_exec(d, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY "
-                                "name",
+    assert_int_equal(db_exec(d,
+                             "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY "
+                             "name",
                              0, NULL, &ns, &e),
                      0);
     hsink h = {UTIL_FNV_INIT, 0};

@@ -140,12 +140,20 @@ static void test_schema_has_contract_columns(void **state)
         "asset_refs:game,src_type,src_id,dst_type,dst_id,char_index,via",
         "load_errors:pak_path,entry_index,type,asset_id,stage,byte_offset,message",
         "warnings:game,type,asset_id,byte_offset,code,message",
-        "pas_states:state_type", "pas_parms:parm_type,weight_function", "pas_anim_infos:anim_id",
-        "pas_values:value", "effects:name", "effect_components:particle_id,flags",
-        "anim_aabbs:name", "indexed_aabbs:anim_id", "anim_id_map:anim_id,anim_index",
+        "pas_states:state_type",
+        "pas_parms:parm_type,weight_function",
+        "pas_anim_infos:anim_id",
+        "pas_values:value",
+        "effects:name",
+        "effect_components:particle_id,flags",
+        "anim_aabbs:name",
+        "indexed_aabbs:anim_id",
+        "anim_id_map:anim_id,anim_index",
         "transitions:unknown_id,anim_a,anim_b,trans_type,duration,duration_type,flags",
-        "half_transitions:anim,trans_type", "additive_animations:anim_index,fade_in,fade_out",
-        "meta_anim_nodes:owner,owner_index,seq,parent_seq,type", "evnt:game,asset_id,version",
+        "half_transitions:anim,trans_type",
+        "additive_animations:anim_index,fade_in,fade_out",
+        "meta_anim_nodes:owner,owner_index,seq,parent_seq,type",
+        "evnt:game,asset_id,version",
     };
     for (size_t i = 0; i < sizeof need / sizeof need[0]; i++) {
         char buf[512];
@@ -186,8 +194,7 @@ static void test_schema_version_refused(void **state)
     /* a foreign database (objects, user_version 0) is refused too */
     snprintf(path, sizeof path, "%s/f.db", dir);
     assert_int_equal(db_open(&d, path, DB_OPEN_READWRITE, &e), 0);
-    assert_int_equal(db_exec(d, "PRAGMA user_version = 0; CREATE TABLE mine(x)", 0, NULL,
-                             NULL, &e),
+    assert_int_equal(db_exec(d, "PRAGMA user_version = 0; CREATE TABLE mine(x)", 0, NULL, NULL, &e),
                      0);
     db_close(d);
     assert_int_equal(db_open(&d, path, DB_OPEN_READWRITE, &e), DB_EVERSION);
@@ -208,12 +215,24 @@ static void test_schema_version_refused(void **state)
 
 enum {
     ANCS_ID = 0xA0000001u,
-    A0 = 0x10000000u, A1 = 0x10000001u, A1B = 0x10000011u, A2 = 0x10000002u,
-    AT = 0x100000FFu, AH = 0x100000FEu,
-    E0 = 0xE0000000u, E1 = 0xE0000001u, E2 = 0xE0000002u, E9 = 0xE0000009u,
-    P1 = 0x50000001u, P2 = 0x50000002u, P3 = 0x50000003u, PL = 0x50000010u,
-    PT = 0x50000020u, PE = 0x50000030u,
-    M0 = 0xC0000000u, M1 = 0xC0000001u,
+    A0 = 0x10000000u,
+    A1 = 0x10000001u,
+    A1B = 0x10000011u,
+    A2 = 0x10000002u,
+    AT = 0x100000FFu,
+    AH = 0x100000FEu,
+    E0 = 0xE0000000u,
+    E1 = 0xE0000001u,
+    E2 = 0xE0000002u,
+    E9 = 0xE0000009u,
+    P1 = 0x50000001u,
+    P2 = 0x50000002u,
+    P3 = 0x50000003u,
+    PL = 0x50000010u,
+    PT = 0x50000020u,
+    PE = 0x50000030u,
+    M0 = 0xC0000000u,
+    M1 = 0xC0000001u,
 };
 
 static ancs_meta_anim play(uint32_t anim, uint32_t prim, const char *name)
@@ -384,8 +403,7 @@ static void test_mp1_rows_and_reach(void **state)
                               "particle_type = 'SWHC' AND char_index = 1"),
                      1);
     /* anim_primitives: 1 + 2 + 1 Play nodes of animations, 1 of the transition */
-    assert_int_equal(count(d, "SELECT count(*) FROM anim_primitives WHERE owner = 'animation'"),
-                     4);
+    assert_int_equal(count(d, "SELECT count(*) FROM anim_primitives WHERE owner = 'animation'"), 4);
     assert_int_equal(count(d, "SELECT count(*) FROM anim_primitives WHERE owner = 'transition' "
                               "AND owner_index = 0 AND anim_asset_id = 268435711"),
                      1);
@@ -571,8 +589,7 @@ static void test_query_headers(void **state)
     argv[1] = bad;
     assert_int_equal(db_query_binds(b, &q, 2, argv, &e), UTIL_EFORMAT);
     assert_int_equal(db_query_parse(&q, "SELECT 1", &e), UTIL_EFORMAT);
-    assert_int_equal(db_query_parse(&q, "-- d\n-- param: X \xE2\x80\x94 the x\nSELECT ?1", &e),
-                     0);
+    assert_int_equal(db_query_parse(&q, "-- d\n-- param: X \xE2\x80\x94 the x\nSELECT ?1", &e), 0);
     assert_string_equal(q.params[0].meaning, "the x");
 }
 
