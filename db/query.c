@@ -87,7 +87,15 @@ int db_query_binds(db_bind *out, const db_query_info *q, int argc, char **argv, 
         const char *a = argv[i];
         memset(&out[i], 0, sizeof out[i]);
         uint32_t id;
-        if (!strcmp(name, "ID") || ends_with(name, "_ID")) {
+        if (!strcmp(name, "NAME_OR_ID")) {
+            if (util_parse_id(a, &id) == 0) {
+                out[i].type = DB_INT;
+                out[i].i = id;
+            } else {
+                out[i].type = DB_TEXT;
+                out[i].s = a;
+            }
+        } else if (!strcmp(name, "ID") || ends_with(name, "_ID")) {
             if (util_parse_id(a, &id) != 0)
                 return util_fail(err, UTIL_EFORMAT, UINT64_MAX,
                                  "%s: '%s' is not an asset ID (0x1A2B3C4D, 1A2B3C4D or "
@@ -104,14 +112,6 @@ int db_query_binds(db_bind *out, const db_query_info *q, int argc, char **argv, 
                                  "%s: '%s' is not a FourCC (4 characters, e.g. PART)", name, a);
             out[i].type = DB_TEXT;
             out[i].s = a;
-        } else if (!strcmp(name, "NAME_OR_ID")) {
-            if (util_parse_id(a, &id) == 0) {
-                out[i].type = DB_INT;
-                out[i].i = id;
-            } else {
-                out[i].type = DB_TEXT;
-                out[i].s = a;
-            }
         } else {
             out[i].type = DB_TEXT;
             out[i].s = a;

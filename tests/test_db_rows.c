@@ -588,6 +588,18 @@ static void test_query_headers(void **state)
     char bad[] = "xyz";
     argv[1] = bad;
     assert_int_equal(db_query_binds(b, &q, 2, argv, &e), UTIL_EFORMAT);
+    sql = read_query("character");
+    assert_int_equal(db_query_parse(&q, sql, &e), 0);
+    free(sql);
+    assert_int_equal(q.param_count, 1);
+    char nm[] = "Samus", hex[] = "1A2B3C4D";
+    char *cargv[1] = {nm};
+    assert_int_equal(db_query_binds(b, &q, 1, cargv, &e), 0);
+    assert_int_equal(b[0].type, DB_TEXT);
+    cargv[0] = hex;
+    assert_int_equal(db_query_binds(b, &q, 1, cargv, &e), 0);
+    assert_int_equal(b[0].type, DB_INT);
+    assert_int_equal(b[0].i, 0x1A2B3C4D);
     assert_int_equal(db_query_parse(&q, "SELECT 1", &e), UTIL_EFORMAT);
     assert_int_equal(db_query_parse(&q, "-- d\n-- param: X \xE2\x80\x94 the x\nSELECT ?1", &e), 0);
     assert_string_equal(q.params[0].meaning, "the x");
