@@ -219,8 +219,8 @@ int cmd_demo(int argc, char **argv)
     if (part < 0)
         part = scalar(d, "SELECT particle_id FROM particle_refs ORDER BY particle_id LIMIT 1", -1);
     if (part >= 0) {
-        char idbuf[16], type[] = "PART";
-        snprintf(idbuf, sizeof idbuf, "0x%08llX", (unsigned long long)part);
+        char idbuf[32], type[] = "PART";
+        snprintf(idbuf, sizeof idbuf, "0x%08llX", (unsigned long long)(part & 0xFFFFFFFF));
         char *qargv[] = {type, idbuf};
         rc |= show(d, "Which characters use this particle", "who-references", 2, qargv);
     }
