@@ -65,6 +65,13 @@ typedef struct db_ingest_stats {
 int db_ingest_paths(db *d, const char *const *paths, int npaths, const db_ingest_opts *opts,
                     db_ingest_stats *stats, util_err *err);
 
+/* Ingest one PAK held in memory (data[0..len), borrowed for the call) as if it were the
+ * file `name` (the paks.path and load_errors.pak_path): the same per-PAK code path as
+ * db_ingest_paths, with pak_open_mem instead of mapping a file. Used by the fuzz target and
+ * tests. Same return values as db_ingest_paths. */
+int db_ingest_mem(db *d, const char *name, const uint8_t *data, size_t len,
+                  const db_ingest_opts *opts, db_ingest_stats *stats, util_err *err);
+
 /* ---- structs -> rows (used by the ingest loop; public for tests) --------------------- */
 
 /* Write every row derived from one decoded ANCS of game ("MP1"/"MP2"): ancs, characters and

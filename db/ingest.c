@@ -65,6 +65,8 @@ typedef struct ing {
     char **files;
     size_t nfiles, capfiles;
     int changed;
+    const uint8_t *mem_data; /* db_ingest_mem: the one PAK's bytes, used instead of its path */
+    size_t mem_len;
 } ing;
 
 static double now_seconds(void)
@@ -418,21 +420,37 @@ static int pak_failed(ing *g, const char *path, const struct stat *sb, int64_t o
     return rc;
 }
 
+static int do_pak_file(ing *g, const char *path, const struct stat *sb, pak_file *p);
+
+/* Open one PAK and ingest it; an unreadable PAK becomes an 'error' row, not a failure. */
 static int do_pak(ing *g, const char *path, const struct stat *sb)
 {
     pak_file *p = NULL;
     util_err e;
     int rc = 0;
-    int64_t old_id = -1, pak_id = -1;
+    int64_t old_id = -1;
     int skip = 0;
     util_err_clear(&e);
-    if (pak_open(&p, path, &e) != 0) {
+    if (g->mem_data)
+        rc = pak_open_mem(&p, g->mem_data, g->mem_len, &e);
+    else
+        rc = pak_open(&p, path, &e);
+    if (rc != 0) {
         if (e.code == UTIL_ENOMEM)
             return util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory opening %s", path);
         if ((rc = lookup_old(g, path, sb, NULL, &old_id, &skip)) != 0)
             return rc;
         return pak_failed(g, path, sb, old_id, NULL, e.offset, e.msg);
     }
+    return do_pak_file(g, path, sb, p);
+}
+
+/* Ingest the opened PAK p (closed here) in one transaction. */
+static int do_pak_file(ing *g, const char *path, const struct stat *sb, pak_file *p)
+{
+    int rc = 0;
+    int64_t old_id = -1, pak_id = -1;
+    int skip = 0;
     if ((rc = lookup_old(g, path, sb, p, &old_id, &skip)) != 0)
         goto done;
     if (skip) {
@@ -579,7 +597,9 @@ static int final_pass(ing *g)
             cur_path = jobs[i].path;
             util_err e;
             util_err_clear(&e);
-            if (pak_open(&p, cur_path, &e) != 0) {
+            int orc = g->mem_data ? pak_open_mem(&p, g->mem_data, g->mem_len, &e)
+                                  : pak_open(&p, cur_path, &e);
+            if (orc != 0) {
                 rc = load_error(g, cur_path, jobs[i].game, -1, 0, 0, "pak", e.offset, e.msg);
                 p = NULL;
                 continue;
@@ -785,6 +805,31 @@ int db_ingest_paths(db *d, const char *const *paths, int npaths, const db_ingest
         free(g.files[i]);
     free(g.files);
     free(g.seen);
+    stats->warnings = db_priv_warnings(d) - warn0;
+    stats->seconds = now_seconds() - t0;
+    return rc;
+}
+
+int db_ingest_mem(db *d, const char *name, const uint8_t *data, size_t len,
+                  const db_ingest_opts *opts, db_ingest_stats *stats, util_err *err)
+{
+    ing g = {.d = d,
+             .h = db_priv_handle(d),
+             .o = opts,
+             .st = stats,
+             .err = err,
+             .mem_data = data ? data : (const uint8_t *)"",
+             .mem_len = len};
+    double t0 = now_seconds();
+    long warn0 = db_priv_warnings(d);
+    struct stat sb;
+    memset(stats, 0, sizeof *stats);
+    memset(&sb, 0, sizeof sb);
+    sb.st_size = (off_t)len;
+    stats->paks_seen = 1;
+    int rc = do_pak(&g, name, &sb);
+    if (!rc && g.changed)
+        rc = final_pass(&g);
     stats->warnings = db_priv_warnings(d) - warn0;
     stats->seconds = now_seconds() - t0;
     return rc;
