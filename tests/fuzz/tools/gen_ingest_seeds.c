@@ -1,0 +1,112 @@
+/* gen_ingest_seeds.c — writes the seed PAKs of tests/fuzz/corpus/ingest/ with the fixture
+ * builder and pak_builder (run once by hand; not part of the build):
+ *   cc -std=c11 -Iutil -Ipak -Iancs -Ifixture tests/fuzz/tools/gen_ingest_seeds.c \
+ *      build/hard/libfixture.a build/hard/libpak.a build/hard/libancs.a build/hard/libutil.a \
+ *      -lz -llzo2 -fsanitize=address,undefined -o /tmp/gen && /tmp/gen tests/fuzz/corpus/ingest
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fixture.h"
+#include "pak.h"
+
+#define FC_ANCS 0x414E4353u
+#define FC_EVNT 0x45564E54u
+#define FC_CMDL 0x434D444Cu
+
+typedef struct ids {
+    uint32_t next, evnt[16];
+    int nevnt;
+} ids;
+
+static uint32_t new_id(void *ctx, uint32_t fourcc)
+{
+    ids *s = ctx;
+    uint32_t id = s->next++;
+    if (fourcc == FC_EVNT && s->nevnt < 16)
+        s->evnt[s->nevnt++] = id;
+    return id;
+}
+
+static void check(int rc, const util_err *e, const char *what)
+{
+    if (rc) {
+        fprintf(stderr, "%s: %s\n", what, e->msg);
+        exit(1);
+    }
+}
+
+/* One small ANCS (one character, few animations) plus its MP1 EVNTs into b. */
+static void add_set(pak_builder *b, ancs_game game, uint64_t seed, uint32_t ancs_id,
+                    uint16_t version, pak_codec codec, pak_codec evnt_codec)
+{
+    util_err e;
+    util_err_clear(&e);
+    ids s = {.next = 0x01000000u | (ancs_id & 0xFFu) << 12};
+    fixture_ancs_opts o;
+    fixture_ancs_opts_init(&o, game, seed);
+    o.char_count = 1;
+    o.char_versions = &version;
+    o.animation_count = game == ANCS_GAME_MP2 ? 2 : 5;
+    o.max_meta_depth = 2;
+    o.new_id = new_id;
+    o.id_ctx = &s;
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    check(fixture_ancs_bytes(&buf, &len, &o, &e), &e, "ancs");
+    check(pak_builder_add(b, FC_ANCS, ancs_id, buf, len, codec, &e), &e, "add ancs");
+    free(buf);
+    for (int i = 0; i < s.nevnt && i < 2; i++) {
+        check(fixture_evnt_bytes(&buf, &len, game, seed + 7 + (uint64_t)i, 2, 1, &e), &e, "evnt");
+        check(pak_builder_add(b, FC_EVNT, s.evnt[i], buf, len, evnt_codec, &e), &e, "add evnt");
+        free(buf);
+    }
+}
+
+static void filler(pak_builder *b, uint32_t id, pak_codec codec)
+{
+    util_err e;
+    util_err_clear(&e);
+    uint8_t buf[64];
+    for (size_t i = 0; i < sizeof buf; i++)
+        buf[i] = (uint8_t)(i * 13 + id);
+    check(pak_builder_add(b, FC_CMDL, id, buf, sizeof buf, codec, &e), &e, "filler");
+}
+
+static void finish(pak_builder *b, const char *dir, const char *name)
+{
+    util_err e;
+    util_err_clear(&e);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    check(pak_builder_finish_file(b, path, &e), &e, path);
+    pak_builder_free(b);
+}
+
+int main(int argc, char **argv)
+{
+    const char *dir = argc > 1 ? argv[1] : ".";
+    util_err e;
+    util_err_clear(&e);
+    pak_builder *b = pak_builder_new();
+    check(pak_builder_add_named(b, FC_ANCS, 0x0A000001u, "ANCS_Pirate", &e), &e, "named");
+    add_set(b, ANCS_GAME_MP1, 1, 0x0A000001u, 6, PAK_CODEC_ZLIB, PAK_CODEC_NONE);
+    filler(b, 0x0F000001u, PAK_CODEC_ZLIB);
+    finish(b, dir, "mp1_zlib.pak");
+
+    b = pak_builder_new();
+    add_set(b, ANCS_GAME_MP1, 2, 0x0A000002u, 5, PAK_CODEC_NONE, PAK_CODEC_ZLIB);
+    add_set(b, ANCS_GAME_MP1, 2, 0x0A000002u, 5, PAK_CODEC_ZLIB, PAK_CODEC_ZLIB); /* copy */
+    finish(b, dir, "mp1_stored_dup.pak");
+
+    b = pak_builder_new();
+    add_set(b, ANCS_GAME_MP2, 3, 0x0B000001u, 10, PAK_CODEC_LZO, PAK_CODEC_LZO);
+    filler(b, 0x0F000002u, PAK_CODEC_LZO);
+    finish(b, dir, "mp2_lzo.pak");
+
+    b = pak_builder_new();
+    add_set(b, ANCS_GAME_MP1, 4, 0x0A000004u, 1, PAK_CODEC_NONE, PAK_CODEC_NONE);
+    finish(b, dir, "mp1_v1_stored.pak");
+    return 0;
+}
