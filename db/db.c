@@ -264,16 +264,16 @@ static int prepare_all(db *d, util_err *err)
         "DELETE FROM ancs WHERE game = ?1 AND asset_id = ?2",
         "DELETE FROM events WHERE game = ?1 AND owner_type = 'ANCS' AND owner_id = ?2",
         "DELETE FROM asset_refs WHERE game = ?1 AND src_type = 'ANCS' AND src_id = ?2",
-        "DELETE FROM warnings WHERE game = ?1 AND asset_id = ?2 AND type = 'ANCS' AND "
-        "pak_id IS NULL",
+        ("DELETE FROM warnings WHERE game = ?1 AND asset_id = ?2 AND type = 'ANCS' AND "
+         "pak_id IS NULL"),
         "DELETE FROM decoded WHERE game = ?1 AND asset_id = ?2 AND type = 'ANCS'",
     };
     static const char *const common_evnt[] = {
         "DELETE FROM evnt WHERE game = ?1 AND asset_id = ?2",
         "DELETE FROM events WHERE game = ?1 AND owner_type = 'EVNT' AND owner_id = ?2",
         "DELETE FROM asset_refs WHERE game = ?1 AND src_type = 'EVNT' AND src_id = ?2",
-        "DELETE FROM warnings WHERE game = ?1 AND asset_id = ?2 AND type = 'EVNT' AND "
-        "pak_id IS NULL",
+        ("DELETE FROM warnings WHERE game = ?1 AND asset_id = ?2 AND type = 'EVNT' AND "
+         "pak_id IS NULL"),
         "DELETE FROM decoded WHERE game = ?1 AND asset_id = ?2 AND type = 'EVNT'",
     };
     for (size_t i = 0; i < 5; i++) {
