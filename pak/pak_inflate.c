@@ -170,6 +170,16 @@ int pak_inflate_bytes(uint8_t **out, size_t *out_len, const uint8_t *stored, siz
                          "payload starts %02x %02x: neither zlib nor an LZO segment", stored[4],
                          stored[5]);
     }
+    /* Allocate only what the payload can justify: deflate expands at most 1032:1, and each
+     * LZO segment (>= 3 bytes: s16 length + data) yields at most 0x4000 bytes. */
+    uint64_t payload = len - 4;
+    uint64_t most = codec == PAK_CODEC_ZLIB ? payload * 1032 + 64
+                                            : (payload + 2) / 3 * (uint64_t)PAK_LZO_SEGMENT;
+    if (declared > most)
+        return util_fail(err, UTIL_EFORMAT, base,
+                         "declared size %" PRIu32 " cannot come from a %" PRIu64
+                         "-byte payload",
+                         declared, payload);
     buf = malloc(declared ? declared : 1);
     if (!buf)
         return util_fail(err, UTIL_ENOMEM, base, "out of memory for %" PRIu32 " bytes", declared);
