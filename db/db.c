@@ -626,7 +626,9 @@ static int put_nodes(wctx *w, const ancs_meta_anim *m, int64_t parent, int64_t c
         return 0;
     for (uint32_t i = 0; i < m->child_count; i++) {
         char sub[512];
-        snprintf(sub, sizeof sub, "%s%s%u", path, *path ? "." : "", i);
+        int subn = snprintf(sub, sizeof sub, "%s%s%u", path, *path ? "." : "", i);
+        if (subn < 0 || (size_t)subn >= sizeof sub)
+            return util_fail(err, UTIL_EFORMAT, UINT64_MAX, "meta-animation path too deep");
         int64_t p =
             m->type == ANCS_META_RANDOM && m->probabilities ? (int64_t)m->probabilities[i] : -1;
         TRY(put_nodes(w, &m->children[i], my, i, sub, depth + 1, p));
