@@ -701,7 +701,8 @@ static int walk(ing *g, const char *path, int explicit_arg, int depth)
         return r ? 0 : add_file(g, path);
     }
     if (!S_ISDIR(sb.st_mode)) {
-        if (explicit_arg)
+        /* a FIFO, socket or device named *.pak is recorded, never opened (a FIFO blocks) */
+        if (explicit_arg || is_pak_name(path))
             return load_error(g, path, NULL, -1, 0, 0, "pak", UINT64_MAX,
                               "not a regular file or folder");
         return 0;
@@ -739,7 +740,7 @@ static int walk(ing *g, const char *path, int explicit_arg, int depth)
         n++;
     }
     closedir(dir);
-    if (!rc)
+    if (!rc && n) /* an empty folder has no list: qsort(NULL, 0) is undefined */
         qsort(names, n, sizeof *names, cmp_name);
     for (size_t i = 0; i < n && !rc; i++) {
         size_t len = strlen(path) + strlen(names[i]) + 2;
