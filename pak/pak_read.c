@@ -294,7 +294,8 @@ int pak_open(pak_file **out, const char *path, util_err *err)
     void *map = NULL;
     size_t len = 0;
     *out = NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: a FIFO swapped in after the caller's stat must not block open() */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         return util_fail(err, UTIL_EIO, UINT64_MAX, "cannot open %s: %s", path, strerror(errno));
     struct stat st;
