@@ -774,6 +774,33 @@ static void progress(ing *g, size_t done, const char *path)
     fflush(g->o->log);
 }
 
+/* Whether a previous run died between its last PAK commit and the end of its final pass:
+ * `assets` differs from what pak_entries say, or an ANCS/EVNT lacks rows. Then this run
+ * must do the final pass even when every PAK is unchanged. */
+static int final_pass_pending(ing *g, int *out)
+{
+    static const char sql[] =
+        "SELECT EXISTS (SELECT p.game, e.asset_id, min(e.type), count(*), count(DISTINCT "
+        "e.pak_id) FROM pak_entries e JOIN paks p USING (pak_id) GROUP BY p.game, e.asset_id "
+        "EXCEPT SELECT game, asset_id, type, copies, pak_count FROM assets) OR EXISTS (SELECT "
+        "game, asset_id, type, copies, pak_count FROM assets EXCEPT SELECT p.game, e.asset_id, "
+        "min(e.type), count(*), count(DISTINCT e.pak_id) FROM pak_entries e JOIN paks p USING "
+        "(pak_id) GROUP BY p.game, e.asset_id) OR EXISTS (SELECT 1 FROM pak_entries e JOIN paks "
+        "p USING (pak_id) WHERE e.type IN ('ANCS', 'EVNT') AND p.status = 'ok' AND NOT EXISTS "
+        "(SELECT 1 FROM decoded x WHERE x.game = p.game AND x.asset_id = e.asset_id AND x.type "
+        "= e.type) AND NOT EXISTS (SELECT 1 FROM load_errors l WHERE l.pak_path = p.path AND "
+        "l.entry_index = e.entry_index))";
+    sqlite3_stmt *st = NULL;
+    *out = 0;
+    if (sqlite3_prepare_v2(g->h, sql, -1, &st, NULL) != SQLITE_OK)
+        return db_priv_sql_fail(g->d, g->err, "final pass check");
+    int s = sqlite3_step(st);
+    if (s == SQLITE_ROW)
+        *out = sqlite3_column_int(st, 0) != 0;
+    sqlite3_finalize(st);
+    return s == SQLITE_ROW ? 0 : db_priv_sql_fail(g->d, g->err, "final pass check");
+}
+
 int db_ingest_paths(db *d, const char *const *paths, int npaths, const db_ingest_opts *opts,
                     db_ingest_stats *stats, util_err *err)
 {
@@ -796,6 +823,8 @@ int db_ingest_paths(db *d, const char *const *paths, int npaths, const db_ingest
         }
         rc = do_pak(&g, g.files[i], &sb);
     }
+    if (!rc && !g.changed)
+        rc = final_pass_pending(&g, &g.changed);
     if (!rc && g.changed) {
         progress(&g, g.nfiles, "finishing");
         rc = final_pass(&g);
