@@ -1,5 +1,5 @@
 /* fuzz_ingest.c — one PAK from memory through the whole ingest path (tables, inflate, ANCS
- * and EVNT decode, rows) into a fresh in-memory database, via db_ingest_mem. The game is
+ * and EVNT decode, rows) into an emptied in-memory database, via db_ingest_mem. The game is
  * chosen from the input size (auto, MP1, MP2) so both decoders see every input shape.
  * Invariants: ingest never fails fatally on a healthy database; exactly one paks row; an
  * 'ok' PAK has one pak_entries row per table entry; each load_errors row names a stage. */
@@ -37,14 +37,49 @@ static one_row query(db *d, const char *sql)
     return r;
 }
 
+typedef struct wipe_list {
+    char sql[4096];
+} wipe_list;
+
+static int add_table(void *ctx, int ncols, const db_cell *cells)
+{
+    wipe_list *w = ctx;
+    size_t n = strlen(w->sql);
+    (void)ncols;
+    if (cells[0].type == DB_TEXT)
+        snprintf(w->sql + n, sizeof w->sql - n, "DELETE FROM \"%s\";", cells[0].s);
+    return 0;
+}
+
+/* One database for the whole run (creating the schema costs more than most inputs); every
+ * table is emptied after each input so inputs stay independent. */
+static db *shared_db(void)
+{
+    static db *d;
+    static wipe_list wipe;
+    util_err err;
+    util_err_clear(&err);
+    if (!d) {
+        if (db_open(&d, ":memory:", DB_OPEN_READWRITE, &err) != 0)
+            abort();
+        db_sink s = {&wipe, NULL, add_table, NULL};
+        if (db_exec(d,
+                    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE "
+                    "'sqlite_%' ORDER BY name",
+                    0, NULL, &s, &err) != 0)
+            abort();
+    } else if (db_exec(d, wipe.sql, 0, NULL, NULL, &err) != 0) {
+        abort();
+    }
+    return d;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static const pak_game games[] = {PAK_GAME_UNKNOWN, PAK_GAME_MP1, PAK_GAME_MP2};
-    db *d = NULL;
+    db *d = shared_db();
     util_err err;
     util_err_clear(&err);
-    if (db_open(&d, ":memory:", DB_OPEN_READWRITE, &err) != 0)
-        abort();
     db_ingest_opts o = {.game = games[size % 3], .jobs = 1, .quiet = 1, .log = NULL};
     db_ingest_stats st;
     if (db_ingest_mem(d, "fuzz.pak", data, size, &o, &st, &err) != 0)
@@ -66,6 +101,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                             "load_errors l WHERE l.entry_index = e.entry_index)");
     if (lost.v[0] != 0)
         abort();
-    db_close(d);
     return 0;
 }
