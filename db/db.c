@@ -327,6 +327,9 @@ int db_open(db **out, const char *path, int mode, util_err *err)
             goto done;
         }
         TRY(exec_simple(d, "PRAGMA query_only = 1", err));
+        /* No ATTACH: it would create files, and VACUUM INTO (which attaches its target)
+         * creates its output file before query_only refuses the write. */
+        sqlite3_limit(d->h, SQLITE_LIMIT_ATTACHED, 0);
         *out = d;
         return 0;
     }
