@@ -7,19 +7,35 @@
  * PAK deletes the derived rows of the assets decoded from it; a final pass decodes every
  * ANCS/EVNT still held by some PAK but without rows, and rebuilds `assets`.
  *
- * Threads: --jobs is accepted but everything runs on the calling thread for now. The
- * decode step (inflate + ancs_decode into an arena) touches no SQLite and could move to
- * workers feeding this single writer. */
-#define _XOPEN_SOURCE 700 /* realpath */
+ * Reading: a PAK is not mapped; only the bytes the ingest needs are read (pakbuf below), so
+ * opaque resources cost neither time nor memory, and an unchanged PAK costs a stat and one
+ * read of its tables.
+ *
+ * Threads: with --jobs N > 1, N worker threads inflate, hash and decode the ANCS/EVNT
+ * entries of the current PAK (no SQLite) into a ring of job slots while this thread, the
+ * only writer, writes the PAK's table rows and then consumes the jobs in entry order. A
+ * worker's decode is a guess made when the job is handed out; the writer checks `decoded`
+ * itself and decodes on its own thread when the guess was wrong, so the rows are those of
+ * --jobs 1, where the writer runs every job itself.
+ *
+ * Bulk load: into a database holding no PAK yet, the whole run is one transaction (each
+ * PAK a savepoint) and the non-unique secondary indexes are dropped at its start and built
+ * again at its end, which is cheaper than keeping them up to date row by row. */
+#define _XOPEN_SOURCE   700 /* realpath, pread */
+#define _DEFAULT_SOURCE     /* MAP_ANONYMOUS, MAP_NORESERVE */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -49,6 +65,193 @@ enum {
 #define FOURCC_ANCS 0x414E4353u
 #define FOURCC_EVNT 0x45564E54u
 
+/* ---- decode jobs (worker side: no SQLite) ---------------------------------------------- */
+
+/* One ANCS/EVNT entry on its way from the PAK to the writer. The writer sets the inputs
+ * before a worker may claim the job, and reads the results once `done` is set. */
+typedef struct job {
+    const pak_file *p;
+    uint32_t entry;
+    ancs_game game;
+    int want_decode; /* guess: decode now (the writer decodes itself when it guessed wrong) */
+    int done;
+    int inflated; /* 0: entry out of bounds or inflate failed (e says why) */
+    uint8_t *buf;
+    size_t len;
+    size_t hlen; /* len without trailing 0xFF padding */
+    uint64_t hash;
+    int decoded; /* decode attempted; dec_rc its result */
+    int dec_rc;
+    util_err e;
+    util_arena arena;
+    ancs_set set;
+    ancs_evnt_file ev;
+} job;
+
+static void job_decode(job *j)
+{
+    const pak_entry *e = &j->p->entries[j->entry];
+    if (e->type == FOURCC_ANCS)
+        j->dec_rc = ancs_decode(&j->set, j->buf, j->len, j->game, &j->arena, &j->e);
+    else
+        j->dec_rc = ancs_evnt_decode(&j->ev, j->buf, j->len, j->game, &j->arena, &j->e);
+    j->decoded = 1;
+}
+
+/* Inflate and hash the entry; decode it when asked to. */
+static void job_run(job *j)
+{
+    const pak_entry *e = &j->p->entries[j->entry];
+    util_err_clear(&j->e);
+    if (!e->in_bounds)
+        return;
+    if (pak_inflate(&j->buf, &j->len, j->p, j->entry, PAK_MAX_INFLATE, &j->e) != 0)
+        return;
+    j->inflated = 1;
+    /* Stored copies keep their 0xFF padding and compressed ones do not: compare copies
+     * without trailing 0xFF bytes. */
+    size_t hlen = j->len;
+    while (hlen > 0 && j->buf[hlen - 1] == 0xFF)
+        hlen--;
+    j->hlen = hlen;
+    j->hash = util_fnv1a(UTIL_FNV_INIT, j->buf, hlen);
+    if (j->want_decode)
+        job_decode(j);
+}
+
+static void job_set(job *j, const pak_file *p, uint32_t entry, ancs_game game, int want)
+{
+    j->p = p;
+    j->entry = entry;
+    j->game = game;
+    j->want_decode = want;
+}
+
+/* Free the results; the slot is ready for the next job. */
+static void job_clear(job *j)
+{
+    free(j->buf);
+    util_arena_free(&j->arena);
+    j->buf = NULL;
+    j->len = j->hlen = 0;
+    j->done = j->inflated = j->decoded = j->dec_rc = 0;
+}
+
+/* Worker threads and the ring of job slots. Jobs carry a sequence number that keeps
+ * growing across PAKs; job k lives in ring[k % cap]. Workers claim jobs with
+ * claim <= k < limit; the writer raises limit as it consumes. */
+typedef struct pipeline {
+    pthread_mutex_t mu;
+    pthread_cond_t work, done;
+    pthread_t *threads;
+    int nthreads; /* 0: the writer runs every job itself (--jobs 1) */
+    int quit;
+    job *ring;
+    size_t cap;
+    size_t claim, limit;
+} pipeline;
+
+static void *worker_main(void *arg)
+{
+    pipeline *pl = arg;
+    pthread_mutex_lock(&pl->mu);
+    for (;;) {
+        while (!pl->quit && pl->claim >= pl->limit)
+            pthread_cond_wait(&pl->work, &pl->mu);
+        if (pl->quit)
+            break;
+        job *j = &pl->ring[pl->claim++ % pl->cap];
+        pthread_mutex_unlock(&pl->mu);
+        job_run(j);
+        pthread_mutex_lock(&pl->mu);
+        j->done = 1;
+        pthread_cond_broadcast(&pl->done);
+    }
+    pthread_mutex_unlock(&pl->mu);
+    return NULL;
+}
+
+/* Start `jobs` worker threads when jobs > 1 (fewer when threads cannot be made; with none
+ * the writer does the work). */
+static int pipeline_start(pipeline *pl, int jobs, util_err *err)
+{
+    memset(pl, 0, sizeof *pl);
+    if (jobs < 1)
+        jobs = 1;
+    pl->cap = jobs > 1 ? (size_t)jobs * 4 : 1;
+    pl->ring = calloc(pl->cap, sizeof *pl->ring);
+    if (!pl->ring)
+        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    for (size_t i = 0; i < pl->cap; i++)
+        util_arena_init(&pl->ring[i].arena);
+    pthread_mutex_init(&pl->mu, NULL);
+    pthread_cond_init(&pl->work, NULL);
+    pthread_cond_init(&pl->done, NULL);
+    if (jobs > 1) {
+        pl->threads = calloc((size_t)jobs, sizeof *pl->threads);
+        if (!pl->threads)
+            return 0; /* run the jobs on the writer */
+        for (int i = 0; i < jobs; i++) {
+            if (pthread_create(&pl->threads[i], NULL, worker_main, pl) != 0)
+                break;
+            pl->nthreads++;
+        }
+    }
+    return 0;
+}
+
+static void pipeline_stop(pipeline *pl)
+{
+    if (!pl->ring)
+        return;
+    pthread_mutex_lock(&pl->mu);
+    pl->quit = 1;
+    pthread_cond_broadcast(&pl->work);
+    pthread_mutex_unlock(&pl->mu);
+    for (int i = 0; i < pl->nthreads; i++)
+        pthread_join(pl->threads[i], NULL);
+    for (size_t i = 0; i < pl->cap; i++)
+        job_clear(&pl->ring[i]);
+    free(pl->threads);
+    free(pl->ring);
+    pthread_mutex_destroy(&pl->mu);
+    pthread_cond_destroy(&pl->work);
+    pthread_cond_destroy(&pl->done);
+    memset(pl, 0, sizeof *pl);
+}
+
+static void pipeline_wait(pipeline *pl, job *j)
+{
+    pthread_mutex_lock(&pl->mu);
+    while (!j->done)
+        pthread_cond_wait(&pl->done, &pl->mu);
+    pthread_mutex_unlock(&pl->mu);
+}
+
+/* Let workers claim jobs up to sequence number limit (exclusive). */
+static void pipeline_release(pipeline *pl, size_t limit)
+{
+    pthread_mutex_lock(&pl->mu);
+    pl->limit = limit;
+    pthread_cond_broadcast(&pl->work);
+    pthread_mutex_unlock(&pl->mu);
+}
+
+/* Take back the jobs no worker has claimed and wait for the claimed ones not yet consumed
+ * (sequence numbers from `from` on), clearing them: nothing refers to the PAK afterwards. */
+static void pipeline_drain(pipeline *pl, size_t from)
+{
+    pthread_mutex_lock(&pl->mu);
+    pl->limit = pl->claim;
+    size_t end = pl->claim;
+    pthread_mutex_unlock(&pl->mu);
+    for (size_t k = from; k < end; k++) {
+        job *j = &pl->ring[k % pl->cap];
+        pipeline_wait(pl, j);
+        job_clear(j);
+    }
+}
+
 typedef struct devino {
     dev_t dev;
     ino_t ino;
@@ -65,6 +268,9 @@ typedef struct ing {
     char **files;
     size_t nfiles, capfiles;
     int changed;
+    int bulk;       /* one transaction for the run, each PAK a savepoint */
+    uint64_t chash; /* --rehash: FNV-1a of every byte of the current PAK */
+    pipeline pl;
     const uint8_t *mem_data; /* db_ingest_mem: the one PAK's bytes, used instead of its path */
     size_t mem_len;
 } ing;
@@ -216,46 +422,60 @@ static int delete_pak(ing *g, int64_t old_id, const char *path)
     return exec_bind_id(g, "DELETE FROM load_errors WHERE pak_path = ?1", 0, path);
 }
 
-/* ---- decoding one entry ----------------------------------------------------------------- */
+/* ---- transactions -------------------------------------------------------------------- */
 
-/* Inflate entry i of p; if (game, type, id) has no decoded rows yet decode it and write its
- * rows, else compare the copy's hash with the canonical one. Faults become load_errors;
- * only SQL failures are returned. */
-static int do_entry(ing *g, const pak_file *p, int64_t pak_id, const char *path, const char *game,
-                    uint32_t i)
+static int tx_exec(ing *g, const char *sql)
 {
-    const pak_entry *e = &p->entries[i];
+    char *msg = NULL;
+    if (sqlite3_exec(g->h, sql, NULL, NULL, &msg) != SQLITE_OK) {
+        util_fail(g->err, UTIL_ESQL, UINT64_MAX, "%s: %s", sql, msg ? msg : sqlite3_errmsg(g->h));
+        sqlite3_free(msg);
+        return UTIL_ESQL;
+    }
+    return 0;
+}
+
+/* One PAK's changes: a transaction, or a savepoint inside the bulk load's transaction. */
+static int tx_begin(ing *g)
+{
+    return g->bulk ? tx_exec(g, "SAVEPOINT pak") : db_begin(g->d, g->err);
+}
+
+static int tx_commit(ing *g)
+{
+    return g->bulk ? tx_exec(g, "RELEASE pak") : db_commit(g->d, g->err);
+}
+
+static void tx_rollback(ing *g)
+{
+    if (g->bulk)
+        sqlite3_exec(g->h, "ROLLBACK TO pak; RELEASE pak", NULL, NULL, NULL);
+    else
+        db_rollback(g->d);
+}
+
+/* ---- writing one decoded entry ------------------------------------------------------- */
+
+/* The writer's half of job j (entry of a PAK with row pak_id): if (game, type, id) has no
+ * decoded rows yet write the decode's rows, else compare the copy's hash with the canonical
+ * one. Faults become load_errors; only SQL failures and out of memory are returned. */
+static int finish_entry(ing *g, job *j, int64_t pak_id, const char *path, const char *game)
+{
+    const pak_entry *e = &j->p->entries[j->entry];
+    uint32_t i = j->entry;
     int is_ancs = e->type == FOURCC_ANCS;
     const char *tname = is_ancs ? "ANCS" : "EVNT";
-    ancs_game ag = !strcmp(game, "MP2") ? ANCS_GAME_MP2 : ANCS_GAME_MP1;
-    uint8_t *buf = NULL;
-    size_t len = 0;
-    util_err e2;
-    util_arena arena;
     int rc = 0;
-    util_err_clear(&e2);
-    util_arena_init(&arena);
-    if (!e->in_bounds) {
-        rc = load_error(g, path, game, i, e->type, e->id, "inflate", e->offset,
-                        "entry data lies outside the file");
-        goto done;
+    if (!e->in_bounds)
+        return load_error(g, path, game, i, e->type, e->id, "inflate", e->offset,
+                          "entry data lies outside the file");
+    if (!j->inflated) {
+        if (j->e.code == UTIL_ENOMEM)
+            return util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory inflating %s", path);
+        return load_error(g, path, game, i, e->type, e->id, "inflate", j->e.offset, j->e.msg);
     }
-    if (pak_inflate(&buf, &len, p, i, PAK_MAX_INFLATE, &e2) != 0) {
-        if (e2.code == UTIL_ENOMEM) {
-            rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory inflating %s", path);
-            goto done;
-        }
-        rc = load_error(g, path, game, i, e->type, e->id, "inflate", e2.offset, e2.msg);
-        goto done;
-    }
-    /* Stored copies keep their 0xFF padding and compressed ones do not: compare copies
-     * without trailing 0xFF bytes. */
-    size_t hlen = len;
-    while (hlen > 0 && buf[hlen - 1] == 0xFF)
-        hlen--;
-    uint64_t hash = util_fnv1a(UTIL_FNV_INIT, buf, hlen);
-    if ((rc = db_priv_put(g->d, S_ENTRY_HASH, g->err, "iui", pak_id, i, (int64_t)hash)) != 0)
-        goto done;
+    if ((rc = db_priv_put(g->d, S_ENTRY_HASH, g->err, "iui", pak_id, i, (int64_t)j->hash)) != 0)
+        return rc;
     /* already decoded from another copy? */
     sqlite3_stmt *q = db_priv_stmt(g->d, S_DECODED_GET);
     sqlite3_bind_text(q, 1, game, -1, SQLITE_STATIC);
@@ -266,57 +486,258 @@ static int do_entry(ing *g, const pak_file *p, int64_t pak_id, const char *path,
     int64_t canon = have ? sqlite3_column_int64(q, 0) : 0;
     sqlite3_reset(q);
     sqlite3_clear_bindings(q);
-    if (s != SQLITE_ROW && s != SQLITE_DONE) {
-        rc = db_priv_sql_fail(g->d, g->err, "select decoded");
-        goto done;
-    }
+    if (s != SQLITE_ROW && s != SQLITE_DONE)
+        return db_priv_sql_fail(g->d, g->err, "select decoded");
     if (have) {
-        if (canon != (int64_t)hash) {
+        if (canon != (int64_t)j->hash) {
             char msg[160];
             snprintf(msg, sizeof msg,
                      "entry %u: inflated bytes (%zu without 0xFF padding) differ from the "
                      "decoded copy of %s %08X",
-                     i, hlen, tname, e->id);
+                     i, j->hlen, tname, e->id);
             rc = db_priv_warn(g->d, game, tname, e->id, -1, "copy_differs", msg, pak_id, g->err);
         }
-        goto done;
+        return rc;
     }
+    if (!j->decoded)
+        job_decode(j);
     const char *status = "ok";
-    if (is_ancs) {
-        ancs_set set;
-        if (ancs_decode(&set, buf, len, ag, &arena, &e2) != 0) {
-            if (e2.code == UTIL_ENOMEM && arena.limit == 0) {
-                rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory decoding");
-                goto done;
-            }
-            status = "decode_error";
-            rc = load_error(g, path, game, i, e->type, e->id, "decode", e2.offset, e2.msg);
-        } else {
-            rc = db_put_ancs(g->d, game, e->id, &set, g->err);
-            g->st->ancs++;
-            g->st->characters += set.char_count;
-        }
+    if (j->dec_rc != 0) {
+        if (j->e.code == UTIL_ENOMEM && (!is_ancs || j->arena.limit == 0))
+            return util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory decoding");
+        status = "decode_error";
+        rc = load_error(g, path, game, i, e->type, e->id, "decode", j->e.offset, j->e.msg);
+    } else if (is_ancs) {
+        rc = db_put_ancs(g->d, game, e->id, &j->set, g->err);
+        g->st->ancs++;
+        g->st->characters += j->set.char_count;
     } else {
-        ancs_evnt_file ev;
-        if (ancs_evnt_decode(&ev, buf, len, ag, &arena, &e2) != 0) {
-            if (e2.code == UTIL_ENOMEM) {
-                rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory decoding");
-                goto done;
-            }
-            status = "decode_error";
-            rc = load_error(g, path, game, i, e->type, e->id, "decode", e2.offset, e2.msg);
-        } else {
-            rc = db_put_evnt(g->d, game, e->id, &ev, g->err);
-            g->st->evnt++;
-        }
+        rc = db_put_evnt(g->d, game, e->id, &j->ev, g->err);
+        g->st->evnt++;
     }
     if (rc == 0)
         rc = db_priv_put(g->d, S_DECODED_INS, g->err, "ssuiuuis", game, tname, e->id, pak_id, i,
-                         (unsigned)len, (int64_t)hash, status);
-done:
-    free(buf);
-    util_arena_free(&arena);
+                         (unsigned)j->len, (int64_t)j->hash, status);
     return rc;
+}
+
+/* Whether (game, type, id) has no decoded rows now: the guess handed to a worker. */
+static int want_decode(ing *g, const char *game, const pak_entry *e)
+{
+    sqlite3_stmt *q = db_priv_stmt(g->d, S_DECODED_GET);
+    sqlite3_bind_text(q, 1, game, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(q, 2, e->id);
+    sqlite3_bind_text(q, 3, e->type == FOURCC_ANCS ? "ANCS" : "EVNT", -1, SQLITE_STATIC);
+    int s = sqlite3_step(q);
+    sqlite3_reset(q);
+    sqlite3_clear_bindings(q);
+    return s != SQLITE_ROW;
+}
+
+/* ---- reading a PAK ------------------------------------------------------------------- */
+
+/* A PAK file read into an anonymous mapping as large as the file, where only the byte
+ * ranges the ingest needs are read: the tables, and of every entry the bytes pak_open_mem
+ * and pak_detect_game look at (the first 8: size prefix and codec sniff; the last 32:
+ * 0xFF padding of stored entries), and ANCS/EVNT payloads whole. Pages never written stay
+ * the shared zero page and cost no memory: peak RSS follows what is read, not the file
+ * size (a mapping of the file faults in 64 KiB or more around every byte touched).
+ * db_ingest_mem borrows the caller's bytes instead (fd < 0, nothing to read). */
+typedef struct pakbuf {
+    uint8_t *base;
+    size_t size;
+    size_t map_len; /* 0: base is not ours */
+    int fd;
+} pakbuf;
+
+#define PAKBUF_HEAD (64u << 10) /* first read of a file's head: tables of most PAKs */
+#define PAKBUF_GAP  4096u       /* read across gaps up to this size rather than seek */
+
+static uint8_t pakbuf_empty[1];
+
+static void pakbuf_close(pakbuf *b)
+{
+    if (b->map_len)
+        munmap(b->base, b->map_len);
+    if (b->fd >= 0)
+        close(b->fd);
+    b->base = NULL;
+    b->map_len = 0;
+    b->fd = -1;
+}
+
+/* Open path and reserve its buffer (errors worded like pak_open's). */
+static int pakbuf_open(pakbuf *b, const char *path, util_err *err)
+{
+    int rc = 0;
+    struct stat st;
+    memset(b, 0, sizeof *b);
+    b->base = pakbuf_empty;
+    b->fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (b->fd < 0)
+        return util_fail(err, UTIL_EIO, UINT64_MAX, "cannot open %s: %s", path, strerror(errno));
+    if (fstat(b->fd, &st) != 0) {
+        rc = util_fail(err, UTIL_EIO, UINT64_MAX, "cannot stat %s: %s", path, strerror(errno));
+        goto done;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        rc = util_fail(err, UTIL_EIO, UINT64_MAX, "%s is not a regular file", path);
+        goto done;
+    }
+    if ((uint64_t)st.st_size > SIZE_MAX) {
+        rc = util_fail(err, UTIL_EIO, UINT64_MAX, "%s is too large to map", path);
+        goto done;
+    }
+    b->size = (size_t)st.st_size;
+    if (b->size) {
+        void *m = mmap(NULL, b->size, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (m == MAP_FAILED) {
+            rc = util_fail(err, UTIL_EIO, UINT64_MAX, "cannot map %s: %s", path, strerror(errno));
+            goto done;
+        }
+        b->base = m;
+        b->map_len = b->size;
+    }
+done:
+    if (rc)
+        pakbuf_close(b);
+    return rc;
+}
+
+/* Read bytes [off, end) of the file into the buffer. */
+static int pakbuf_read(pakbuf *b, uint64_t off, uint64_t end, const char *path, util_err *err)
+{
+    if (b->fd < 0)
+        return 0;
+    if (end > b->size)
+        end = b->size;
+    while (off < end) {
+        ssize_t n = pread(b->fd, b->base + off, (size_t)(end - off), (off_t)off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return util_fail(err, UTIL_EIO, off, "cannot read %s: %s", path, strerror(errno));
+        if (n == 0)
+            return util_fail(err, UTIL_EIO, off, "%s: file shrank while being read", path);
+        off += (uint64_t)n;
+    }
+    return 0;
+}
+
+/* FNV-1a of every byte of the file (--rehash), read in 1 MiB pieces. */
+static int pakbuf_hash_all(pakbuf *b, const char *path, uint64_t *out, util_err *err)
+{
+    if (b->fd < 0) {
+        *out = util_fnv1a(UTIL_FNV_INIT, b->base, b->size);
+        return 0;
+    }
+    size_t cap = 1u << 20;
+    uint8_t *tmp = malloc(cap);
+    if (!tmp)
+        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    uint64_t h = UTIL_FNV_INIT, off = 0;
+    int rc = 0;
+    while (off < b->size) {
+        size_t want = b->size - off < cap ? (size_t)(b->size - off) : cap;
+        ssize_t n = pread(b->fd, tmp, want, (off_t)off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            rc = util_fail(err, UTIL_EIO, off, "cannot read %s: %s", path,
+                           n < 0 ? strerror(errno) : "file shrank while being read");
+            break;
+        }
+        h = util_fnv1a(h, tmp, (size_t)n);
+        off += (uint64_t)n;
+    }
+    free(tmp);
+    *out = h;
+    return rc;
+}
+
+/* Parse the tables: read a head of the file and grow it until the tables lie inside it.
+ * A parse that fails before the whole file is read is retried with more: the error
+ * returned is the one pak_open would give. */
+static int pakbuf_tables(pak_file **out, pakbuf *b, const char *path, util_err *err)
+{
+    size_t have = b->fd < 0 ? b->size : 0;
+    size_t want = b->size < PAKBUF_HEAD ? b->size : PAKBUF_HEAD;
+    *out = NULL;
+    for (;;) {
+        int rc;
+        if (want > have) {
+            if ((rc = pakbuf_read(b, have, want, path, err)) != 0)
+                return rc;
+            have = want;
+        }
+        pak_file *p = NULL;
+        rc = pak_open_mem(&p, b->base, b->size, err);
+        if (rc == 0 && p->tables_end <= have) {
+            *out = p;
+            return 0;
+        }
+        if (rc == UTIL_ENOMEM || (rc != 0 && have >= b->size))
+            return rc;
+        uint64_t next = rc == 0 ? p->tables_end : 0;
+        pak_close(p);
+        if (next < (uint64_t)have * 2)
+            next = (uint64_t)have * 2;
+        next = (next + PAKBUF_HEAD - 1) / PAKBUF_HEAD * PAKBUF_HEAD;
+        want = next < b->size ? (size_t)next : b->size;
+    }
+}
+
+typedef struct range {
+    uint64_t lo, hi;
+} range;
+
+static int cmp_range(const void *a, const void *b)
+{
+    const range *x = a, *y = b;
+    return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* After pakbuf_tables: read what every entry needs and parse again, for real. */
+static int pakbuf_entries(pak_file **pp, pakbuf *b, const char *path, util_err *err)
+{
+    pak_file *t = *pp;
+    if (b->fd < 0 || t->entry_count == 0)
+        return 0;
+    range *r = malloc((size_t)t->entry_count * sizeof *r);
+    if (!r)
+        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    size_t n = 0;
+    for (uint32_t i = 0; i < t->entry_count; i++) {
+        const pak_entry *e = &t->entries[i];
+        if (!e->in_bounds || e->size == 0)
+            continue;
+        uint64_t lo = e->offset, hi = (uint64_t)e->offset + e->size;
+        if (e->type != FOURCC_ANCS && e->type != FOURCC_EVNT) {
+            if (e->compressed)
+                hi = lo + (e->size < 8 ? e->size : 8);
+            else
+                lo = hi - (e->size < PAK_ALIGN ? e->size : PAK_ALIGN);
+        }
+        r[n].lo = lo;
+        r[n].hi = hi;
+        n++;
+    }
+    qsort(r, n, sizeof *r, cmp_range);
+    int rc = 0;
+    for (size_t i = 0; i < n && !rc;) {
+        uint64_t lo = r[i].lo, hi = r[i].hi;
+        for (i++; i < n && r[i].lo <= hi + PAKBUF_GAP; i++)
+            if (r[i].hi > hi)
+                hi = r[i].hi;
+        rc = pakbuf_read(b, lo, hi, path, err);
+    }
+    free(r);
+    if (rc)
+        return rc;
+    pak_close(t);
+    *pp = NULL;
+    return pak_open_mem(pp, b->base, b->size, err);
 }
 
 /* ---- one PAK ---------------------------------------------------------------------------- */
@@ -355,9 +776,8 @@ static int lookup_old(ing *g, const char *path, const struct stat *sb, const pak
                    sqlite3_column_text(st, 6) &&
                    !strcmp((const char *)sqlite3_column_text(st, 6), "ok");
         if (same && g->o->rehash) {
-            same =
-                sqlite3_column_type(st, 5) == SQLITE_INTEGER &&
-                sqlite3_column_int64(st, 5) == (int64_t)util_fnv1a(UTIL_FNV_INIT, p->data, p->size);
+            same = sqlite3_column_type(st, 5) == SQLITE_INTEGER &&
+                   sqlite3_column_int64(st, 5) == (int64_t)g->chash;
         }
         *skip = same;
     }
@@ -386,7 +806,7 @@ static int insert_pak_row(ing *g, const char *path, const struct stat *sb, const
     if (p) {
         sqlite3_bind_int64(st, 7, (int64_t)p->tables_hash);
         if (g->o->rehash)
-            sqlite3_bind_int64(st, 8, (int64_t)util_fnv1a(UTIL_FNV_INIT, p->data, p->size));
+            sqlite3_bind_int64(st, 8, (int64_t)g->chash);
         sqlite3_bind_int64(st, 9, p->header_unused);
         sqlite3_bind_int64(st, 10, p->named_count);
         sqlite3_bind_int64(st, 11, p->entry_count);
@@ -408,53 +828,78 @@ static int pak_failed(ing *g, const char *path, const struct stat *sb, int64_t o
 {
     int rc;
     int64_t pak_id;
-    if ((rc = db_begin(g->d, g->err)) != 0)
+    if ((rc = tx_begin(g)) != 0)
         return rc;
     if ((rc = delete_pak(g, old_id, path)) == 0 &&
         (rc = insert_pak_row(g, path, sb, NULL, game, NULL, "error", &pak_id)) == 0 &&
         (rc = load_error(g, path, game, -1, 0, 0, "pak", off, msg)) == 0)
-        rc = db_commit(g->d, g->err);
+        rc = tx_commit(g);
     if (rc)
-        db_rollback(g->d);
+        tx_rollback(g);
     g->changed = 1;
     return rc;
 }
 
-static int do_pak_file(ing *g, const char *path, const struct stat *sb, pak_file *p);
+static int do_pak_file(ing *g, const char *path, const struct stat *sb, pak_file *p, pakbuf *b);
 
 /* Open one PAK and ingest it; an unreadable PAK becomes an 'error' row, not a failure. */
 static int do_pak(ing *g, const char *path, const struct stat *sb)
 {
     pak_file *p = NULL;
+    pakbuf b = {.fd = -1};
     util_err e;
     int rc = 0;
     int64_t old_id = -1;
     int skip = 0;
     util_err_clear(&e);
-    if (g->mem_data)
-        rc = pak_open_mem(&p, g->mem_data, g->mem_len, &e);
-    else
-        rc = pak_open(&p, path, &e);
+    if (g->mem_data) {
+        b.base = (uint8_t *)(uintptr_t)g->mem_data; /* never written: fd < 0 */
+        b.size = g->mem_len;
+    } else {
+        rc = pakbuf_open(&b, path, &e);
+    }
+    if (rc == 0)
+        rc = pakbuf_tables(&p, &b, path, &e);
+    if (rc == 0 && g->o->rehash)
+        rc = pakbuf_hash_all(&b, path, &g->chash, &e);
     if (rc != 0) {
+        pak_close(p);
+        pakbuf_close(&b);
         if (e.code == UTIL_ENOMEM)
             return util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory opening %s", path);
         if ((rc = lookup_old(g, path, sb, NULL, &old_id, &skip)) != 0)
             return rc;
         return pak_failed(g, path, sb, old_id, NULL, e.offset, e.msg);
     }
-    return do_pak_file(g, path, sb, p);
+    rc = do_pak_file(g, path, sb, p, &b);
+    pakbuf_close(&b);
+    return rc;
 }
 
-/* Ingest the opened PAK p (closed here) in one transaction. */
-static int do_pak_file(ing *g, const char *path, const struct stat *sb, pak_file *p)
+/* Ingest the PAK p read through b (p closed here) in one transaction. */
+static int do_pak_file(ing *g, const char *path, const struct stat *sb, pak_file *p, pakbuf *b)
 {
     int rc = 0;
     int64_t old_id = -1, pak_id = -1;
     int skip = 0;
+    uint32_t *todo = NULL; /* ANCS/EVNT entry indexes */
+    pipeline *pl = &g->pl;
+    /* job sequence numbers: this PAK's start, next to hand out, next to consume */
+    size_t ntodo = 0, base = pl->limit, next = base, consumed = base;
     if ((rc = lookup_old(g, path, sb, p, &old_id, &skip)) != 0)
         goto done;
     if (skip) {
         g->st->paks_skipped++;
+        goto done;
+    }
+    util_err e;
+    util_err_clear(&e);
+    if ((rc = pakbuf_entries(&p, b, path, &e)) != 0) {
+        if (e.code == UTIL_ENOMEM) {
+            rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory opening %s", path);
+            goto done;
+        }
+        rc = pak_failed(g, path, sb, old_id, NULL, e.offset, e.msg);
         goto done;
     }
     int conflict = 0;
@@ -471,18 +916,38 @@ static int do_pak_file(ing *g, const char *path, const struct stat *sb, pak_file
         guessed = 1;
     }
     const char *game = pg == PAK_GAME_MP2 ? "MP2" : "MP1";
+    ancs_game ag = pg == PAK_GAME_MP2 ? ANCS_GAME_MP2 : ANCS_GAME_MP1;
+    if (p->entry_count) {
+        todo = malloc((size_t)p->entry_count * sizeof *todo);
+        if (!todo) {
+            rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+            goto done;
+        }
+    }
+    for (uint32_t i = 0; i < p->entry_count; i++)
+        if (p->entries[i].type == FOURCC_ANCS || p->entries[i].type == FOURCC_EVNT)
+            todo[ntodo++] = i;
     g->changed = 1;
-    if ((rc = db_begin(g->d, g->err)) != 0)
+    if ((rc = tx_begin(g)) != 0)
         goto done;
     if ((rc = delete_pak(g, old_id, path)) != 0)
         goto rollback;
     if ((rc = insert_pak_row(g, path, sb, p, game, pak_game_name(det), "ok", &pak_id)) != 0)
         goto rollback;
+    /* Hand the first jobs to the workers: they decode while the table rows are written. */
+    if (pl->nthreads > 0) {
+        size_t first = ntodo < pl->cap ? ntodo : pl->cap;
+        for (size_t k = 0; k < first; k++)
+            job_set(&pl->ring[(base + k) % pl->cap], p, todo[k], ag,
+                    want_decode(g, game, &p->entries[todo[k]]));
+        next = base + first;
+        pipeline_release(pl, next);
+    }
     for (uint32_t i = 0; i < p->entry_count; i++) {
         const pak_entry *en = &p->entries[i];
         char fc[5];
         util_fourcc_str(en->type, fc);
-        if ((rc = db_priv_put(g->d, S_ENTRY_INS, g->err, "iuSuuuuuid-", pak_id, i, fc, en->id,
+        if ((rc = db_priv_put(g->d, S_ENTRY_INS, g->err, "iusuuuuuid-", pak_id, i, fc, en->id,
                               en->compressed, en->offset, en->size, en->decompressed_size,
                               (int64_t)en->table_offset, en->in_bounds)) != 0)
             goto rollback;
@@ -491,7 +956,7 @@ static int do_pak_file(ing *g, const char *path, const struct stat *sb, pak_file
         const pak_named *nm = &p->named[i];
         char fc[5];
         util_fourcc_str(nm->type, fc);
-        if ((rc = db_priv_put(g->d, S_NAME_INS, g->err, "iuSSu", pak_id, i, nm->name, fc,
+        if ((rc = db_priv_put(g->d, S_NAME_INS, g->err, "iussu", pak_id, i, nm->name, fc,
                               nm->id)) != 0)
             goto rollback;
     }
@@ -516,71 +981,295 @@ static int do_pak_file(ing *g, const char *path, const struct stat *sb, pak_file
             goto rollback;
     }
     g->st->resources += p->entry_count;
-    for (uint32_t i = 0; i < p->entry_count; i++) {
-        uint32_t t = p->entries[i].type;
-        if (t != FOURCC_ANCS && t != FOURCC_EVNT)
-            continue;
-        if ((rc = do_entry(g, p, pak_id, path, game, i)) != 0)
+    /* Consume the jobs in entry order, handing out one more for each one written. */
+    for (size_t k = 0; k < ntodo; k++) {
+        job *j = &pl->ring[(base + k) % pl->cap];
+        if (pl->nthreads > 0) {
+            pipeline_wait(pl, j);
+        } else {
+            job_set(j, p, todo[k], ag, 0); /* finish_entry decodes when needed */
+            job_run(j);
+        }
+        rc = finish_entry(g, j, pak_id, path, game);
+        job_clear(j);
+        consumed++;
+        if (rc)
             goto rollback;
+        if (pl->nthreads > 0 && next < base + ntodo) {
+            size_t kn = next - base;
+            job_set(&pl->ring[next % pl->cap], p, todo[kn], ag,
+                    want_decode(g, game, &p->entries[todo[kn]]));
+            pipeline_release(pl, ++next);
+        }
     }
-    if ((rc = db_commit(g->d, g->err)) != 0)
+    if ((rc = tx_commit(g)) != 0)
         goto rollback;
     g->st->paks_ingested++;
     goto done;
 rollback:
-    db_rollback(g->d);
+    pipeline_drain(pl, consumed);
+    tx_rollback(g);
 done:
+    free(todo);
     pak_close(p);
+    return rc;
+}
+
+/* ---- assets ---------------------------------------------------------------------------- */
+
+typedef struct arow {
+    uint32_t asset_id;
+    uint32_t type; /* FourCC text packed big-endian: compares like the text */
+    int64_t pak_id;
+    uint32_t game; /* index into the games list */
+} arow;
+
+static void fourcc_text(uint32_t v, char out[5])
+{
+    out[0] = (char)(v >> 24);
+    out[1] = (char)(v >> 16);
+    out[2] = (char)(v >> 8);
+    out[3] = (char)v;
+    out[4] = 0;
+}
+
+static int cmp_arow(const void *a, const void *b)
+{
+    const arow *x = a, *y = b;
+    if (x->game != y->game)
+        return x->game < y->game ? -1 : 1;
+    if (x->asset_id != y->asset_id)
+        return x->asset_id < y->asset_id ? -1 : 1;
+    if (x->pak_id != y->pak_id)
+        return x->pak_id < y->pak_id ? -1 : 1;
+    return x->type < y->type ? -1 : x->type > y->type;
+}
+
+/* Rebuild `assets` (one row per game and asset ID: first type in text order, copies, PAKs
+ * holding it) and the id_type_conflict warnings from pak_entries. Done here with one scan
+ * and a sort rather than by a GROUP BY with DISTINCT aggregates, which SQLite runs several
+ * times slower. Runs inside the caller's transaction. */
+static int rebuild_assets(ing *g)
+{
+    sqlite3_stmt *st = NULL, *ins = NULL, *warn = NULL;
+    arow *rows = NULL;
+    size_t n = 0, cap = 0;
+    char games[8][8];
+    int64_t *game_of_pak = NULL; /* game index by pak_id, -1: none */
+    int64_t max_pak = 0;
+    uint32_t ngames = 0;
+    int rc = 0, s;
+    if ((rc = tx_exec(g, "DELETE FROM assets; DELETE FROM warnings WHERE code = "
+                         "'id_type_conflict'")) != 0)
+        return rc;
+    if (sqlite3_prepare_v2(g->h, "SELECT max(pak_id) FROM paks", -1, &st, NULL) != SQLITE_OK ||
+        (s = sqlite3_step(st)) != SQLITE_ROW) {
+        rc = db_priv_sql_fail(g->d, g->err, "rebuild assets");
+        goto done;
+    }
+    max_pak = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    st = NULL;
+    if (max_pak < 0 || max_pak > (int64_t)(SIZE_MAX / sizeof *game_of_pak) - 1) {
+        rc = util_fail(g->err, UTIL_ESQL, UINT64_MAX, "rebuild assets: pak_id %" PRId64, max_pak);
+        goto done;
+    }
+    game_of_pak = malloc(((size_t)max_pak + 1) * sizeof *game_of_pak);
+    if (!game_of_pak) {
+        rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+        goto done;
+    }
+    for (int64_t i = 0; i <= max_pak; i++)
+        game_of_pak[i] = -1;
+    if (sqlite3_prepare_v2(g->h, "SELECT pak_id, game FROM paks WHERE game IS NOT NULL", -1, &st,
+                           NULL) != SQLITE_OK) {
+        rc = db_priv_sql_fail(g->d, g->err, "rebuild assets");
+        goto done;
+    }
+    while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t id = sqlite3_column_int64(st, 0);
+        const char *gm = (const char *)sqlite3_column_text(st, 1);
+        uint32_t k = 0;
+        while (k < ngames && strcmp(games[k], gm))
+            k++;
+        if (k == ngames) {
+            if (ngames == 8 || strlen(gm) >= sizeof games[0]) {
+                rc = util_fail(g->err, UTIL_ESQL, UINT64_MAX, "rebuild assets: game '%s'", gm);
+                goto done;
+            }
+            snprintf(games[ngames++], sizeof games[0], "%s", gm);
+        }
+        if (id >= 0 && id <= max_pak)
+            game_of_pak[id] = k;
+    }
+    sqlite3_finalize(st);
+    st = NULL;
+    if (s != SQLITE_DONE) {
+        rc = db_priv_sql_fail(g->d, g->err, "rebuild assets");
+        goto done;
+    }
+    if (sqlite3_prepare_v2(g->h, "SELECT pak_id, asset_id, type FROM pak_entries", -1, &st, NULL) !=
+        SQLITE_OK) {
+        rc = db_priv_sql_fail(g->d, g->err, "rebuild assets");
+        goto done;
+    }
+    while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t pid = sqlite3_column_int64(st, 0);
+        const unsigned char *t = sqlite3_column_text(st, 2);
+        if (pid < 0 || pid > max_pak || game_of_pak[pid] < 0)
+            continue;
+        if (!t || sqlite3_column_bytes(st, 2) != 4) {
+            rc = util_fail(g->err, UTIL_ESQL, UINT64_MAX, "rebuild assets: type of 4 bytes");
+            goto done;
+        }
+        if (n == cap) {
+            cap = cap ? cap * 2 : 4096;
+            arow *nr = realloc(rows, cap * sizeof *nr);
+            if (!nr) {
+                rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+                goto done;
+            }
+            rows = nr;
+        }
+        rows[n].asset_id = (uint32_t)sqlite3_column_int64(st, 1);
+        rows[n].type = (uint32_t)t[0] << 24 | (uint32_t)t[1] << 16 | (uint32_t)t[2] << 8 | t[3];
+        rows[n].pak_id = pid;
+        rows[n].game = (uint32_t)game_of_pak[pid];
+        n++;
+    }
+    sqlite3_finalize(st);
+    st = NULL;
+    if (s != SQLITE_DONE) {
+        rc = db_priv_sql_fail(g->d, g->err, "rebuild assets");
+        goto done;
+    }
+    if (n)
+        qsort(rows, n, sizeof *rows, cmp_arow);
+    if (sqlite3_prepare_v2(g->h,
+                           "INSERT INTO assets(game, asset_id, type, copies, pak_count) "
+                           "VALUES(?1, ?2, ?3, ?4, ?5)",
+                           -1, &ins, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(g->h,
+                           "INSERT INTO warnings(game, type, asset_id, code, message) "
+                           "VALUES(?1, ?2, ?3, 'id_type_conflict', ?4)",
+                           -1, &warn, NULL) != SQLITE_OK) {
+        rc = db_priv_sql_fail(g->d, g->err, "rebuild assets");
+        goto done;
+    }
+    for (size_t i = 0; i < n && !rc;) {
+        size_t j = i + 1;
+        uint32_t tmin = rows[i].type, pak_count = 1;
+        int conflict = 0;
+        for (; j < n && rows[j].game == rows[i].game && rows[j].asset_id == rows[i].asset_id; j++) {
+            pak_count += rows[j].pak_id != rows[j - 1].pak_id;
+            if (rows[j].type != tmin)
+                conflict = 1;
+            if (rows[j].type < tmin)
+                tmin = rows[j].type;
+        }
+        char fc[5];
+        fourcc_text(tmin, fc);
+        sqlite3_bind_text(ins, 1, games[rows[i].game], -1, SQLITE_STATIC);
+        sqlite3_bind_int64(ins, 2, rows[i].asset_id);
+        sqlite3_bind_text(ins, 3, fc, 4, SQLITE_STATIC);
+        sqlite3_bind_int64(ins, 4, (int64_t)(j - i));
+        sqlite3_bind_int64(ins, 5, pak_count);
+        s = sqlite3_step(ins);
+        sqlite3_reset(ins);
+        if (s != SQLITE_DONE)
+            rc = db_priv_sql_fail(g->d, g->err, "insert assets");
+        if (!rc && conflict) {
+            /* the distinct types in text order, comma-separated */
+            uint32_t types[8];
+            size_t nt = 0;
+            char msg[160] = "asset ID held as ";
+            for (size_t k = i; k < j; k++) {
+                size_t m = 0;
+                while (m < nt && types[m] != rows[k].type)
+                    m++;
+                if (m == nt && nt < 8)
+                    types[nt++] = rows[k].type;
+            }
+            for (size_t a = 1; a < nt; a++)
+                for (size_t b = a; b > 0 && types[b - 1] > types[b]; b--) {
+                    uint32_t t = types[b];
+                    types[b] = types[b - 1];
+                    types[b - 1] = t;
+                }
+            for (size_t m = 0; m < nt; m++) {
+                char t4[5];
+                fourcc_text(types[m], t4);
+                size_t len = strlen(msg);
+                snprintf(msg + len, sizeof msg - len, "%s%s", m ? "," : "", t4);
+            }
+            sqlite3_bind_text(warn, 1, games[rows[i].game], -1, SQLITE_STATIC);
+            sqlite3_bind_text(warn, 2, fc, 4, SQLITE_STATIC);
+            sqlite3_bind_int64(warn, 3, rows[i].asset_id);
+            sqlite3_bind_text(warn, 4, msg, -1, SQLITE_STATIC);
+            s = sqlite3_step(warn);
+            sqlite3_reset(warn);
+            if (s != SQLITE_DONE)
+                rc = db_priv_sql_fail(g->d, g->err, "insert warnings");
+        }
+        i = j;
+    }
+done:
+    sqlite3_finalize(st);
+    sqlite3_finalize(ins);
+    sqlite3_finalize(warn);
+    free(rows);
+    free(game_of_pak);
     return rc;
 }
 
 /* ---- final pass ------------------------------------------------------------------------ */
 
 /* Decode every ANCS/EVNT held by some readable PAK that has no decoded rows (its canonical
- * PAK was replaced or removed), then rebuild `assets`. */
+ * PAK was replaced or removed), then rebuild `assets`. Rare work: runs on this thread. */
 static int final_pass(ing *g)
 {
     int rc = 0;
     sqlite3_stmt *st = NULL;
     char *cur_path = NULL;
     pak_file *p = NULL;
+    pakbuf b = {.fd = -1};
     const char *sql =
         "SELECT p.path, p.pak_id, p.game, e.entry_index FROM pak_entries e JOIN paks p "
         "USING (pak_id) WHERE e.type IN ('ANCS', 'EVNT') AND p.status = 'ok' AND NOT EXISTS "
         "(SELECT 1 FROM decoded x WHERE x.game = p.game AND x.asset_id = e.asset_id AND "
         "x.type = e.type) AND NOT EXISTS (SELECT 1 FROM load_errors l WHERE l.pak_path = "
         "p.path AND l.entry_index = e.entry_index) ORDER BY p.pak_id, e.entry_index";
-    if ((rc = db_begin(g->d, g->err)) != 0)
+    if ((rc = tx_begin(g)) != 0)
         return rc;
     if (sqlite3_prepare_v2(g->h, sql, -1, &st, NULL) != SQLITE_OK) {
         rc = db_priv_sql_fail(g->d, g->err, "orphan scan");
         goto done;
     }
-    /* Collect the work first; do_entry writes to tables this SELECT reads. */
-    typedef struct job {
+    /* Collect the work first; finish_entry writes to tables this SELECT reads. */
+    typedef struct orphan {
         char *path;
         int64_t pak_id;
         char game[4];
         uint32_t entry;
-    } job;
-    job *jobs = NULL;
+    } orphan;
+    orphan *work = NULL;
     size_t n = 0, cap = 0;
     int s;
     while ((s = sqlite3_step(st)) == SQLITE_ROW) {
         if (n == cap) {
             cap = cap ? cap * 2 : 16;
-            job *nj = realloc(jobs, cap * sizeof *nj);
-            if (!nj) {
+            orphan *nw = realloc(work, cap * sizeof *nw);
+            if (!nw) {
                 rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
                 break;
             }
-            jobs = nj;
+            work = nw;
         }
-        jobs[n].path = strdup((const char *)sqlite3_column_text(st, 0));
-        jobs[n].pak_id = sqlite3_column_int64(st, 1);
-        snprintf(jobs[n].game, sizeof jobs[n].game, "%s", (const char *)sqlite3_column_text(st, 2));
-        jobs[n].entry = (uint32_t)sqlite3_column_int64(st, 3);
-        if (!jobs[n].path) {
+        work[n].path = strdup((const char *)sqlite3_column_text(st, 0));
+        work[n].pak_id = sqlite3_column_int64(st, 1);
+        snprintf(work[n].game, sizeof work[n].game, "%s", (const char *)sqlite3_column_text(st, 2));
+        work[n].entry = (uint32_t)sqlite3_column_int64(st, 3);
+        if (!work[n].path) {
             rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
             break;
         }
@@ -591,56 +1280,61 @@ static int final_pass(ing *g)
     sqlite3_finalize(st);
     st = NULL;
     for (size_t i = 0; i < n && !rc; i++) {
-        if (!cur_path || strcmp(cur_path, jobs[i].path)) {
+        if (!cur_path || strcmp(cur_path, work[i].path)) {
             pak_close(p);
             p = NULL;
-            cur_path = jobs[i].path;
+            pakbuf_close(&b);
+            cur_path = work[i].path;
             util_err e;
             util_err_clear(&e);
-            int orc = g->mem_data ? pak_open_mem(&p, g->mem_data, g->mem_len, &e)
-                                  : pak_open(&p, cur_path, &e);
+            int orc;
+            if (g->mem_data) {
+                b.base = (uint8_t *)(uintptr_t)g->mem_data;
+                b.size = g->mem_len;
+                orc = 0;
+            } else {
+                orc = pakbuf_open(&b, cur_path, &e);
+            }
+            if (orc == 0)
+                orc = pakbuf_tables(&p, &b, cur_path, &e);
+            if (orc == 0)
+                orc = pakbuf_entries(&p, &b, cur_path, &e);
             if (orc != 0) {
-                rc = load_error(g, cur_path, jobs[i].game, -1, 0, 0, "pak", e.offset, e.msg);
+                pak_close(p);
                 p = NULL;
+                if (e.code == UTIL_ENOMEM)
+                    rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory opening %s",
+                                   cur_path);
+                else
+                    rc = load_error(g, cur_path, work[i].game, -1, 0, 0, "pak", e.offset, e.msg);
                 continue;
             }
         }
-        if (!p || jobs[i].entry >= p->entry_count)
+        if (!p || work[i].entry >= p->entry_count)
             continue;
-        rc = do_entry(g, p, jobs[i].pak_id, cur_path, jobs[i].game, jobs[i].entry);
+        job j;
+        memset(&j, 0, sizeof j);
+        util_arena_init(&j.arena);
+        job_set(&j, p, work[i].entry, !strcmp(work[i].game, "MP2") ? ANCS_GAME_MP2 : ANCS_GAME_MP1,
+                0);
+        job_run(&j);
+        rc = finish_entry(g, &j, work[i].pak_id, cur_path, work[i].game);
+        job_clear(&j);
     }
     pak_close(p);
+    pakbuf_close(&b);
     for (size_t i = 0; i < n; i++)
-        free(jobs[i].path);
-    free(jobs);
+        free(work[i].path);
+    free(work);
     if (rc)
         goto done;
-    static const char *const rebuild[] = {
-        "DELETE FROM assets",
-        "INSERT INTO assets(game, asset_id, type, copies, pak_count) "
-        "SELECT p.game, e.asset_id, min(e.type), count(*), count(DISTINCT e.pak_id) "
-        "FROM pak_entries e JOIN paks p USING (pak_id) GROUP BY p.game, e.asset_id",
-        "DELETE FROM warnings WHERE code = 'id_type_conflict'",
-        "INSERT INTO warnings(game, type, asset_id, code, message) "
-        "SELECT p.game, min(e.type), e.asset_id, 'id_type_conflict', "
-        "'asset ID held as ' || group_concat(DISTINCT e.type) "
-        "FROM pak_entries e JOIN paks p USING (pak_id) GROUP BY p.game, e.asset_id "
-        "HAVING count(DISTINCT e.type) > 1",
-    };
-    for (size_t i = 0; i < sizeof rebuild / sizeof rebuild[0]; i++) {
-        char *msg = NULL;
-        if (sqlite3_exec(g->h, rebuild[i], NULL, NULL, &msg) != SQLITE_OK) {
-            rc = util_fail(g->err, UTIL_ESQL, UINT64_MAX, "rebuild assets: %s",
-                           msg ? msg : sqlite3_errmsg(g->h));
-            sqlite3_free(msg);
-            goto done;
-        }
-    }
-    rc = db_commit(g->d, g->err);
+    if ((rc = rebuild_assets(g)) != 0)
+        goto done;
+    rc = tx_commit(g);
 done:
     sqlite3_finalize(st);
     if (rc)
-        db_rollback(g->d);
+        tx_rollback(g);
     return rc;
 }
 
@@ -774,6 +1468,98 @@ static void progress(ing *g, size_t done, const char *path)
     fflush(g->o->log);
 }
 
+/* ---- bulk load ----------------------------------------------------------------------- */
+
+/* Non-unique secondary indexes dropped for a bulk load, rebuilt at its end. Unique ones
+ * stay: INSERT OR IGNORE relies on them. */
+typedef struct idxlist {
+    char **sql;
+    size_t n;
+} idxlist;
+
+static void idxlist_free(idxlist *x)
+{
+    for (size_t i = 0; i < x->n; i++)
+        free(x->sql[i]);
+    free(x->sql);
+    x->sql = NULL;
+    x->n = 0;
+}
+
+/* Inside the bulk transaction: remember and drop the indexes. */
+static int bulk_drop_indexes(ing *g, idxlist *x)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = 0, s;
+    size_t cap = 0;
+    if (sqlite3_prepare_v2(g->h,
+                           "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS "
+                           "NOT NULL AND sql NOT LIKE 'CREATE UNIQUE%' ORDER BY name",
+                           -1, &st, NULL) != SQLITE_OK)
+        return db_priv_sql_fail(g->d, g->err, "list indexes");
+    char **names = NULL;
+    while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+        if (x->n == cap) {
+            cap = cap ? cap * 2 : 32;
+            char **ns = realloc(x->sql, cap * sizeof *ns);
+            char **nn = ns ? realloc(names, cap * sizeof *nn) : NULL;
+            if (ns)
+                x->sql = ns;
+            if (!nn) {
+                rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+                break;
+            }
+            names = nn;
+        }
+        x->sql[x->n] = strdup((const char *)sqlite3_column_text(st, 1));
+        names[x->n] =
+            sqlite3_mprintf("DROP INDEX \"%w\"", (const char *)sqlite3_column_text(st, 0));
+        if (!x->sql[x->n] || !names[x->n]) {
+            free(x->sql[x->n]);
+            sqlite3_free(names[x->n]);
+            rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+            break;
+        }
+        x->n++;
+    }
+    if (!rc && s != SQLITE_DONE)
+        rc = db_priv_sql_fail(g->d, g->err, "list indexes");
+    sqlite3_finalize(st);
+    for (size_t i = 0; i < x->n; i++) {
+        if (!rc)
+            rc = tx_exec(g, names[i]);
+        sqlite3_free(names[i]);
+    }
+    free(names);
+    return rc;
+}
+
+static int bulk_create_indexes(ing *g, const idxlist *x)
+{
+    for (size_t i = 0; i < x->n; i++) {
+        int rc = tx_exec(g, x->sql[i]);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* Whether the database holds no PAK yet (then the run is a bulk load). */
+static int db_is_empty(ing *g)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(g->h, "SELECT 1 FROM paks LIMIT 1", -1, &st, NULL) != SQLITE_OK)
+        return 0;
+    int empty = sqlite3_step(st) == SQLITE_DONE;
+    sqlite3_finalize(st);
+    return empty;
+}
+
+/* Page cache of the ingest connection: large enough for the B-tree pages a PAK's rows
+ * touch, bounded so the whole run stays well under 64 MiB. Sorts for index builds spill to
+ * temporary files rather than memory. */
+#define INGEST_CACHE_KIB 16384
+
 /* Whether a previous run died between its last PAK commit and the end of its final pass:
  * `assets` differs from what pak_entries say, or an ANCS/EVNT lacks rows. Then this run
  * must do the final pass even when every PAK is unchanged. */
@@ -805,6 +1591,7 @@ int db_ingest_paths(db *d, const char *const *paths, int npaths, const db_ingest
                     db_ingest_stats *stats, util_err *err)
 {
     ing g = {.d = d, .h = db_priv_handle(d), .o = opts, .st = stats, .err = err};
+    idxlist idx = {NULL, 0};
     int rc = 0;
     double t0 = now_seconds();
     long warn0 = db_priv_warnings(d);
@@ -812,6 +1599,21 @@ int db_ingest_paths(db *d, const char *const *paths, int npaths, const db_ingest
     for (int i = 0; i < npaths && !rc; i++)
         rc = walk(&g, paths[i], 1, 0);
     stats->paks_seen = (long)g.nfiles;
+    if (!rc) {
+        char pragma[80];
+        snprintf(pragma, sizeof pragma, "PRAGMA cache_size = -%d; PRAGMA temp_store = FILE",
+                 INGEST_CACHE_KIB);
+        rc = tx_exec(&g, pragma);
+    }
+    if (!rc)
+        rc = pipeline_start(&g.pl, opts->jobs, err);
+    if (!rc && g.nfiles > 0 && db_is_empty(&g)) {
+        rc = db_begin(d, err);
+        if (!rc) {
+            g.bulk = 1;
+            rc = bulk_drop_indexes(&g, &idx);
+        }
+    }
     for (size_t i = 0; i < g.nfiles && !rc; i++) {
         progress(&g, i, g.files[i]);
         struct stat sb;
@@ -829,6 +1631,17 @@ int db_ingest_paths(db *d, const char *const *paths, int npaths, const db_ingest
         progress(&g, g.nfiles, "finishing");
         rc = final_pass(&g);
     }
+    if (g.bulk) {
+        if (!rc)
+            rc = bulk_create_indexes(&g, &idx);
+        if (!rc)
+            rc = db_commit(d, err);
+        if (rc)
+            db_rollback(d);
+        g.bulk = 0;
+    }
+    idxlist_free(&idx);
+    pipeline_stop(&g.pl);
     if (opts->progress && opts->log)
         fputs("\r\033[K", opts->log);
     for (size_t i = 0; i < g.nfiles; i++)
@@ -857,9 +1670,12 @@ int db_ingest_mem(db *d, const char *name, const uint8_t *data, size_t len,
     memset(&sb, 0, sizeof sb);
     sb.st_size = (off_t)len;
     stats->paks_seen = 1;
-    int rc = do_pak(&g, name, &sb);
+    int rc = pipeline_start(&g.pl, opts->jobs, err);
+    if (!rc)
+        rc = do_pak(&g, name, &sb);
     if (!rc && g.changed)
         rc = final_pass(&g);
+    pipeline_stop(&g.pl);
     stats->warnings = db_priv_warnings(d) - warn0;
     stats->seconds = now_seconds() - t0;
     return rc;
