@@ -966,6 +966,30 @@ static void test_unreadable_files(void **state)
     scene_free(&s);
 }
 
+/* Regression: an empty folder made the walk call qsort(NULL, 0, ...) (UBSan). */
+static void test_empty_folder(void **state)
+{
+    (void)state;
+    char *dir = tu_tempdir();
+    char sub[1200];
+    snprintf(sub, sizeof sub, "%s/empty", dir);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    db *d = NULL;
+    util_err e;
+    util_err_clear(&e);
+    assert_int_equal(db_open(&d, ":memory:", DB_OPEN_READWRITE, &e), 0);
+    db_ingest_opts o = {.game = PAK_GAME_UNKNOWN, .jobs = 1, .quiet = 1, .log = NULL};
+    db_ingest_stats st;
+    const char *paths[2] = {sub, dir};
+    assert_int_equal(db_ingest_paths(d, paths, 2, &o, &st, &e), 0);
+    assert_int_equal(st.paks_seen, 0);
+    assert_int_equal(st.errors, 0);
+    db_close(d);
+    rmdir(sub);
+    rmdir(dir);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1007,6 +1031,7 @@ int main(void)
         cmocka_unit_test(test_char_version_9),
         cmocka_unit_test(test_trailing_bytes),
         cmocka_unit_test(test_unreadable_files),
+        cmocka_unit_test(test_empty_folder),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
