@@ -38,7 +38,7 @@ void db_close(db *d);
 
 typedef struct db_ingest_opts {
     pak_game game; /* PAK_GAME_UNKNOWN = detect per PAK; else force this game */
-    int jobs;      /* accepted for the future; decoding currently runs on one thread */
+    int jobs;      /* decoder threads feeding the one writer; <= 1: all on the caller's */
     int quiet;     /* no per-fault lines on the log */
     int progress;  /* draw a progress bar on the log (caller decides: isatty && !quiet) */
     int rehash;    /* also compare a hash of every byte before skipping an unchanged PAK */

@@ -17,9 +17,10 @@ static const char ingest_usage[] =
     "ANCS and EVNT, and writes rows into the database (default corpus.db in the working\n"
     "directory, created when missing). Each PAK is replaced in one transaction, so a re-run\n"
     "never duplicates rows. A PAK whose size, modification time and table hash are unchanged\n"
-    "is skipped. Each distinct ANCS/EVNT of a game is decoded once (its first copy); other\n"
-    "copies are compared by a hash of their inflated bytes and differences recorded in\n"
-    "`warnings` (code copy_differs).\n"
+    "is skipped (only its tables are read; --rehash reads every byte). Into a database that\n"
+    "holds no PAK yet the whole run is one transaction. Each distinct ANCS/EVNT of a game\n"
+    "is decoded once (its first copy); other copies are compared by a hash of their\n"
+    "inflated bytes and differences recorded in `warnings` (code copy_differs).\n"
     "Faults (unreadable PAK, entry that does not inflate, resource that does not decode) are\n"
     "written to `load_errors` and to stderr (file, entry, type, ID, stage, byte offset); the\n"
     "rest is still loaded.\n"
@@ -29,8 +30,9 @@ static const char ingest_usage[] =
     "  --game G         auto (default: detect per PAK from its bytes), MP1 or MP2. A PAK whose\n"
     "                   game cannot be told and that holds no compressed entry and no ANCS is\n"
     "                   recorded as MP1 with a warning (game_unknown)\n"
-    "  --jobs N         accepted for forward compatibility; this version decodes on one\n"
-    "                   thread whatever N is\n"
+    "  --jobs N         N threads inflate and decode ANCS/EVNT while one thread writes the\n"
+    "                   database (default: the number of cores; 1 = all on one thread).\n"
+    "                   The rows are the same whatever N is\n"
     "  --quiet          no progress bar and no per-fault lines (the summary still prints)\n"
     "  --rehash         also compare a hash of every byte before skipping an unchanged PAK\n"
     "  -h, --help       show this help\n"
@@ -61,7 +63,10 @@ static const char *opt_val(int argc, char **argv, int *i, const char *name, int 
 int cmd_ingest(int argc, char **argv)
 {
     const char *dbpath = "corpus.db";
-    db_ingest_opts o = {.game = PAK_GAME_UNKNOWN, .jobs = 1, .log = stderr};
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    db_ingest_opts o = {.game = PAK_GAME_UNKNOWN,
+                        .jobs = cores < 1 ? 1 : cores > 64 ? 64 : (int)cores,
+                        .log = stderr};
     const char **paths = calloc((size_t)argc + 1, sizeof *paths);
     int npaths = 0, rc = EXIT_OK, only_paths = 0;
     db *d = NULL;
