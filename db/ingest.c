@@ -573,7 +573,7 @@ static int pakbuf_open(pakbuf *b, const char *path, util_err *err)
     struct stat st;
     memset(b, 0, sizeof *b);
     b->base = pakbuf_empty;
-    b->fd = open(path, O_RDONLY | O_CLOEXEC);
+    b->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO must not block */
     if (b->fd < 0)
         return util_fail(err, UTIL_EIO, UINT64_MAX, "cannot open %s: %s", path, strerror(errno));
     if (fstat(b->fd, &st) != 0) {
