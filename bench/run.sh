@@ -14,18 +14,22 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
 command -v /usr/bin/time >/dev/null || apt-get install -y -qq time >/dev/null
-cmake --preset release >/dev/null
-cmake --build --preset release -j "$(nproc)" --target ancsdb bench_read_all bench_minimal >/dev/null
-B=build/release
+# BENCH_BUILD: the build folder (default build/release, an optimised build without sanitizers)
+B=${BENCH_BUILD:-build/release}
+cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DANCSDB_SANITIZE=OFF >/dev/null
+cmake --build "$B" -j "$(nproc)" --target ancsdb bench_read_all bench_minimal >/dev/null
 W=${BENCH_DIR:-build/bench}
 SIZES=${BENCH_SIZES:-"1x 10x"}
 mkdir -p "$W"
 
-# run LABEL CMD... -> sets $wall (seconds) and $rss (MiB)
+# measure CMD... -> sets $wall (seconds, 3 decimals) and $rss (peak RSS, MiB)
 measure() {
     local log="$W/time.log"
+    local t0 t1
+    t0=$(date +%s%N)
     /usr/bin/time -v "$@" >"$W/out.log" 2>"$log" || { echo "failed: $*" >&2; tail "$log" >&2; return 1; }
-    wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; print s}' "$log")
+    t1=$(date +%s%N)
+    wall=$(awk "BEGIN { printf \"%.3f\", ($t1 - $t0) / 1e9 }")
     rss=$(awk -F': ' '/Maximum resident set size/ {printf "%.1f", $2/1024}' "$log")
 }
 
@@ -45,9 +49,9 @@ for size in $SIZES; do
         touch "$dir/.complete"
     fi
     paks_bytes=$(du -sb "$dir" | cut -f1)
-    "$B/bench_read_all" "$dir" >/dev/null # warm the page cache
-    measure "$B/bench_read_all" "$dir"; a_wall=$wall; a_rss=$rss
-    measure "$B/bench_minimal" "$dir"; b_wall=$wall; b_rss=$rss
+    "$B/bench/bench_read_all" "$dir" >/dev/null # warm the page cache
+    measure "$B/bench/bench_read_all" "$dir"; a_wall=$wall; a_rss=$rss
+    measure "$B/bench/bench_minimal" "$dir"; b_wall=$wall; b_rss=$rss
     db="$W/bench-$size.db"
     rm -f "$db" "$db-wal" "$db-shm"
     measure "$B/ancsdb" ingest --quiet --db "$db" "$dir"; c_wall=$wall; c_rss=$rss
@@ -64,17 +68,27 @@ for size in $SIZES; do
         times+=($(( (t1 - t0) / 1000 )))
     done
     wr_med=$(printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {if (NR) print a[int((NR+1)/2)]/1000; else print "n/a"}')
+    # the same 100 queries timed inside SQLite (sqlite3 shell .timer), without process start
+    sq_med=n/a
+    if command -v sqlite3 >/dev/null; then
+        sq_med=$(for id in "${ids[@]}"; do
+            sqlite3 -readonly "$db" ".parameter set ?1 'PART'" ".parameter set ?2 $id" \
+                ".timer on" ".read queries/who-references.sql" </dev/null
+        done | awk '/^Run Time:/ {print $4 * 1000}' | sort -n |
+            awk '{a[NR]=$1} END {if (NR) printf "%.2f", a[int((NR+1)/2)]; else print "n/a"}')
+    fi
     measure "$B/ancsdb" query --db "$db" --format tsv who-references PART "${ids[0]:-0}"; e_rss=$rss
     measure "$B/ancsdb" query --db "$db" --format tsv unknown-census; cen_wall=$wall; cen_rss=$rss
-    rows+=("$(printf '%s|%.2f GB|%s|%s|%s|%s|%s|%s|%s|%s|%s ms|%s|%s|%s|%.1f MB|%.2f|%.2f|%.1f%%' \
+    rows+=("$(printf '%s|%.2f GB|%s|%s|%s|%s|%s|%s|%s|%s|%s ms (SQL %s ms)|%s|%s|%s|%.1f MB|%.2f|%.2f|%.1f%%' \
         "$size" "$(calc "$paks_bytes/1000000000")" "$a_wall" "$a_rss" "$b_wall" "$b_rss" \
-        "$c_wall" "$c_rss" "$d_wall" "$d_rss" "$wr_med" "$e_rss" "$cen_wall" "$cen_rss" \
+        "$c_wall" "$c_rss" "$d_wall" "$d_rss" "$wr_med" "$sq_med" "$e_rss" "$cen_wall" "$cen_rss" \
         "$(calc "$db_size/1000000")" \
         "$(calc "$c_wall/$a_wall")" "$(calc "$c_wall/$b_wall")" \
         "$(calc "100*$d_wall/$c_wall")")")
 done
 
 echo
+echo "machine: $(nproc) cores, $(uname -sr), $(date -u +%Y-%m-%d); ingest --jobs default ($(nproc))"
 echo "| size | PAK bytes | (a) read-all s | RSS MiB | (b) minimal s | RSS MiB | (c) ingest s | RSS MiB | (d) re-ingest s | RSS MiB | (e) who-references median | RSS MiB | census s | RSS MiB | db size | c/a | c/b | d/c |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for r in "${rows[@]}"; do echo "| ${r//|/ | } |"; done

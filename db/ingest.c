@@ -454,6 +454,33 @@ static void tx_rollback(ing *g)
         db_rollback(g->d);
 }
 
+/* PRAGMA application_id (0 otherwise) is set to FINAL_PASS_PENDING inside every transaction
+ * that changes a PAK's rows and cleared inside the final pass's: a run killed in between
+ * leaves it set, and the next run then does the final pass even when every PAK is unchanged,
+ * without re-checking `assets` against pak_entries (which costs seconds on a large corpus;
+ * --rehash still does that check). */
+#define FINAL_PASS_PENDING 0x414E4350 /* "ANCP" */
+
+static int set_pending(ing *g, int on)
+{
+    char sql[48];
+    snprintf(sql, sizeof sql, "PRAGMA application_id = %d", on ? FINAL_PASS_PENDING : 0);
+    return tx_exec(g, sql);
+}
+
+static int pending_flag(ing *g, int *out)
+{
+    sqlite3_stmt *st = NULL;
+    *out = 0;
+    if (sqlite3_prepare_v2(g->h, "PRAGMA application_id", -1, &st, NULL) != SQLITE_OK)
+        return db_priv_sql_fail(g->d, g->err, "application_id");
+    int s = sqlite3_step(st);
+    if (s == SQLITE_ROW)
+        *out = sqlite3_column_int64(st, 0) == FINAL_PASS_PENDING;
+    sqlite3_finalize(st);
+    return s == SQLITE_ROW ? 0 : db_priv_sql_fail(g->d, g->err, "application_id");
+}
+
 /* ---- writing one decoded entry ------------------------------------------------------- */
 
 /* The writer's half of job j (entry of a PAK with row pak_id): if (game, type, id) has no
@@ -830,7 +857,7 @@ static int pak_failed(ing *g, const char *path, const struct stat *sb, int64_t o
     int64_t pak_id;
     if ((rc = tx_begin(g)) != 0)
         return rc;
-    if ((rc = delete_pak(g, old_id, path)) == 0 &&
+    if ((rc = set_pending(g, 1)) == 0 && (rc = delete_pak(g, old_id, path)) == 0 &&
         (rc = insert_pak_row(g, path, sb, NULL, game, NULL, "error", &pak_id)) == 0 &&
         (rc = load_error(g, path, game, -1, 0, 0, "pak", off, msg)) == 0)
         rc = tx_commit(g);
@@ -930,7 +957,7 @@ static int do_pak_file(ing *g, const char *path, const struct stat *sb, pak_file
     g->changed = 1;
     if ((rc = tx_begin(g)) != 0)
         goto done;
-    if ((rc = delete_pak(g, old_id, path)) != 0)
+    if ((rc = set_pending(g, 1)) != 0 || (rc = delete_pak(g, old_id, path)) != 0)
         goto rollback;
     if ((rc = insert_pak_row(g, path, sb, p, game, pak_game_name(det), "ok", &pak_id)) != 0)
         goto rollback;
@@ -1328,7 +1355,7 @@ static int final_pass(ing *g)
     free(work);
     if (rc)
         goto done;
-    if ((rc = rebuild_assets(g)) != 0)
+    if ((rc = rebuild_assets(g)) != 0 || (rc = set_pending(g, 0)) != 0)
         goto done;
     rc = tx_commit(g);
 done:
@@ -1626,6 +1653,8 @@ int db_ingest_paths(db *d, const char *const *paths, int npaths, const db_ingest
         rc = do_pak(&g, g.files[i], &sb);
     }
     if (!rc && !g.changed)
+        rc = pending_flag(&g, &g.changed);
+    if (!rc && !g.changed && opts->rehash)
         rc = final_pass_pending(&g, &g.changed);
     if (!rc && g.changed) {
         progress(&g, g.nfiles, "finishing");
