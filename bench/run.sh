@@ -75,7 +75,7 @@ for size in $SIZES; do
             sqlite3 -readonly "$db" ".parameter set ?1 'PART'" ".parameter set ?2 $id" \
                 ".timer on" ".read queries/who-references.sql" </dev/null
         done | awk '/^Run Time:/ {print $4 * 1000}' | sort -n |
-            awk '{a[NR]=$1} END {if (NR) printf "%.2f", a[int((NR+1)/2)]; else print "n/a"}')
+            awk '{a[NR]=$1} END {if (NR) printf "%.3f", a[int((NR+1)/2)]; else print "n/a"}')
     fi
     measure "$B/ancsdb" query --db "$db" --format tsv who-references PART "${ids[0]:-0}"; e_rss=$rss
     measure "$B/ancsdb" query --db "$db" --format tsv unknown-census; cen_wall=$wall; cen_rss=$rss
