@@ -454,31 +454,45 @@ static void tx_rollback(ing *g)
         db_rollback(g->d);
 }
 
-/* PRAGMA application_id (0 otherwise) is set to FINAL_PASS_PENDING inside every transaction
- * that changes a PAK's rows and cleared inside the final pass's: a run killed in between
- * leaves it set, and the next run then does the final pass even when every PAK is unchanged,
- * without re-checking `assets` against pak_entries (which costs seconds on a large corpus;
- * --rehash still does that check). */
-#define FINAL_PASS_PENDING 0x414E4350 /* "ANCP" */
-
+/* ingest_state.final_pass_pending is set inside every transaction that changes a PAK's rows
+ * and cleared inside the final pass's: a run killed in between leaves it set, and the next run
+ * then does the final pass even when every PAK is unchanged, without re-checking `assets`
+ * against pak_entries (which costs seconds on a large corpus; --rehash still does that). */
 static int set_pending(ing *g, int on)
 {
-    char sql[48];
-    snprintf(sql, sizeof sql, "PRAGMA application_id = %d", on ? FINAL_PASS_PENDING : 0);
-    return tx_exec(g, sql);
+    return tx_exec(g, on ? "UPDATE ingest_state SET value = 1 WHERE key = 'final_pass_pending'"
+                         : "UPDATE ingest_state SET value = 0 WHERE key = 'final_pass_pending'");
 }
 
 static int pending_flag(ing *g, int *out)
 {
     sqlite3_stmt *st = NULL;
     *out = 0;
-    if (sqlite3_prepare_v2(g->h, "PRAGMA application_id", -1, &st, NULL) != SQLITE_OK)
-        return db_priv_sql_fail(g->d, g->err, "application_id");
+    const char *sql = "SELECT value FROM ingest_state WHERE key = 'final_pass_pending'";
+    if (sqlite3_prepare_v2(g->h, sql, -1, &st, NULL) != SQLITE_OK)
+        return db_priv_sql_fail(g->d, g->err, "ingest_state");
     int s = sqlite3_step(st);
     if (s == SQLITE_ROW)
-        *out = sqlite3_column_int64(st, 0) == FINAL_PASS_PENDING;
+        *out = sqlite3_column_int64(st, 0) != 0;
     sqlite3_finalize(st);
-    return s == SQLITE_ROW ? 0 : db_priv_sql_fail(g->d, g->err, "application_id");
+    return s == SQLITE_ROW || s == SQLITE_DONE ? 0
+                                               : db_priv_sql_fail(g->d, g->err, "ingest_state");
+}
+
+/* A PAK with no signal of its game (empty, or only stored resources of types both games
+ * have) holds nothing whose decoding depends on the game; it takes the game most PAKs of
+ * its folder were detected as (a dump keeps each game's PAKs together), else MP1. */
+static int settle_unknown_games(ing *g)
+{
+    if (g->o->game != PAK_GAME_UNKNOWN)
+        return 0;
+    return tx_exec(
+        g, "UPDATE paks SET game = coalesce((SELECT s.game FROM paks s WHERE s.game_detected IN "
+           "('MP1', 'MP2') AND rtrim(s.path, replace(s.path, '/', '')) = rtrim(paks.path, "
+           "replace(paks.path, '/', '')) GROUP BY s.game ORDER BY count(*) DESC, s.game LIMIT 1), "
+           "'MP1') WHERE game_detected = 'unknown';"
+           "UPDATE warnings SET game = (SELECT p.game FROM paks p WHERE p.pak_id = "
+           "warnings.pak_id) WHERE code = 'game_unknown' AND pak_id IS NOT NULL;");
 }
 
 /* ---- writing one decoded entry ------------------------------------------------------- */
@@ -1002,7 +1016,8 @@ static int do_pak_file(ing *g, const char *path, const struct stat *sb, pak_file
     if (guessed || conflict) {
         if ((rc =
                  db_priv_warn(g->d, game, "PAK", -1, -1, guessed ? "game_unknown" : "game_conflict",
-                              guessed ? "no signal tells the game; recorded as MP1"
+                              guessed ? "no signal tells the game; took the game of the "
+                                        "other PAKs in its folder"
                                       : "game signals disagree; used the strongest",
                               pak_id, g->err)) != 0)
             goto rollback;
@@ -1355,7 +1370,8 @@ static int final_pass(ing *g)
     free(work);
     if (rc)
         goto done;
-    if ((rc = rebuild_assets(g)) != 0 || (rc = set_pending(g, 0)) != 0)
+    if ((rc = settle_unknown_games(g)) != 0 || (rc = rebuild_assets(g)) != 0 ||
+        (rc = set_pending(g, 0)) != 0)
         goto done;
     rc = tx_commit(g);
 done:

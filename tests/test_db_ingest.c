@@ -136,7 +136,10 @@ static uint64_t snapshot(db *d, long *rows)
     db_sink hs = {&h, NULL, h_row, NULL};
     for (int i = 0; i < t.n; i++) {
         char sql[128];
-        snprintf(sql, sizeof sql, "SELECT * FROM \"%s\" ORDER BY 1, 2, 3", t.name[i]);
+        /* every table has at least two columns; most have three or more */
+        int two = !strcmp(t.name[i], "ingest_state");
+        snprintf(sql, sizeof sql, "SELECT * FROM \"%s\" ORDER BY 1, 2%s", t.name[i],
+                 two ? "" : ", 3");
         assert_int_equal(db_exec(d, sql, 0, NULL, &hs, &e), 0);
     }
     *rows = h.rows;
