@@ -33,6 +33,12 @@ check "first ingest prints nothing on stdout" "" "$(cat "$T/out1")"
 grep -Eq '^ingest: 30 paks \(30 written, 0 unchanged\), 1526 resources, 32 ANCS, 35 EVNT, 84 characters, 0 errors, [0-9]+ warnings, [0-9.]+ s$' "$T/err1"
 check "summary line of the first run" 0 $?
 
+# each PAK's game: detected from its bytes, and for the PAKs with no signal (empty ones,
+# AudioGrp's lone ATBL) the game of the other PAKs of its folder; truth.json counts 17 + 13
+want=$(python3 -c "import json,sys; g=json.load(open(sys.argv[1]))['games']; print(g['mp1']['pak_count'], g['mp2']['pak_count'])" "$CORPUS/truth.json" 2>/dev/null || echo "17 13")
+check "paks per game (folder fallback for undetectable PAKs)" "$want" \
+    "$("$BIN" sql --db "$DB" --format tsv "SELECT (SELECT count(*) FROM paks WHERE game = 'MP1') || ' ' || (SELECT count(*) FROM paks WHERE game = 'MP2')" | tail -1)"
+
 snapshot() {
     "$BIN" sql --db "$DB" --format tsv "SELECT
         (SELECT count(*) FROM paks) || ' ' || (SELECT count(*) FROM pak_entries) || ' ' ||
