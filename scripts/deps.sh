@@ -7,6 +7,8 @@ missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
 done
+# python3 (end-to-end scripts read JSON with it) may come from outside Debian's packages
+command -v python3 >/dev/null 2>&1 || missing="$missing python3"
 if [ -n "$missing" ]; then
     echo "installing:$missing" >&2
     if [ "$(id -u)" != 0 ]; then
