@@ -1,14 +1,13 @@
 #!/usr/bin/env bash
 # e2e_crash.sh BINARY SHARED_DIR — crash-safe ingest. A demo corpus (ancsdb demo --build-only,
 # ~30 PAKs, about a second of ingest) is ingested while `ancsdb ingest` is killed with SIGKILL
-# at random moments (KILLS times, default 12; before each round some PAKs are touched so the
-# run has work to do). After each kill the database passes PRAGMA integrity_check and the
+# at random moments (KILLS times, default 12: two during the bulk load of an empty database,
+# the others while touched PAKs are replaced in a full one). After each kill the database passes PRAGMA integrity_check and the
 # invariant between committed transactions holds; readers running during the ingest always
 # see it too. Then one PAK's content changes and the run is killed on entering the final pass
 # (gdb, when present). A final uninterrupted run must leave exactly the rows of a clean ingest
-# of the same files (every
-# table dumped in a canonical order; pak_id shown as the PAK's path; the volatile ingested_at,
-# mtime columns and sqlite_stat1 left out).
+# of the same files (every table dumped in a canonical order; pak_id shown as the PAK's path;
+# the volatile ingested_at and mtime columns left out).
 set -u
 BIN=$1
 KILLS=${ANCSDB_CRASH_KILLS:-12}
@@ -80,30 +79,52 @@ sum(resource_count) FROM paks WHERE status = 'ok')" >>"$T/reader.bad" ;;
 ) &
 READER=$!
 
+# how long a whole ingest takes here: kills land at random points within that span
+t0=$(date +%s%N)
+"$BIN" ingest --db "$T/timing.db" --quiet "$T/corpus" 2>/dev/null
+span_ms=$((($(date +%s%N) - t0) / 1000000))
+[ "$span_ms" -ge 30 ] || span_ms=30
+echo "a full ingest takes ${span_ms} ms; kills land within the first 70% of that"
+
 kills=0 rounds=0 integrity_bad=0 invariant_bad=0
 mapfile -t PAKS < <(find "$T/corpus" -name '*.pak' | sort)
 while [ "$kills" -lt "$KILLS" ] && [ "$rounds" -lt $((KILLS * 3)) ]; do
     rounds=$((rounds + 1))
-    # give this round work: touch a random half of the PAKs (new mtime -> replaced)
-    for p in "${PAKS[@]}"; do
-        [ $((RANDOM % 2)) -eq 0 ] && touch "$p"
-    done
+    # Rounds 1-2 kill the first load of an empty database (a bulk load: all or nothing);
+    # then one uninterrupted run fills it, and later rounds replace a random half of the PAKs
+    # (touched: new mtime), so kills land between and inside per-PAK transactions.
+    if [ "$rounds" = 3 ]; then
+        "$BIN" ingest --db "$DB" --quiet "$T/corpus" 2>/dev/null
+        check "uninterrupted ingest after the killed bulk loads" 0 $?
+    fi
+    if [ "$rounds" -ge 3 ]; then
+        for p in "${PAKS[@]}"; do
+            [ $((RANDOM % 2)) -eq 0 ] && touch "$p"
+        done
+    fi
     "$BIN" ingest --db "$DB" --quiet "$T/corpus" 2>/dev/null &
     pid=$!
-    sleep "0.$(printf '%03d' $((RANDOM % 900 + 20)))"
+    ms=$((RANDOM % (span_ms * 7 / 10) + 5))
+    sleep "$((ms / 1000)).$(printf '%03d' $((ms % 1000)))"
     if kill -9 "$pid" 2>/dev/null; then
         wait "$pid" 2>/dev/null
         [ $? -eq 137 ] && kills=$((kills + 1))
     else
         wait "$pid" 2>/dev/null
     fi
-    ic=$(sql "$DB" "PRAGMA integrity_check")
-    [ "$ic" = "ok" ] || { integrity_bad=$((integrity_bad + 1)); echo "integrity: $ic"; }
-    inv=$(sql "$DB" "$INVARIANT")
-    [ "$inv" = "1" ] || { invariant_bad=$((invariant_bad + 1)); echo "invariant: '$inv'"; }
+    ic=$("$BIN" sql --db "$DB" --format tsv "PRAGMA integrity_check" 2>"$T/ic.err" | tail -n +2)
+    [ "$ic" = "ok" ] || {
+        integrity_bad=$((integrity_bad + 1))
+        echo "round $rounds: integrity_check: '$ic' $(cat "$T/ic.err")"
+    }
+    inv=$("$BIN" sql --db "$DB" --format tsv "$INVARIANT" 2>"$T/inv.err" | tail -n +2)
+    [ "$inv" = "1" ] || {
+        invariant_bad=$((invariant_bad + 1))
+        echo "round $rounds: invariant: '$inv' $(cat "$T/inv.err")"
+    }
 done
 echo "rounds: $rounds, killed mid-ingest: $kills"
-[ "$kills" -ge 10 ] || { echo "FAIL: only $kills kills landed"; fail=1; }
+[ "$kills" -ge 10 ] || { echo "FAIL: only $kills of $rounds kills landed mid-ingest"; fail=1; }
 check "integrity_check after every kill" 0 "$integrity_bad"
 check "committed-state invariant after every kill" 0 "$invariant_bad"
 
@@ -128,6 +149,7 @@ fi
 # resume without interruption
 "$BIN" ingest --db "$DB" --quiet "$T/corpus" 2>"$T/final.err"
 check "resumed ingest exit status" 0 $?
+grep -v '^ingest: ' "$T/final.err" | head -5
 kill "$READER" 2>/dev/null
 wait "$READER" 2>/dev/null
 READER=

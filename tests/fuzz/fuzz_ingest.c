@@ -1,6 +1,7 @@
 /* fuzz_ingest.c — one PAK from memory through the whole ingest path (tables, inflate, ANCS
- * and EVNT decode, rows) into an emptied in-memory database, via db_ingest_mem. The game is
- * chosen from the input size (auto, MP1, MP2) so both decoders see every input shape.
+ * and EVNT decode, rows) into an emptied in-memory database, via db_ingest_mem. The game
+ * (auto, MP1, MP2) and --jobs (1 or 2) are chosen from the input size so every input shape
+ * meets both decoders and both the single-thread and the worker-thread paths.
  * Invariants: ingest never fails fatally on a healthy database; exactly one paks row; an
  * 'ok' PAK has one pak_entries row per table entry; each load_errors row names a stage. */
 #include <stdint.h>
@@ -80,7 +81,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     db *d = shared_db();
     util_err err;
     util_err_clear(&err);
-    db_ingest_opts o = {.game = games[size % 3], .jobs = 1, .quiet = 1, .log = NULL};
+    /* jobs 1 decodes on this thread, 2 on workers feeding this writer: both paths */
+    db_ingest_opts o = {
+        .game = games[size % 3], .jobs = 1 + (int)(size / 3 % 2), .quiet = 1, .log = NULL};
     db_ingest_stats st;
     if (db_ingest_mem(d, "fuzz.pak", data, size, &o, &st, &err) != 0)
         abort(); /* only SQLite failures or OOM may be fatal; neither happens here */
