@@ -5,6 +5,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "util.h"
+
 /* Exit status (CONTRACT.md). */
 enum { EXIT_OK = 0, EXIT_PARTIAL = 1, EXIT_USAGE = 2, EXIT_FATAL = 3 };
 
@@ -15,6 +17,10 @@ int cmd_ingest(int argc, char **argv);
 int cmd_query(int argc, char **argv);
 int cmd_sql(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
+
+/* Value of option argv[*i] given as "--opt VALUE" (advancing *i) or "--opt=VALUE"; NULL when
+ * argv[*i] is not `name`. Sets *missing when the option is last and has no value. */
+const char *cli_opt_value(int argc, char **argv, int *i, const char *name, int *missing);
 
 /* Print "ancsdb: <msg>\n" to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -45,5 +51,14 @@ void out_auto_int(out_table *t, int64_t v);
 void out_row_end(out_table *t);
 /* Flush (tables are aligned once every row is known) and free. Returns rows written. */
 long out_finish(out_table *t);
+
+/* ---- SQL results through the output formats (cmd_query.c) ------------------------ */
+
+struct db;
+struct db_bind;
+/* Run every statement of sql on d with binds as ?1..?n and print each result set to f in
+ * fmt. 0, or the db_exec error (err filled). */
+int cli_print_sql(struct db *d, FILE *f, out_format fmt, const char *sql, int nbind,
+                  const struct db_bind *binds, util_err *err);
 
 #endif

@@ -29,55 +29,6 @@ static void demo_usage(FILE *f)
           f);
 }
 
-/* Print a result set through the output module. */
-typedef struct sink_ctx {
-    out_table *t;
-    FILE *f;
-    out_format fmt;
-    long rows;
-} sink_ctx;
-
-static void sink_begin(void *ctx, int ncols, const char *const *names)
-{
-    sink_ctx *s = ctx;
-    s->t = out_begin(s->f, s->fmt, ncols, names);
-}
-
-static int sink_row(void *ctx, int ncols, const db_cell *cells)
-{
-    sink_ctx *s = ctx;
-    if (!s->t)
-        return 1;
-    for (int i = 0; i < ncols; i++) {
-        switch (cells[i].type) {
-        case DB_INT:
-            out_auto_int(s->t, cells[i].i);
-            break;
-        case DB_REAL:
-            out_real(s->t, cells[i].r);
-            break;
-        case DB_TEXT:
-            out_text(s->t, cells[i].s);
-            break;
-        case DB_BLOB:
-            out_text(s->t, "(blob)");
-            break;
-        default:
-            out_null(s->t);
-        }
-    }
-    out_row_end(s->t);
-    s->rows++;
-    return 0;
-}
-
-static void sink_end(void *ctx)
-{
-    sink_ctx *s = ctx;
-    out_finish(s->t);
-    s->t = NULL;
-}
-
 static int show(db *d, const char *title, const char *name, int argc, char **argv)
 {
     util_err e;
@@ -94,9 +45,7 @@ static int show(db *d, const char *title, const char *name, int argc, char **arg
         printf(" %s", argv[i]);
     printf(")\n");
     fflush(stdout);
-    sink_ctx s = {NULL, stdout, OUT_TABLE, 0};
-    db_sink sink = {&s, sink_begin, sink_row, sink_end};
-    if (db_exec(d, sql, qi.param_count, binds, &sink, &e)) {
+    if (cli_print_sql(d, stdout, OUT_TABLE, sql, qi.param_count, binds, &e)) {
         cli_error("query %s: %s", name, e.msg);
         return -1;
     }
@@ -195,8 +144,12 @@ int cmd_demo(int argc, char **argv)
     snprintf(p1, sizeof p1, "%s/mp1", dir);
     snprintf(p2, sizeof p2, "%s/mp2", dir);
     const char *paths[] = {p1, p2};
-    db_ingest_opts io = {.game = PAK_GAME_UNKNOWN, .jobs = 0, .quiet = quiet,
-                         .progress = !quiet && isatty(2), .rehash = 0, .log = stderr};
+    db_ingest_opts io = {.game = PAK_GAME_UNKNOWN,
+                         .jobs = 0,
+                         .quiet = quiet,
+                         .progress = !quiet && isatty(2),
+                         .rehash = 0,
+                         .log = stderr};
     db_ingest_stats is;
     memset(&is, 0, sizeof is);
     if (db_ingest_paths(d, paths, 2, &io, &is, &e)) {

@@ -44,29 +44,14 @@ static const char ingest_usage[] =
     "exit status: 0 ok, 1 some inputs were rejected in this run (see load_errors),\n"
     "             2 usage error, 3 fatal (cannot open the database, write failure, disk full)\n";
 
-static const char *opt_val(int argc, char **argv, int *i, const char *name, int *missing)
-{
-    const char *a = argv[*i];
-    size_t n = strlen(name);
-    if (strncmp(a, name, n) != 0)
-        return NULL;
-    if (a[n] == '=')
-        return a + n + 1;
-    if (a[n] != '\0')
-        return NULL;
-    if (*i + 1 >= argc) {
-        *missing = 1;
-        return NULL;
-    }
-    return argv[++*i];
-}
-
 int cmd_ingest(int argc, char **argv)
 {
     const char *dbpath = "corpus.db";
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     db_ingest_opts o = {.game = PAK_GAME_UNKNOWN,
-                        .jobs = cores < 1 ? 1 : cores > 64 ? 64 : (int)cores,
+                        .jobs = cores < 1    ? 1
+                                : cores > 64 ? 64
+                                             : (int)cores,
                         .log = stderr};
     const char **paths = calloc((size_t)argc + 1, sizeof *paths);
     int npaths = 0, rc = EXIT_OK, only_paths = 0;
@@ -91,9 +76,9 @@ int cmd_ingest(int argc, char **argv)
             o.quiet = 1;
         } else if (!strcmp(argv[i], "--rehash")) {
             o.rehash = 1;
-        } else if ((v = opt_val(argc, argv, &i, "--db", &missing)) != NULL) {
+        } else if ((v = cli_opt_value(argc, argv, &i, "--db", &missing)) != NULL) {
             dbpath = v;
-        } else if ((v = opt_val(argc, argv, &i, "--game", &missing)) != NULL) {
+        } else if ((v = cli_opt_value(argc, argv, &i, "--game", &missing)) != NULL) {
             if (!strcasecmp(v, "auto"))
                 o.game = PAK_GAME_UNKNOWN;
             else if (!strcasecmp(v, "MP1"))
@@ -105,7 +90,7 @@ int cmd_ingest(int argc, char **argv)
                 rc = EXIT_USAGE;
                 goto done;
             }
-        } else if ((v = opt_val(argc, argv, &i, "--jobs", &missing)) != NULL) {
+        } else if ((v = cli_opt_value(argc, argv, &i, "--jobs", &missing)) != NULL) {
             char *end;
             long n = strtol(v, &end, 10);
             if (*v == '\0' || *end || n < 1 || n > 1024) {

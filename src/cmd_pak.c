@@ -73,25 +73,6 @@ static const char extract_usage[] =
     "             2 usage error, 3 the PAK cannot be opened or parsed, DIR cannot be\n"
     "             created, or a write fails for lack of space\n";
 
-/* Value of option argv[*i] ("--opt VALUE" or "--opt=VALUE"), or NULL if argv[*i] is not
- * `name`. *missing is set when the option is there without a value. */
-static const char *opt_value(int argc, char **argv, int *i, const char *name, int *missing)
-{
-    const char *a = argv[*i];
-    size_t n = strlen(name);
-    if (strncmp(a, name, n) != 0)
-        return NULL;
-    if (a[n] == '=')
-        return a + n + 1;
-    if (a[n] != '\0')
-        return NULL;
-    if (*i + 1 >= argc) {
-        *missing = 1;
-        return NULL;
-    }
-    return argv[++*i];
-}
-
 static void print_anomalies(const char *path, const pak_file *p)
 {
     for (size_t k = 0; k < p->anomaly_count; k++) {
@@ -127,7 +108,7 @@ static int pak_list(int argc, char **argv)
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             fputs(list_usage, stdout);
             return EXIT_OK;
-        } else if ((v = opt_value(argc, argv, &i, "--format", &missing)) != NULL) {
+        } else if ((v = cli_opt_value(argc, argv, &i, "--format", &missing)) != NULL) {
             if (out_parse_format(v, &fmt)) {
                 cli_error("pak list: unknown format '%s' (table, csv, json or tsv)", v);
                 return EXIT_USAGE;
@@ -333,23 +314,23 @@ static int pak_extract(int argc, char **argv)
             goto done;
         } else if (!strcmp(argv[i], "--force")) {
             o.force = 1;
-        } else if ((v = opt_value(argc, argv, &i, "--type", &missing)) != NULL) {
+        } else if ((v = cli_opt_value(argc, argv, &i, "--type", &missing)) != NULL) {
             if (util_fourcc_parse(v, &o.types[o.ntypes])) {
                 cli_error("pak extract: --type wants exactly 4 characters, not '%s'", v);
                 rc = EXIT_USAGE;
                 goto done;
             }
             o.ntypes++;
-        } else if (!missing && (v = opt_value(argc, argv, &i, "--id", &missing)) != NULL) {
+        } else if (!missing && (v = cli_opt_value(argc, argv, &i, "--id", &missing)) != NULL) {
             if (util_parse_id(v, &o.ids[o.nids])) {
                 cli_error("pak extract: bad asset ID '%s' (0x1A2B3C4D, 1A2B3C4D or decimal)", v);
                 rc = EXIT_USAGE;
                 goto done;
             }
             o.nids++;
-        } else if (!missing &&
-                   ((v = opt_value(argc, argv, &i, "-o", &missing)) != NULL ||
-                    (!missing && (v = opt_value(argc, argv, &i, "--output", &missing)) != NULL))) {
+        } else if (!missing && ((v = cli_opt_value(argc, argv, &i, "-o", &missing)) != NULL ||
+                                (!missing && (v = cli_opt_value(argc, argv, &i, "--output",
+                                                                &missing)) != NULL))) {
             if (!*v) {
                 cli_error("pak extract: empty output directory");
                 rc = EXIT_USAGE;

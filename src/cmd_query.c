@@ -45,6 +45,7 @@ static const char sql_usage[] =
 
 typedef struct qsink {
     out_format fmt;
+    FILE *f;
     out_table *t;
 } qsink;
 
@@ -53,7 +54,7 @@ static void sink_begin(void *ctx, int ncols, const char *const *names)
     qsink *s = ctx;
     if (s->t)
         out_finish(s->t);
-    s->t = out_begin(stdout, s->fmt, ncols, names);
+    s->t = out_begin(s->f, s->fmt, ncols, names);
 }
 
 static int sink_row(void *ctx, int ncols, const db_cell *cells)
@@ -102,23 +103,6 @@ static void sink_end(void *ctx)
     s->t = NULL;
 }
 
-static const char *opt_val(int argc, char **argv, int *i, const char *name, int *missing)
-{
-    const char *a = argv[*i];
-    size_t n = strlen(name);
-    if (strncmp(a, name, n) != 0)
-        return NULL;
-    if (a[n] == '=')
-        return a + n + 1;
-    if (a[n] != '\0')
-        return NULL;
-    if (*i + 1 >= argc) {
-        *missing = 1;
-        return NULL;
-    }
-    return argv[++*i];
-}
-
 /* Common option parsing; positional arguments are moved to pos[]. Returns -1 on usage
  * error (already reported), 1 when help was printed, 0 otherwise. */
 static int parse_common(const char *cmd, const char *usage, int argc, char **argv,
@@ -137,9 +121,9 @@ static int parse_common(const char *cmd, const char *usage, int argc, char **arg
             return 1;
         } else if (list && !strcmp(argv[i], "--list")) {
             *list = 1;
-        } else if ((v = opt_val(argc, argv, &i, "--db", &missing)) != NULL) {
+        } else if ((v = cli_opt_value(argc, argv, &i, "--db", &missing)) != NULL) {
             *dbpath = v;
-        } else if ((v = opt_val(argc, argv, &i, "--format", &missing)) != NULL) {
+        } else if ((v = cli_opt_value(argc, argv, &i, "--format", &missing)) != NULL) {
             if (out_parse_format(v, fmt)) {
                 cli_error("%s: unknown format '%s' (table, csv, json or tsv)", cmd, v);
                 return -1;
@@ -192,6 +176,17 @@ static int list_queries(out_format fmt)
     return EXIT_OK;
 }
 
+int cli_print_sql(struct db *d, FILE *f, out_format fmt, const char *sql, int nbind,
+                  const struct db_bind *binds, util_err *err)
+{
+    qsink s = {fmt, f, NULL};
+    db_sink sink = {&s, sink_begin, sink_row, sink_end};
+    int rc = db_exec(d, sql, nbind, binds, &sink, err);
+    if (s.t)
+        out_finish(s.t);
+    return rc;
+}
+
 static int run_sql(const char *dbpath, out_format fmt, const char *sql, int nbind,
                    const db_bind *binds, const char *what)
 {
@@ -202,15 +197,11 @@ static int run_sql(const char *dbpath, out_format fmt, const char *sql, int nbin
         cli_error("%s: %s", what, e.msg);
         return EXIT_FATAL;
     }
-    qsink s = {fmt, NULL};
-    db_sink sink = {&s, sink_begin, sink_row, sink_end};
     int rc = EXIT_OK;
-    if (db_exec(d, sql, nbind, binds, &sink, &e) != 0) {
+    if (cli_print_sql(d, stdout, fmt, sql, nbind, binds, &e) != 0) {
         cli_error("%s: %s", what, e.msg);
         rc = EXIT_FATAL;
     }
-    if (s.t)
-        out_finish(s.t);
     db_close(d);
     return rc;
 }

@@ -19,6 +19,23 @@ void cli_error(const char *fmt, ...)
     fputc('\n', stderr);
 }
 
+const char *cli_opt_value(int argc, char **argv, int *i, const char *name, int *missing)
+{
+    const char *a = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(a, name, n) != 0)
+        return NULL;
+    if (a[n] == '=')
+        return a + n + 1;
+    if (a[n] != '\0')
+        return NULL;
+    if (*i + 1 >= argc) {
+        *missing = 1;
+        return NULL;
+    }
+    return argv[++*i];
+}
+
 static const struct {
     const char *name;
     int (*fn)(int, char **);
