@@ -18,10 +18,13 @@
  * Meta-animation: {offset, type, type_name, ...body}; meta-transition likewise. Asset IDs
  * are 8-digit upper-case hex strings; PAS values are raw u32 (float bits for Float parms);
  * non-finite floats print as strings ("nan", "inf", "-inf"). */
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "ancs.h"
 #include "cli.h"
@@ -616,9 +619,20 @@ static void usage(FILE *f)
 
 static uint8_t *read_file(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    /* regular files only: a FIFO or device would block or never end */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    struct stat st;
+    if (fd < 0)
         return NULL;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return NULL;
+    }
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        close(fd);
+        return NULL;
+    }
     size_t cap = 1 << 16, n = 0;
     uint8_t *b = malloc(cap);
     size_t got;
@@ -651,11 +665,9 @@ static int split_pak_arg(const char *arg, char **path, uint32_t *asset)
     const char *colon = strrchr(arg, ':');
     if (!colon || colon == arg)
         return 0;
-    FILE *f = fopen(arg, "rb");
-    if (f) {
-        fclose(f);
+    struct stat st;
+    if (stat(arg, &st) == 0) /* the whole argument names a file (never opened here) */
         return 0;
-    }
     if (util_parse_id(colon + 1, asset))
         return 0;
     size_t n = (size_t)(colon - arg);
