@@ -93,6 +93,12 @@ mkfifo "$T/lone.pak"
 timeout 60 "$BIN" ingest --db "$T/f.db" --quiet "$T/lone.pak" "$T/missing.pak" 2>/dev/null
 check "ingest of an explicit FIFO and a missing path (no hang)" 1 $?
 check "both recorded" 2 "$(sql "$T/f.db" "SELECT count(*) FROM load_errors WHERE stage = 'pak'")"
+timeout 60 "$BIN" ancs dump "$T/lone.pak" >/dev/null 2>&1
+check "ancs dump of a FIFO: cannot read (no hang)" 3 $?
+timeout 60 "$BIN" pak list "$T/lone.pak" >/dev/null 2>&1
+rc=$?
+[ $rc != 124 ] && [ $rc != 0 ]
+check "pak list of a FIFO fails without hanging (rc $rc)" 0 $?
 
 # warnings only -> exit 0: a second run over the clean corpus changes nothing
 "$BIN" ingest --db "$T/ref.db" --quiet "$T/c" 2>/dev/null
