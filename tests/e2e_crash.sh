@@ -2,12 +2,13 @@
 # e2e_crash.sh BINARY SHARED_DIR — crash-safe ingest. A demo corpus (ancsdb demo --build-only,
 # ~30 PAKs, about a second of ingest) is ingested while `ancsdb ingest` is killed with SIGKILL
 # at random moments (KILLS times, default 12: two during the bulk load of an empty database,
-# the others while touched PAKs are replaced in a full one). After each kill the database passes PRAGMA integrity_check and the
-# invariant between committed transactions holds; readers running during the ingest always
-# see it too. Then one PAK's content changes and the run is killed on entering the final pass
-# (gdb, when present). A final uninterrupted run must leave exactly the rows of a clean ingest
-# of the same files (every table dumped in a canonical order; pak_id shown as the PAK's path;
-# the volatile ingested_at and mtime columns left out).
+# the others while touched PAKs are replaced in a full one). After each kill the database
+# passes PRAGMA integrity_check and the invariant between committed transactions holds;
+# readers running during the ingest (`ancsdb sql` checking that invariant, `ancsdb query
+# corpus-summary`) always see it too. Then one PAK's content changes and the run is killed on
+# entering the final pass (gdb, when present). A final uninterrupted run must leave exactly
+# the rows of a clean ingest of the same files (every table dumped in a canonical order;
+# pak_id shown as the PAK's path; the volatile ingested_at and mtime columns left out).
 set -u
 BIN=$1
 KILLS=${ANCSDB_CRASH_KILLS:-12}
@@ -74,6 +75,14 @@ DB=$T/crash.db
         0) bad=$((bad + 1)); sql "$DB" "SELECT (SELECT count(*) FROM pak_entries), (SELECT \
 sum(resource_count) FROM paks WHERE status = 'ok')" >>"$T/reader.bad" ;;
         esac
+        # the named-query path too: it must run (exit 0) whenever the database has data
+        "$BIN" query --db "$DB" --format tsv corpus-summary >/dev/null 2>"$T/reader.qerr"
+        qrc=$?
+        if [ $qrc != 0 ] && ! grep -Eq 'no ancsdb data|cannot open|not an ancsdb' "$T/reader.qerr"
+        then
+            bad=$((bad + 1))
+            cat "$T/reader.qerr" >>"$T/reader.bad"
+        fi
         echo "$ok $bad" >"$T/reader.count"
     done
 ) &
