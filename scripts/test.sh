@@ -1,12 +1,34 @@
 #!/usr/bin/env bash
-# Quick start, command 2: build the test build (ASan + UBSan) and run every test.
+# Quick start, command 2: build the test build (ASan + UBSan), run every test (ctest: cmocka
+# suites, end-to-end scripts, fuzz seed-corpus replays), then each libFuzzer target for
+# ANCSDB_FUZZ_SECONDS seconds (default 20; 0 skips). Ends with one "passed, failed" line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh --with-fuzz
 cmake --preset debug >/dev/null
 cmake --build --preset debug -j "$(nproc)"
-ctest --preset debug -j "$(nproc)"
-# Bounded libFuzzer runs of every target (clang), when the fuzz build is wanted.
-if [ "${ANCSDB_FUZZ_SECONDS:-20}" != 0 ] && [ -x tests/fuzz/run.sh ]; then
-    tests/fuzz/run.sh "${ANCSDB_FUZZ_SECONDS:-20}"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+ctest --preset debug -j "$(nproc)" 2>&1 | tee "$log" || status=1
+total=$(sed -n 's/.*tests failed out of \([0-9]*\).*/\1/p' "$log" | tail -1)
+failed=$(sed -n 's/.* \([0-9]*\) tests failed out of.*/\1/p' "$log" | tail -1)
+total=${total:-0}
+failed=${failed:-$total}
+fuzz_pass=0
+fuzz_fail=0
+secs=${ANCSDB_FUZZ_SECONDS:-20}
+if [ "$secs" != 0 ]; then
+    for f in tests/fuzz/fuzz_*.c; do
+        t=$(basename "$f" .c)
+        if tests/fuzz/run.sh "$secs" "$t"; then
+            fuzz_pass=$((fuzz_pass + 1))
+        else
+            fuzz_fail=$((fuzz_fail + 1))
+            status=1
+        fi
+    done
 fi
+[ "$total" -gt 0 ] || status=1
+echo "tests: $((total - failed + fuzz_pass)) passed, $((failed + fuzz_fail)) failed"
+exit $status
