@@ -21,8 +21,8 @@
  * Bulk load: into a database holding no PAK yet, the whole run is one transaction (each
  * PAK a savepoint) and the non-unique secondary indexes are dropped at its start and built
  * again at its end, which is cheaper than keeping them up to date row by row. */
-#define _XOPEN_SOURCE   700 /* realpath, pread */
-#define _DEFAULT_SOURCE     /* MAP_ANONYMOUS, MAP_NORESERVE */
+#define _XOPEN_SOURCE 700 /* realpath, pread */
+#define _DEFAULT_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -32,7 +32,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -65,12 +64,291 @@ enum {
 #define FOURCC_ANCS 0x414E4353u
 #define FOURCC_EVNT 0x45564E54u
 
+/* ---- reading a PAK ------------------------------------------------------------------- */
+
+/* A PAK file read with pread(), never mapped: only the bytes the ingest needs are read —
+ * the tables, every entry's first 8 bytes (compressed: size prefix and codec sniff) or last
+ * 32 (stored: 0xFF padding), in bounded chunks into one small buffer, and each ANCS/EVNT
+ * payload into its own buffer when its job runs. Memory follows the tables and the
+ * payloads in flight, not the file size. db_ingest_mem reads the caller's bytes instead
+ * (fd < 0, mem set). Workers pread the same descriptor concurrently. */
+typedef struct pakbuf {
+    int fd;
+    const uint8_t *mem; /* db_ingest_mem: the whole PAK, borrowed */
+    size_t size;
+    const char *path; /* borrowed: for messages */
+} pakbuf;
+
+#define PAKBUF_HEAD  (64u << 10) /* first read of a file's head: tables of most PAKs */
+#define PAKBUF_GAP   4096u       /* read across gaps up to this size rather than seek */
+#define PAKBUF_CHUNK (1u << 20)  /* most bytes read at once for entry heads and tails */
+
+static void pakbuf_close(pakbuf *b)
+{
+    if (b->fd >= 0)
+        close(b->fd);
+    b->fd = -1;
+}
+
+/* Open path (errors worded like pak_open's). */
+static int pakbuf_open(pakbuf *b, const char *path, util_err *err)
+{
+    int rc = 0;
+    struct stat st;
+    memset(b, 0, sizeof *b);
+    b->path = path;
+    b->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO must not block */
+    if (b->fd < 0)
+        return util_fail(err, UTIL_EIO, UINT64_MAX, "cannot open %s: %s", path, strerror(errno));
+    if (fstat(b->fd, &st) != 0) {
+        rc = util_fail(err, UTIL_EIO, UINT64_MAX, "cannot stat %s: %s", path, strerror(errno));
+        goto done;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        rc = util_fail(err, UTIL_EIO, UINT64_MAX, "%s is not a regular file", path);
+        goto done;
+    }
+    if ((uint64_t)st.st_size > SIZE_MAX) {
+        rc = util_fail(err, UTIL_EIO, UINT64_MAX, "%s is too large to map", path);
+        goto done;
+    }
+    b->size = (size_t)st.st_size;
+done:
+    if (rc)
+        pakbuf_close(b);
+    return rc;
+}
+
+/* The caller's bytes as a pakbuf (db_ingest_mem). */
+static void pakbuf_mem(pakbuf *b, const uint8_t *data, size_t len, const char *path)
+{
+    memset(b, 0, sizeof *b);
+    b->fd = -1;
+    b->mem = data;
+    b->size = len;
+    b->path = path;
+}
+
+/* Read bytes [off, off + len) of the file into dst. */
+static int pakbuf_read(const pakbuf *b, uint8_t *dst, uint64_t off, size_t len, util_err *err)
+{
+    if (off > b->size || len > b->size - off)
+        return util_fail(err, UTIL_EIO, off, "%s: file shrank while being read", b->path);
+    if (b->fd < 0) {
+        if (len)
+            memcpy(dst, b->mem + off, len);
+        return 0;
+    }
+    while (len) {
+        ssize_t n = pread(b->fd, dst, len, (off_t)off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return util_fail(err, UTIL_EIO, off, "cannot read %s: %s", b->path, strerror(errno));
+        if (n == 0)
+            return util_fail(err, UTIL_EIO, off, "%s: file shrank while being read", b->path);
+        off += (uint64_t)n;
+        dst += n;
+        len -= (size_t)n;
+    }
+    return 0;
+}
+
+/* FNV-1a of every byte of the file (--rehash), read in 1 MiB pieces. */
+static int pakbuf_hash_all(const pakbuf *b, uint64_t *out, util_err *err)
+{
+    if (b->fd < 0) {
+        *out = util_fnv1a(UTIL_FNV_INIT, b->mem, b->size);
+        return 0;
+    }
+    size_t cap = PAKBUF_CHUNK;
+    uint8_t *tmp = malloc(cap);
+    if (!tmp)
+        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    uint64_t h = UTIL_FNV_INIT, off = 0;
+    int rc = 0;
+    while (off < b->size && !rc) {
+        size_t want = b->size - off < cap ? (size_t)(b->size - off) : cap;
+        rc = pakbuf_read(b, tmp, off, want, err);
+        h = util_fnv1a(h, tmp, want);
+        off += want;
+    }
+    free(tmp);
+    *out = h;
+    return rc;
+}
+
+/* Parse the tables: read a head of the file and grow it while pak_open_tables asks for
+ * more. The errors are those pak_open gives on the whole file. */
+static int pakbuf_tables(pak_file **out, const pakbuf *b, util_err *err)
+{
+    *out = NULL;
+    if (b->fd < 0) {
+        uint64_t need;
+        return pak_open_tables(out, b->mem, b->size, b->size, &need, err);
+    }
+    size_t have = 0, want = b->size < PAKBUF_HEAD ? b->size : PAKBUF_HEAD;
+    uint8_t *head = NULL;
+    int rc;
+    for (;;) {
+        if (want > have) {
+            uint8_t *nh = realloc(head, want);
+            if (!nh) {
+                rc = util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+                break;
+            }
+            head = nh;
+            if ((rc = pakbuf_read(b, head + have, have, want - have, err)) != 0)
+                break;
+            have = want;
+        }
+        uint64_t need = 0;
+        rc = pak_open_tables(out, head ? head : (const uint8_t *)"", have, b->size, &need, err);
+        if (rc == 0 || need == 0)
+            break;
+        uint64_t next = need > (uint64_t)have * 2 ? need : (uint64_t)have * 2;
+        next = (next + PAKBUF_HEAD - 1) / PAKBUF_HEAD * PAKBUF_HEAD;
+        want = next < b->size ? (size_t)next : b->size;
+    }
+    free(head);
+    return rc;
+}
+
+/* Byte range [lo, hi) of one entry's head or tail. */
+typedef struct range {
+    uint64_t lo, hi;
+    uint32_t entry;
+} range;
+
+static int cmp_range(const void *a, const void *b)
+{
+    const range *x = a, *y = b;
+    return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/* After pakbuf_tables: read every entry's head (compressed) or tail (stored) in chunks of
+ * at most PAKBUF_CHUNK bytes and fill decompressed_size and *codecs_out (entry i's
+ * pak_codec; owned: caller free()s). */
+static int pakbuf_entries(pak_file *p, const pakbuf *b, uint8_t **codecs_out, util_err *err)
+{
+    int rc = 0;
+    range *r = NULL;
+    uint8_t *chunk = NULL;
+    uint8_t *codecs = calloc(p->entry_count ? p->entry_count : 1, 1);
+    *codecs_out = NULL;
+    if (!codecs)
+        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    size_t n = 0;
+    if (p->entry_count && !(r = malloc((size_t)p->entry_count * sizeof *r))) {
+        rc = util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+        goto done;
+    }
+    for (uint32_t i = 0; i < p->entry_count; i++) {
+        pak_entry *e = &p->entries[i];
+        if (!e->in_bounds || e->size == 0) {
+            pak_entry_sizes(e, NULL, 0, NULL, 0);
+            continue;
+        }
+        uint64_t lo = e->offset, hi = (uint64_t)e->offset + e->size;
+        if (e->compressed)
+            hi = lo + (e->size < 8 ? e->size : 8);
+        else
+            lo = hi - (e->size < PAK_ALIGN ? e->size : PAK_ALIGN);
+        r[n].lo = lo;
+        r[n].hi = hi;
+        r[n].entry = i;
+        n++;
+    }
+    if (n == 0)
+        goto done;
+    qsort(r, n, sizeof *r, cmp_range);
+    if (b->fd >= 0 && !(chunk = malloc(PAKBUF_CHUNK))) {
+        rc = util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < n && !rc;) {
+        uint64_t lo = r[i].lo, hi = r[i].hi;
+        size_t j = i + 1;
+        for (; j < n && r[j].lo <= hi + PAKBUF_GAP; j++) {
+            uint64_t h = r[j].hi > hi ? r[j].hi : hi;
+            if (h - lo > PAKBUF_CHUNK)
+                break;
+            hi = h;
+        }
+        const uint8_t *base = b->mem ? b->mem + lo : chunk;
+        if (b->fd >= 0 && (rc = pakbuf_read(b, chunk, lo, (size_t)(hi - lo), err)) != 0)
+            break;
+        for (; i < j; i++) {
+            pak_entry *e = &p->entries[r[i].entry];
+            const uint8_t *q = base + (r[i].lo - lo);
+            size_t len = (size_t)(r[i].hi - r[i].lo);
+            if (e->compressed) {
+                pak_entry_sizes(e, q, len, NULL, 0);
+                codecs[r[i].entry] = (uint8_t)pak_entry_codec(e, q, len);
+            } else {
+                pak_entry_sizes(e, NULL, 0, q, len);
+            }
+        }
+    }
+done:
+    free(r);
+    free(chunk);
+    if (rc == 0)
+        *codecs_out = codecs;
+    else
+        free(codecs);
+    return rc;
+}
+
+/* The stored bytes of entry e, read into a new buffer (owned: caller free()s). */
+static int pakbuf_stored(const pakbuf *b, const pak_entry *e, uint8_t **out, util_err *err)
+{
+    *out = malloc(e->size ? e->size : 1);
+    if (!*out)
+        return util_fail(err, UTIL_ENOMEM, e->offset, "out of memory for %" PRIu32 " bytes",
+                         e->size);
+    int rc = pakbuf_read(b, *out, e->offset, e->size, err);
+    if (rc) {
+        free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+/* pak_detect_game's last signal: the first readable ANCS among the first 4 in bounds. */
+static pak_game game_from_ancs(const pak_file *p, const pakbuf *b)
+{
+    int tried = 0;
+    for (uint32_t i = 0; i < p->entry_count && tried < 4; i++) {
+        const pak_entry *e = &p->entries[i];
+        if (e->type != FOURCC_ANCS || !e->in_bounds)
+            continue;
+        tried++;
+        uint8_t *stored = NULL, *buf = NULL;
+        size_t n = 0;
+        if (pakbuf_stored(b, e, &stored, NULL) != 0)
+            continue;
+        int rc = e->compressed ? pak_inflate_bytes(&buf, &n, stored, e->size, 1, PAK_MAX_INFLATE,
+                                                   e->offset, NULL)
+                               : 0;
+        pak_game g = PAK_GAME_UNKNOWN;
+        if (rc == 0)
+            g = e->compressed ? pak_game_of_ancs(buf, n) : pak_game_of_ancs(stored, e->size);
+        free(buf);
+        free(stored);
+        if (g != PAK_GAME_UNKNOWN)
+            return g;
+    }
+    return PAK_GAME_UNKNOWN;
+}
+
 /* ---- decode jobs (worker side: no SQLite) ---------------------------------------------- */
 
 /* One ANCS/EVNT entry on its way from the PAK to the writer. The writer sets the inputs
  * before a worker may claim the job, and reads the results once `done` is set. */
 typedef struct job {
     const pak_file *p;
+    const pakbuf *b;
     uint32_t entry;
     ancs_game game;
     int want_decode; /* guess: decode now (the writer decodes itself when it guessed wrong) */
@@ -105,8 +383,20 @@ static void job_run(job *j)
     util_err_clear(&j->e);
     if (!e->in_bounds)
         return;
-    if (pak_inflate(&j->buf, &j->len, j->p, j->entry, PAK_MAX_INFLATE, &j->e) != 0)
+    /* what pak_inflate does, from bytes read now */
+    uint8_t *stored = NULL;
+    if (pakbuf_stored(j->b, e, &stored, &j->e) != 0)
         return;
+    if (e->compressed) {
+        int rc = pak_inflate_bytes(&j->buf, &j->len, stored, e->size, 1, PAK_MAX_INFLATE, e->offset,
+                                   &j->e);
+        free(stored);
+        if (rc != 0)
+            return;
+    } else {
+        j->buf = stored;
+        j->len = e->size;
+    }
     j->inflated = 1;
     /* Stored copies keep their 0xFF padding and compressed ones do not: compare copies
      * without trailing 0xFF bytes. */
@@ -119,9 +409,11 @@ static void job_run(job *j)
         job_decode(j);
 }
 
-static void job_set(job *j, const pak_file *p, uint32_t entry, ancs_game game, int want)
+static void job_set(job *j, const pak_file *p, const pakbuf *b, uint32_t entry, ancs_game game,
+                    int want)
 {
     j->p = p;
+    j->b = b;
     j->entry = entry;
     j->game = game;
     j->want_decode = want;
@@ -475,8 +767,7 @@ static int pending_flag(ing *g, int *out)
     if (s == SQLITE_ROW)
         *out = sqlite3_column_int64(st, 0) != 0;
     sqlite3_finalize(st);
-    return s == SQLITE_ROW || s == SQLITE_DONE ? 0
-                                               : db_priv_sql_fail(g->d, g->err, "ingest_state");
+    return s == SQLITE_ROW || s == SQLITE_DONE ? 0 : db_priv_sql_fail(g->d, g->err, "ingest_state");
 }
 
 /* A PAK with no signal of its game (empty, or only stored resources of types both games
@@ -573,212 +864,6 @@ static int want_decode(ing *g, const char *game, const pak_entry *e)
     sqlite3_reset(q);
     sqlite3_clear_bindings(q);
     return s != SQLITE_ROW;
-}
-
-/* ---- reading a PAK ------------------------------------------------------------------- */
-
-/* A PAK file read into an anonymous mapping as large as the file, where only the byte
- * ranges the ingest needs are read: the tables, and of every entry the bytes pak_open_mem
- * and pak_detect_game look at (the first 8: size prefix and codec sniff; the last 32:
- * 0xFF padding of stored entries), and ANCS/EVNT payloads whole. Pages never written stay
- * the shared zero page and cost no memory: peak RSS follows what is read, not the file
- * size (a mapping of the file faults in 64 KiB or more around every byte touched).
- * db_ingest_mem borrows the caller's bytes instead (fd < 0, nothing to read). */
-typedef struct pakbuf {
-    uint8_t *base;
-    size_t size;
-    size_t map_len; /* 0: base is not ours */
-    int fd;
-} pakbuf;
-
-#define PAKBUF_HEAD (64u << 10) /* first read of a file's head: tables of most PAKs */
-#define PAKBUF_GAP  4096u       /* read across gaps up to this size rather than seek */
-
-static uint8_t pakbuf_empty[1];
-
-static void pakbuf_close(pakbuf *b)
-{
-    if (b->map_len)
-        munmap(b->base, b->map_len);
-    if (b->fd >= 0)
-        close(b->fd);
-    b->base = NULL;
-    b->map_len = 0;
-    b->fd = -1;
-}
-
-/* Open path and reserve its buffer (errors worded like pak_open's). */
-static int pakbuf_open(pakbuf *b, const char *path, util_err *err)
-{
-    int rc = 0;
-    struct stat st;
-    memset(b, 0, sizeof *b);
-    b->base = pakbuf_empty;
-    b->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO must not block */
-    if (b->fd < 0)
-        return util_fail(err, UTIL_EIO, UINT64_MAX, "cannot open %s: %s", path, strerror(errno));
-    if (fstat(b->fd, &st) != 0) {
-        rc = util_fail(err, UTIL_EIO, UINT64_MAX, "cannot stat %s: %s", path, strerror(errno));
-        goto done;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        rc = util_fail(err, UTIL_EIO, UINT64_MAX, "%s is not a regular file", path);
-        goto done;
-    }
-    if ((uint64_t)st.st_size > SIZE_MAX) {
-        rc = util_fail(err, UTIL_EIO, UINT64_MAX, "%s is too large to map", path);
-        goto done;
-    }
-    b->size = (size_t)st.st_size;
-    if (b->size) {
-        void *m = mmap(NULL, b->size, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (m == MAP_FAILED) {
-            rc = util_fail(err, UTIL_EIO, UINT64_MAX, "cannot map %s: %s", path, strerror(errno));
-            goto done;
-        }
-        b->base = m;
-        b->map_len = b->size;
-    }
-done:
-    if (rc)
-        pakbuf_close(b);
-    return rc;
-}
-
-/* Read bytes [off, end) of the file into the buffer. */
-static int pakbuf_read(pakbuf *b, uint64_t off, uint64_t end, const char *path, util_err *err)
-{
-    if (b->fd < 0)
-        return 0;
-    if (end > b->size)
-        end = b->size;
-    while (off < end) {
-        ssize_t n = pread(b->fd, b->base + off, (size_t)(end - off), (off_t)off);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return util_fail(err, UTIL_EIO, off, "cannot read %s: %s", path, strerror(errno));
-        if (n == 0)
-            return util_fail(err, UTIL_EIO, off, "%s: file shrank while being read", path);
-        off += (uint64_t)n;
-    }
-    return 0;
-}
-
-/* FNV-1a of every byte of the file (--rehash), read in 1 MiB pieces. */
-static int pakbuf_hash_all(pakbuf *b, const char *path, uint64_t *out, util_err *err)
-{
-    if (b->fd < 0) {
-        *out = util_fnv1a(UTIL_FNV_INIT, b->base, b->size);
-        return 0;
-    }
-    size_t cap = 1u << 20;
-    uint8_t *tmp = malloc(cap);
-    if (!tmp)
-        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
-    uint64_t h = UTIL_FNV_INIT, off = 0;
-    int rc = 0;
-    while (off < b->size) {
-        size_t want = b->size - off < cap ? (size_t)(b->size - off) : cap;
-        ssize_t n = pread(b->fd, tmp, want, (off_t)off);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            rc = util_fail(err, UTIL_EIO, off, "cannot read %s: %s", path,
-                           n < 0 ? strerror(errno) : "file shrank while being read");
-            break;
-        }
-        h = util_fnv1a(h, tmp, (size_t)n);
-        off += (uint64_t)n;
-    }
-    free(tmp);
-    *out = h;
-    return rc;
-}
-
-/* Parse the tables: read a head of the file and grow it until the tables lie inside it.
- * A parse that fails before the whole file is read is retried with more: the error
- * returned is the one pak_open would give. */
-static int pakbuf_tables(pak_file **out, pakbuf *b, const char *path, util_err *err)
-{
-    size_t have = b->fd < 0 ? b->size : 0;
-    size_t want = b->size < PAKBUF_HEAD ? b->size : PAKBUF_HEAD;
-    *out = NULL;
-    for (;;) {
-        int rc;
-        if (want > have) {
-            if ((rc = pakbuf_read(b, have, want, path, err)) != 0)
-                return rc;
-            have = want;
-        }
-        pak_file *p = NULL;
-        rc = pak_open_mem(&p, b->base, b->size, err);
-        if (rc == 0 && p->tables_end <= have) {
-            *out = p;
-            return 0;
-        }
-        if (rc == UTIL_ENOMEM || (rc != 0 && have >= b->size))
-            return rc;
-        uint64_t next = rc == 0 ? p->tables_end : 0;
-        pak_close(p);
-        if (next < (uint64_t)have * 2)
-            next = (uint64_t)have * 2;
-        next = (next + PAKBUF_HEAD - 1) / PAKBUF_HEAD * PAKBUF_HEAD;
-        want = next < b->size ? (size_t)next : b->size;
-    }
-}
-
-typedef struct range {
-    uint64_t lo, hi;
-} range;
-
-static int cmp_range(const void *a, const void *b)
-{
-    const range *x = a, *y = b;
-    return x->lo < y->lo ? -1 : x->lo > y->lo;
-}
-
-/* After pakbuf_tables: read what every entry needs and parse again, for real. */
-static int pakbuf_entries(pak_file **pp, pakbuf *b, const char *path, util_err *err)
-{
-    pak_file *t = *pp;
-    if (b->fd < 0 || t->entry_count == 0)
-        return 0;
-    range *r = malloc((size_t)t->entry_count * sizeof *r);
-    if (!r)
-        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
-    size_t n = 0;
-    for (uint32_t i = 0; i < t->entry_count; i++) {
-        const pak_entry *e = &t->entries[i];
-        if (!e->in_bounds || e->size == 0)
-            continue;
-        uint64_t lo = e->offset, hi = (uint64_t)e->offset + e->size;
-        if (e->type != FOURCC_ANCS && e->type != FOURCC_EVNT) {
-            if (e->compressed)
-                hi = lo + (e->size < 8 ? e->size : 8);
-            else
-                lo = hi - (e->size < PAK_ALIGN ? e->size : PAK_ALIGN);
-        }
-        r[n].lo = lo;
-        r[n].hi = hi;
-        n++;
-    }
-    qsort(r, n, sizeof *r, cmp_range);
-    int rc = 0;
-    for (size_t i = 0; i < n && !rc;) {
-        uint64_t lo = r[i].lo, hi = r[i].hi;
-        for (i++; i < n && r[i].lo <= hi + PAKBUF_GAP; i++)
-            if (r[i].hi > hi)
-                hi = r[i].hi;
-        rc = pakbuf_read(b, lo, hi, path, err);
-    }
-    free(r);
-    if (rc)
-        return rc;
-    pak_close(t);
-    *pp = NULL;
-    return pak_open_mem(pp, b->base, b->size, err);
 }
 
 /* ---- one PAK ---------------------------------------------------------------------------- */
@@ -893,16 +978,14 @@ static int do_pak(ing *g, const char *path, const struct stat *sb)
     int64_t old_id = -1;
     int skip = 0;
     util_err_clear(&e);
-    if (g->mem_data) {
-        b.base = (uint8_t *)(uintptr_t)g->mem_data; /* never written: fd < 0 */
-        b.size = g->mem_len;
-    } else {
+    if (g->mem_data)
+        pakbuf_mem(&b, g->mem_data, g->mem_len, path);
+    else
         rc = pakbuf_open(&b, path, &e);
-    }
     if (rc == 0)
-        rc = pakbuf_tables(&p, &b, path, &e);
+        rc = pakbuf_tables(&p, &b, &e);
     if (rc == 0 && g->o->rehash)
-        rc = pakbuf_hash_all(&b, path, &g->chash, &e);
+        rc = pakbuf_hash_all(&b, &g->chash, &e);
     if (rc != 0) {
         pak_close(p);
         pakbuf_close(&b);
@@ -923,7 +1006,8 @@ static int do_pak_file(ing *g, const char *path, const struct stat *sb, pak_file
     int rc = 0;
     int64_t old_id = -1, pak_id = -1;
     int skip = 0;
-    uint32_t *todo = NULL; /* ANCS/EVNT entry indexes */
+    uint32_t *todo = NULL;  /* ANCS/EVNT entry indexes */
+    uint8_t *codecs = NULL; /* pak_codec of each entry */
     pipeline *pl = &g->pl;
     /* job sequence numbers: this PAK's start, next to hand out, next to consume */
     size_t ntodo = 0, base = pl->limit, next = base, consumed = base;
@@ -935,7 +1019,7 @@ static int do_pak_file(ing *g, const char *path, const struct stat *sb, pak_file
     }
     util_err e;
     util_err_clear(&e);
-    if ((rc = pakbuf_entries(&p, b, path, &e)) != 0) {
+    if ((rc = pakbuf_entries(p, b, &codecs, &e)) != 0) {
         if (e.code == UTIL_ENOMEM) {
             rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory opening %s", path);
             goto done;
@@ -944,7 +1028,9 @@ static int do_pak_file(ing *g, const char *path, const struct stat *sb, pak_file
         goto done;
     }
     int conflict = 0;
-    pak_game det = pak_detect_game(p, &conflict);
+    pak_game det = pak_detect_game_codecs(p, codecs, &conflict);
+    if (det == PAK_GAME_UNKNOWN)
+        det = game_from_ancs(p, b);
     pak_game pg = g->o->game != PAK_GAME_UNKNOWN ? g->o->game : det;
     int guessed = 0;
     if (pg == PAK_GAME_UNKNOWN) {
@@ -979,7 +1065,7 @@ static int do_pak_file(ing *g, const char *path, const struct stat *sb, pak_file
     if (pl->nthreads > 0) {
         size_t first = ntodo < pl->cap ? ntodo : pl->cap;
         for (size_t k = 0; k < first; k++)
-            job_set(&pl->ring[(base + k) % pl->cap], p, todo[k], ag,
+            job_set(&pl->ring[(base + k) % pl->cap], p, b, todo[k], ag,
                     want_decode(g, game, &p->entries[todo[k]]));
         next = base + first;
         pipeline_release(pl, next);
@@ -1029,7 +1115,7 @@ static int do_pak_file(ing *g, const char *path, const struct stat *sb, pak_file
         if (pl->nthreads > 0) {
             pipeline_wait(pl, j);
         } else {
-            job_set(j, p, todo[k], ag, 0); /* finish_entry decodes when needed */
+            job_set(j, p, b, todo[k], ag, 0); /* finish_entry decodes when needed */
             job_run(j);
         }
         rc = finish_entry(g, j, pak_id, path, game);
@@ -1039,7 +1125,7 @@ static int do_pak_file(ing *g, const char *path, const struct stat *sb, pak_file
             goto rollback;
         if (pl->nthreads > 0 && next < base + ntodo) {
             size_t kn = next - base;
-            job_set(&pl->ring[next % pl->cap], p, todo[kn], ag,
+            job_set(&pl->ring[next % pl->cap], p, b, todo[kn], ag,
                     want_decode(g, game, &p->entries[todo[kn]]));
             pipeline_release(pl, ++next);
         }
@@ -1053,6 +1139,7 @@ rollback:
     tx_rollback(g);
 done:
     free(todo);
+    free(codecs);
     pak_close(p);
     return rc;
 }
@@ -1331,16 +1418,14 @@ static int final_pass(ing *g)
             util_err_clear(&e);
             int orc;
             if (g->mem_data) {
-                b.base = (uint8_t *)(uintptr_t)g->mem_data;
-                b.size = g->mem_len;
+                pakbuf_mem(&b, g->mem_data, g->mem_len, cur_path);
                 orc = 0;
             } else {
                 orc = pakbuf_open(&b, cur_path, &e);
             }
+            /* the jobs read their own payloads: no entry heads needed */
             if (orc == 0)
-                orc = pakbuf_tables(&p, &b, cur_path, &e);
-            if (orc == 0)
-                orc = pakbuf_entries(&p, &b, cur_path, &e);
+                orc = pakbuf_tables(&p, &b, &e);
             if (orc != 0) {
                 pak_close(p);
                 p = NULL;
@@ -1357,8 +1442,8 @@ static int final_pass(ing *g)
         job j;
         memset(&j, 0, sizeof j);
         util_arena_init(&j.arena);
-        job_set(&j, p, work[i].entry, !strcmp(work[i].game, "MP2") ? ANCS_GAME_MP2 : ANCS_GAME_MP1,
-                0);
+        job_set(&j, p, &b, work[i].entry,
+                !strcmp(work[i].game, "MP2") ? ANCS_GAME_MP2 : ANCS_GAME_MP1, 0);
         job_run(&j);
         rc = finish_entry(g, &j, work[i].pak_id, cur_path, work[i].game);
         job_clear(&j);

@@ -71,6 +71,20 @@ typedef struct pak_file {
 /* Parse the PAK in data[0..size). The bytes are borrowed: they must outlive the result.
  * owned: caller frees *out with pak_close. UTIL_ETRUNC / UTIL_EFORMAT name the offset. */
 int pak_open_mem(pak_file **out, const uint8_t *data, size_t size, util_err *err);
+/* Parse only the header and tables from head[0..head_len), the first bytes of a file of
+ * file_size bytes: every check and error is the one pak_open_mem gives on the whole file.
+ * When the tables run past head_len, returns UTIL_ETRUNC with *need set to a longer head
+ * that lets the parse go on (*need is 0 otherwise). The result has data NULL (no entry
+ * bytes: pak_entry_stored and pak_inflate refuse it) and every decompressed_size 0: call
+ * pak_entry_sizes on each entry. owned: caller frees *out with pak_close. */
+int pak_open_tables(pak_file **out, const uint8_t *head, size_t head_len, uint64_t file_size,
+                    uint64_t *need, util_err *err);
+/* Set e->decompressed_size as pak_open_mem does: compressed, the u32 at the start of head
+ * (the entry's first head_len bytes; 4 are enough); stored, the size less the trailing 0xFF
+ * padding seen in tail (the entry's last tail_len bytes; min(size, 32) are enough). Pass
+ * NULL for bytes not read (out-of-bounds entries need none). */
+void pak_entry_sizes(pak_entry *e, const uint8_t *head, size_t head_len, const uint8_t *tail,
+                     size_t tail_len);
 /* Map the file at path read-only and parse it. owned: pak_close unmaps. UTIL_EIO on OS errors. */
 int pak_open(pak_file **out, const char *path, util_err *err);
 void pak_close(pak_file *p);
@@ -94,6 +108,16 @@ int pak_inflate(uint8_t **out, size_t *out_len, const pak_file *p, uint32_t i, s
 /* Guess the game from the PAK's bytes (§2.7 signals 2 and 3, then ANCS version). Fills
  * *conflict (may be NULL) with 1 when signals disagree. */
 pak_game pak_detect_game(const pak_file *p, int *conflict);
+/* The codec vote of entry e from its first head_len bytes (6 are enough): NONE unless it is
+ * compressed, in bounds and at least 6 bytes long. */
+pak_codec pak_entry_codec(const pak_entry *e, const uint8_t *head, size_t head_len);
+/* pak_detect_game's signals 2 and 3 only, with codecs[i] = pak_entry_codec of entry i (for
+ * PAKs opened by pak_open_tables). PAK_GAME_UNKNOWN when neither tells: pak_detect_game then
+ * tries pak_game_of_ancs on the first (at most 4) in-bounds ANCS that inflate. */
+pak_game pak_detect_game_codecs(const pak_file *p, const uint8_t *codecs, int *conflict);
+/* Signal 4 on an inflated ANCS: MP2 when the first character's version is 10, else MP1;
+ * PAK_GAME_UNKNOWN when buf does not start like a character set. */
+pak_game pak_game_of_ancs(const uint8_t *buf, size_t len);
 const char *pak_game_name(pak_game g); /* "MP1", "MP2", "unknown" */
 
 /* ---- writing (fixtures, demo, bench) ---------------------------------------------- */

@@ -177,8 +177,7 @@ int pak_inflate_bytes(uint8_t **out, size_t *out_len, const uint8_t *stored, siz
                                             : (payload + 2) / 3 * (uint64_t)PAK_LZO_SEGMENT;
     if (declared > most)
         return util_fail(err, UTIL_EFORMAT, base,
-                         "declared size %" PRIu32 " cannot come from a %" PRIu64
-                         "-byte payload",
+                         "declared size %" PRIu32 " cannot come from a %" PRIu64 "-byte payload",
                          declared, payload);
     buf = malloc(declared ? declared : 1);
     if (!buf)
@@ -234,6 +233,13 @@ static pak_game game_of_type(uint32_t type)
     return PAK_GAME_UNKNOWN;
 }
 
+pak_game pak_game_of_ancs(const uint8_t *buf, size_t len)
+{
+    if (len < 14 || buf[0] != 0 || buf[1] != 1 || buf[2] != 0 || buf[3] != 1)
+        return PAK_GAME_UNKNOWN;
+    return ((unsigned)buf[12] << 8 | buf[13]) == 10 ? PAK_GAME_MP2 : PAK_GAME_MP1;
+}
+
 /* Signal 4: first character's version of the first readable ANCS (10 -> MP2). */
 static pak_game game_from_ancs(const pak_file *p)
 {
@@ -247,12 +253,9 @@ static pak_game game_from_ancs(const pak_file *p)
         size_t n = 0;
         if (pak_inflate(&buf, &n, p, i, PAK_MAX_INFLATE, NULL) != 0)
             continue;
-        pak_game g = PAK_GAME_UNKNOWN;
-        int ok = n >= 14 && buf[0] == 0 && buf[1] == 1 && buf[2] == 0 && buf[3] == 1;
-        if (ok)
-            g = ((unsigned)buf[12] << 8 | buf[13]) == 10 ? PAK_GAME_MP2 : PAK_GAME_MP1;
+        pak_game g = pak_game_of_ancs(buf, n);
         free(buf);
-        if (ok)
+        if (g != PAK_GAME_UNKNOWN)
             return g;
     }
     return PAK_GAME_UNKNOWN;
@@ -270,26 +273,50 @@ static pak_game vote(size_t mp1, size_t mp2, int *mixed)
     return PAK_GAME_UNKNOWN;
 }
 
-pak_game pak_detect_game(const pak_file *p, int *conflict)
+pak_codec pak_entry_codec(const pak_entry *e, const uint8_t *head, size_t head_len)
+{
+    if (!e->compressed || !e->in_bounds || e->size < 6 || !head)
+        return PAK_CODEC_NONE;
+    return pak_sniff_codec(head, head_len < e->size ? head_len : e->size);
+}
+
+/* Signals 2 and 3; codecs[i] is entry i's codec, or NULL to sniff p->data. */
+static pak_game detect_votes(const pak_file *p, const uint8_t *codecs, int *mixed)
 {
     size_t codec_votes[3] = {0, 0, 0}, type_votes[3] = {0, 0, 0};
-    int mixed = 0;
     for (uint32_t i = 0; i < p->entry_count; i++) {
         const pak_entry *e = &p->entries[i];
         type_votes[game_of_type(e->type)]++;
-        if (!e->compressed || !e->in_bounds || e->size < 6)
-            continue;
-        pak_codec c = pak_sniff_codec(p->data + e->offset, e->size);
+        pak_codec c;
+        if (codecs)
+            c = (pak_codec)codecs[i];
+        else
+            c = pak_entry_codec(e, e->in_bounds ? p->data + e->offset : NULL, e->size);
         if (c == PAK_CODEC_ZLIB)
             codec_votes[PAK_GAME_MP1]++;
         else if (c == PAK_CODEC_LZO)
             codec_votes[PAK_GAME_MP2]++;
     }
-    pak_game by_codec = vote(codec_votes[1], codec_votes[2], &mixed);
-    pak_game by_type = vote(type_votes[1], type_votes[2], &mixed);
+    pak_game by_codec = vote(codec_votes[1], codec_votes[2], mixed);
+    pak_game by_type = vote(type_votes[1], type_votes[2], mixed);
     if (by_codec && by_type && by_codec != by_type)
-        mixed = 1;
-    pak_game g = by_codec ? by_codec : by_type;
+        *mixed = 1;
+    return by_codec ? by_codec : by_type;
+}
+
+pak_game pak_detect_game_codecs(const pak_file *p, const uint8_t *codecs, int *conflict)
+{
+    int mixed = 0;
+    pak_game g = detect_votes(p, codecs, &mixed);
+    if (conflict)
+        *conflict = mixed;
+    return g;
+}
+
+pak_game pak_detect_game(const pak_file *p, int *conflict)
+{
+    int mixed = 0;
+    pak_game g = detect_votes(p, NULL, &mixed);
     if (!g)
         g = game_from_ancs(p);
     if (conflict)

@@ -61,29 +61,69 @@ static int add_anomaly(pak_file *p, int64_t entry, uint64_t off, const char *cod
     return 0;
 }
 
+/* Reading the tables from a head of the file: `r` views the bytes read (head), `full` has
+ * the same position but the file's length, so every check and message is the one a parse
+ * of the whole file gives. Bytes inside the file but past the head set *need (the head
+ * length that lets the parse go on) and fail with UTIL_ETRUNC. */
+typedef struct tabrd {
+    util_rd r;
+    uint64_t size;  /* file size */
+    uint64_t *need; /* NULL: head is the whole file */
+} tabrd;
+
+static int tab_need(tabrd *t, size_t n, util_err *err)
+{
+    util_rd full = t->r;
+    full.len = (size_t)t->size; /* size <= SIZE_MAX: checked by the callers */
+    if (util_rd_need(&full, n, err))
+        return UTIL_ETRUNC;
+    if (util_rd_left(&t->r) < n) {
+        *t->need = (uint64_t)t->r.pos + n;
+        return util_fail(err, UTIL_ETRUNC, util_rd_off(&t->r),
+                         "the tables continue past the 0x%zx bytes read", t->r.len);
+    }
+    return 0;
+}
+
+static int tab_u32(tabrd *t, uint32_t *out, util_err *err)
+{
+    return tab_need(t, 4, err) ? UTIL_ETRUNC : util_rd_u32(&t->r, out, err);
+}
+
+static int tab_check_count(const tabrd *t, uint32_t count, size_t min_size, const char *what,
+                           util_err *err)
+{
+    util_rd full = t->r;
+    full.len = (size_t)t->size;
+    return util_rd_check_count(&full, count, min_size, what, err);
+}
+
 /* Named-resource table (§2.3): u32 count, then per entry fourcc type, id32 id,
  * u32 name_length L, u8[L] name (not NUL-terminated). Entries are at least 12 bytes. */
-static int read_named(pak_file *p, util_rd *r, util_err *err)
+static int read_named(pak_file *p, tabrd *t, util_err *err)
 {
     pak_priv *pv = p->priv;
-    if (util_rd_u32(r, &p->named_count, err))
+    if (tab_u32(t, &p->named_count, err))
         return UTIL_ETRUNC;
-    if (util_rd_check_count(r, p->named_count, 12, "named resource", err))
+    if (tab_check_count(t, p->named_count, 12, "named resource", err))
         return UTIL_ETRUNC;
     if (p->named_count == 0)
         return 0;
     /* First pass: validate every entry and total the names (each <= bytes left). */
-    util_rd scan = *r;
+    tabrd scan = *t;
     size_t names_total = 0;
     for (uint32_t i = 0; i < p->named_count; i++) {
         uint32_t len;
-        if (util_rd_skip(&scan, 8, err) || util_rd_u32(&scan, &len, err))
+        if (tab_need(&scan, 8, err) || util_rd_skip(&scan.r, 8, err) || tab_u32(&scan, &len, err))
             return UTIL_ETRUNC;
-        if (len > util_rd_left(&scan))
-            return util_fail(err, UTIL_ETRUNC, util_rd_off(&scan) - 4,
+        uint64_t left = scan.size - util_rd_off(&scan.r);
+        if (len > left)
+            return util_fail(err, UTIL_ETRUNC, util_rd_off(&scan.r) - 4,
                              "named resource %" PRIu32 ": name length %" PRIu32 " > %zu bytes left",
-                             i, len, util_rd_left(&scan));
-        scan.pos += len;
+                             i, len, (size_t)left);
+        if (tab_need(&scan, len, err))
+            return UTIL_ETRUNC;
+        scan.r.pos += len;
         names_total += (size_t)len + 1;
     }
     p->named = calloc(p->named_count, sizeof *p->named);
@@ -91,6 +131,8 @@ static int read_named(pak_file *p, util_rd *r, util_err *err)
     if (!p->named || !pv->names)
         return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory for %" PRIu32 " names",
                          p->named_count);
+    /* Every byte read below was checked by the first pass. */
+    util_rd *r = &t->r;
     size_t used = 0;
     for (uint32_t i = 0; i < p->named_count; i++) {
         pak_named *n = &p->named[i];
@@ -111,18 +153,21 @@ static int read_named(pak_file *p, util_rd *r, util_err *err)
 
 /* Resource table (§2.4): u32 count, then 20-byte entries: u32 compressed, fourcc type,
  * id32 id, u32 size, u32 offset (absolute). */
-static int read_resources(pak_file *p, util_rd *r, util_err *err)
+static int read_resources(pak_file *p, tabrd *t, util_err *err)
 {
-    if (util_rd_u32(r, &p->entry_count, err))
+    if (tab_u32(t, &p->entry_count, err))
         return UTIL_ETRUNC;
-    if (util_rd_check_count(r, p->entry_count, 20, "resource", err))
+    if (tab_check_count(t, p->entry_count, 20, "resource", err))
         return UTIL_ETRUNC;
     if (p->entry_count == 0)
         return 0;
+    if (tab_need(t, (size_t)p->entry_count * 20, err))
+        return UTIL_ETRUNC;
     p->entries = calloc(p->entry_count, sizeof *p->entries);
     if (!p->entries)
         return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory for %" PRIu32 " entries",
                          p->entry_count);
+    util_rd *r = &t->r;
     for (uint32_t i = 0; i < p->entry_count; i++) {
         pak_entry *e = &p->entries[i];
         e->index = i;
@@ -135,7 +180,8 @@ static int read_resources(pak_file *p, util_rd *r, util_err *err)
     return 0;
 }
 
-/* Per-entry checks of §2.8 step 4; never fatal except out of memory. */
+/* Per-entry checks of §2.8 step 4 (they need no entry bytes); never fatal except out of
+ * memory. */
 static int check_entry(pak_file *p, pak_entry *e, util_err *err)
 {
     int64_t ix = e->index;
@@ -165,19 +211,28 @@ static int check_entry(pak_file *p, pak_entry *e, util_err *err)
         rc |= add_anomaly(p, ix, e->offset, "short_compressed", err,
                           "entry %" PRId64 ": compressed but only %" PRIu32 " bytes stored", ix,
                           e->size);
-    if (!e->compressed) {
-        /* The padding is 0xFF up to the next multiple of 32, so at most 31 bytes. */
-        uint32_t n = e->size;
-        if (e->in_bounds)
-            while (n > 0 && e->size - n < PAK_ALIGN - 1 && p->data[e->offset + n - 1] == 0xFF)
-                n--;
-        e->decompressed_size = n;
-    } else if (e->in_bounds && e->size >= 4) {
-        const uint8_t *q = p->data + e->offset;
-        e->decompressed_size =
-            (uint32_t)q[0] << 24 | (uint32_t)q[1] << 16 | (uint32_t)q[2] << 8 | q[3];
-    }
+    e->decompressed_size = 0; /* pak_entry_sizes */
     return rc ? UTIL_ENOMEM : 0;
+}
+
+void pak_entry_sizes(pak_entry *e, const uint8_t *head, size_t head_len, const uint8_t *tail,
+                     size_t tail_len)
+{
+    e->decompressed_size = 0;
+    if (!e->compressed) {
+        /* The padding is 0xFF up to the next multiple of 32, so at most 31 bytes. tail holds
+         * the entry's last tail_len bytes: byte k of the entry is tail[k - (size - tail_len)]. */
+        uint32_t n = e->size;
+        if (e->in_bounds && tail && tail_len <= e->size) {
+            uint32_t first = e->size - (uint32_t)tail_len; /* entry offset of tail[0] */
+            while (n > first && e->size - n < PAK_ALIGN - 1 && tail[n - 1 - first] == 0xFF)
+                n--;
+        }
+        e->decompressed_size = n;
+    } else if (e->in_bounds && e->size >= 4 && head && head_len >= 4) {
+        util_rd r = util_rd_make(head, head_len, e->offset);
+        util_rd_u32(&r, &e->decompressed_size, NULL);
+    }
 }
 
 static int cmp_by_offset(const void *a, const void *b)
@@ -222,27 +277,30 @@ static int check_layout(pak_file *p, util_err *err)
     return rc;
 }
 
-static int parse(pak_file *p, util_err *err)
+/* Header, tables and the checks that need no entry bytes, from head[0..head_len) of a file
+ * of p->size bytes (need: see tabrd). */
+static int parse_tables(pak_file *p, const uint8_t *head, size_t head_len, uint64_t *need,
+                        util_err *err)
 {
-    util_rd r = util_rd_make(p->data, p->size, 0);
+    tabrd t = {util_rd_make(head, head_len, 0), p->size, need};
     uint32_t version;
-    if (util_rd_u32(&r, &version, err))
+    if (tab_u32(&t, &version, err))
         return UTIL_ETRUNC;
     if (version != PAK_VERSION)
         return util_fail(err, UTIL_EFORMAT, 0,
                          "not a MP1/MP2 PAK: version 0x%08" PRIx32 ", expected 0x%08x", version,
                          PAK_VERSION);
-    if (util_rd_u32(&r, &p->header_unused, err))
+    if (tab_u32(&t, &p->header_unused, err))
         return UTIL_ETRUNC;
     if (p->size == 8) { /* §2.2: a PAK ending after its header is empty */
         p->tables_end = 8;
     } else {
-        int rc = read_named(p, &r, err);
+        int rc = read_named(p, &t, err);
         if (!rc)
-            rc = read_resources(p, &r, err);
+            rc = read_resources(p, &t, err);
         if (rc)
             return rc;
-        p->tables_end = util_rd_off(&r);
+        p->tables_end = util_rd_off(&t.r);
         /* Writers pad the tables to 32 bytes; a file ending inside that gap is cut short. */
         uint64_t data_start = align32(p->tables_end);
         if (p->size < data_start)
@@ -251,7 +309,7 @@ static int parse(pak_file *p, util_err *err)
                              "starts at 0x%" PRIx64 ")",
                              p->size, data_start);
     }
-    p->tables_hash = util_fnv1a(UTIL_FNV_INIT, p->data, (size_t)p->tables_end);
+    p->tables_hash = util_fnv1a(UTIL_FNV_INIT, head, (size_t)p->tables_end);
     if (p->header_unused)
         if (add_anomaly(p, -1, 4, "header_unused", err,
                         "header word at 4 is 0x%08" PRIx32 ", expected 0", p->header_unused))
@@ -264,23 +322,66 @@ static int parse(pak_file *p, util_err *err)
     return 0;
 }
 
-int pak_open_mem(pak_file **out, const uint8_t *data, size_t size, util_err *err)
+/* A new pak_file of `size` bytes (data NULL), or NULL out of memory. */
+static pak_file *pak_new(uint64_t size)
 {
-    int rc = 0;
-    *out = NULL;
     pak_file *p = calloc(1, sizeof *p);
     pak_priv *pv = calloc(1, sizeof *pv);
     if (!p || !pv) {
         free(p);
         free(pv);
-        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+        return NULL;
     }
     p->priv = pv;
-    p->data = data;
-    p->size = size;
-    rc = parse(p, err);
+    p->size = (size_t)size;
+    return p;
+}
+
+int pak_open_tables(pak_file **out, const uint8_t *head, size_t head_len, uint64_t file_size,
+                    uint64_t *need, util_err *err)
+{
+    int rc = 0;
+    *out = NULL;
+    *need = 0;
+    if (file_size > SIZE_MAX)
+        return util_fail(err, UTIL_EIO, UINT64_MAX, "file of %" PRIu64 " bytes is too large",
+                         file_size);
+    if (head_len > file_size)
+        head_len = (size_t)file_size;
+    pak_file *p = pak_new(file_size);
+    if (!p)
+        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    rc = parse_tables(p, head, head_len, need, err);
     if (rc)
         goto done;
+    *out = p;
+    p = NULL;
+done:
+    pak_close(p);
+    return rc;
+}
+
+int pak_open_mem(pak_file **out, const uint8_t *data, size_t size, util_err *err)
+{
+    int rc = 0;
+    uint64_t need = 0;
+    *out = NULL;
+    pak_file *p = pak_new(size);
+    if (!p)
+        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    p->data = data;
+    rc = parse_tables(p, data, size, &need, err);
+    if (rc)
+        goto done;
+    for (uint32_t i = 0; i < p->entry_count; i++) {
+        pak_entry *e = &p->entries[i];
+        if (!e->in_bounds)
+            pak_entry_sizes(e, NULL, 0, NULL, 0);
+        else if (e->compressed)
+            pak_entry_sizes(e, data + e->offset, e->size, NULL, 0);
+        else
+            pak_entry_sizes(e, NULL, 0, data + e->offset, e->size);
+    }
     *out = p;
     p = NULL;
 done:
@@ -357,6 +458,9 @@ int pak_entry_stored(const pak_file *p, uint32_t i, const uint8_t **out, size_t 
                          "entry %" PRIu32 " does not exist (%" PRIu32 " entries)", i,
                          p->entry_count);
     const pak_entry *e = &p->entries[i];
+    if (!p->data)
+        return util_fail(err, UTIL_EFORMAT, UINT64_MAX,
+                         "entry %" PRIu32 ": the PAK was opened with its tables only", i);
     if (!e->in_bounds)
         return util_fail(err, UTIL_ETRUNC, p->size,
                          "entry %" PRIu32 ": data [0x%" PRIx32 ", 0x%" PRIx64
