@@ -563,7 +563,8 @@ typedef struct ing {
     int bulk;       /* one transaction for the run, each PAK a savepoint */
     uint64_t chash; /* --rehash: FNV-1a of every byte of the current PAK */
     pipeline pl;
-    const uint8_t *mem_data; /* db_ingest_mem: the one PAK's bytes, used instead of its path */
+    sqlite3_stmt *entry_batch; /* put_entries */
+    const uint8_t *mem_data;   /* db_ingest_mem: the one PAK's bytes, used instead of its path */
     size_t mem_len;
 } ing;
 
@@ -1000,6 +1001,62 @@ static int do_pak(ing *g, const char *path, const struct stat *sb)
     return rc;
 }
 
+/* pak_entries rows of p, ENTRY_BATCH rows per statement (one statement per row costs
+ * SQLite more than the row itself), the rest one by one. */
+#define ENTRY_BATCH 64
+
+static int put_entries(ing *g, const pak_file *p, int64_t pak_id)
+{
+    int rc = 0;
+    uint32_t i = 0;
+    if (p->entry_count >= ENTRY_BATCH && !g->entry_batch) {
+        char *sql = sqlite3_mprintf("INSERT INTO pak_entries VALUES");
+        for (int r = 0; r < ENTRY_BATCH && sql; r++) {
+            char *n = sqlite3_mprintf("%s%s(?,?,?,?,?,?,?,?,?,?,NULL)", sql, r ? "," : "");
+            sqlite3_free(sql);
+            sql = n;
+        }
+        if (!sql)
+            return util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+        int s = sqlite3_prepare_v3(g->h, sql, -1, SQLITE_PREPARE_PERSISTENT, &g->entry_batch, NULL);
+        sqlite3_free(sql);
+        if (s != SQLITE_OK)
+            return db_priv_sql_fail(g->d, g->err, "prepare pak_entries batch");
+    }
+    for (; i + ENTRY_BATCH <= p->entry_count; i += ENTRY_BATCH) {
+        sqlite3_stmt *st = g->entry_batch;
+        char fc[ENTRY_BATCH][5];
+        int col = 1;
+        for (uint32_t k = 0; k < ENTRY_BATCH; k++) {
+            const pak_entry *en = &p->entries[i + k];
+            util_fourcc_str(en->type, fc[k]);
+            sqlite3_bind_int64(st, col++, pak_id);
+            sqlite3_bind_int64(st, col++, i + k);
+            sqlite3_bind_text(st, col++, fc[k], 4, SQLITE_STATIC);
+            sqlite3_bind_int64(st, col++, en->id);
+            sqlite3_bind_int64(st, col++, en->compressed);
+            sqlite3_bind_int64(st, col++, en->offset);
+            sqlite3_bind_int64(st, col++, en->size);
+            sqlite3_bind_int64(st, col++, en->decompressed_size);
+            sqlite3_bind_int64(st, col++, (int64_t)en->table_offset);
+            sqlite3_bind_int64(st, col++, en->in_bounds);
+        }
+        int s = sqlite3_step(st);
+        sqlite3_reset(st);
+        if (s != SQLITE_DONE)
+            return db_priv_sql_fail(g->d, g->err, "insert pak_entries");
+    }
+    for (; i < p->entry_count && !rc; i++) {
+        const pak_entry *en = &p->entries[i];
+        char fc[5];
+        util_fourcc_str(en->type, fc);
+        rc = db_priv_put(g->d, S_ENTRY_INS, g->err, "iusuuuuuid-", pak_id, i, fc, en->id,
+                         en->compressed, en->offset, en->size, en->decompressed_size,
+                         (int64_t)en->table_offset, en->in_bounds);
+    }
+    return rc;
+}
+
 /* Ingest the PAK p read through b (p closed here) in one transaction. */
 static int do_pak_file(ing *g, const char *path, const struct stat *sb, pak_file *p, pakbuf *b)
 {
@@ -1070,15 +1127,8 @@ static int do_pak_file(ing *g, const char *path, const struct stat *sb, pak_file
         next = base + first;
         pipeline_release(pl, next);
     }
-    for (uint32_t i = 0; i < p->entry_count; i++) {
-        const pak_entry *en = &p->entries[i];
-        char fc[5];
-        util_fourcc_str(en->type, fc);
-        if ((rc = db_priv_put(g->d, S_ENTRY_INS, g->err, "iusuuuuuid-", pak_id, i, fc, en->id,
-                              en->compressed, en->offset, en->size, en->decompressed_size,
-                              (int64_t)en->table_offset, en->in_bounds)) != 0)
-            goto rollback;
-    }
+    if ((rc = put_entries(g, p, pak_id)) != 0)
+        goto rollback;
     for (uint32_t i = 0; i < p->named_count; i++) {
         const pak_named *nm = &p->named[i];
         char fc[5];
@@ -1772,6 +1822,7 @@ int db_ingest_paths(db *d, const char *const *paths, int npaths, const db_ingest
     }
     idxlist_free(&idx);
     pipeline_stop(&g.pl);
+    sqlite3_finalize(g.entry_batch);
     if (opts->progress && opts->log)
         fputs("\r\033[K", opts->log);
     for (size_t i = 0; i < g.nfiles; i++)
@@ -1806,6 +1857,7 @@ int db_ingest_mem(db *d, const char *name, const uint8_t *data, size_t len,
     if (!rc && g.changed)
         rc = final_pass(&g);
     pipeline_stop(&g.pl);
+    sqlite3_finalize(g.entry_batch);
     stats->warnings = db_priv_warnings(d) - warn0;
     stats->seconds = now_seconds() - t0;
     return rc;
