@@ -87,6 +87,10 @@ struct db {
     sqlite3_stmt *del_ancs[N_ANCS_TABLES + 5];
     sqlite3_stmt *del_evnt[5];
     long rows_warned; /* warnings rows written (stats) */
+    int batching;     /* inside db_put_ancs / db_put_evnt: batchable rows are buffered */
+    struct batch *batch[S_COUNT]; /* NULL: the statement is not batched */
+    char *btext;                  /* text of the buffered rows */
+    size_t btext_len, btext_cap;
 };
 
 /* Internal entry points for ingest.c (declared there too). */
@@ -117,6 +121,221 @@ int db_priv_sql_fail(db *d, util_err *err, const char *what)
 sqlite3_stmt *db_priv_stmt(db *d, int which)
 {
     return which >= 0 && which < S_COUNT ? d->st[which] : NULL;
+}
+
+/* ---- batched inserts -------------------------------------------------------------- *
+ * SQLite spends about as much on running a one-row INSERT statement as on the row itself.
+ * Inside db_put_ancs / db_put_evnt the rows of the busiest INSERTs are buffered and written
+ * by INSERTs of 2^k rows (at most BATCH_MAX), in the order they came: the same rows, rowids
+ * and INSERT OR IGNORE outcome as one statement per row. Values and text are copied. */
+#define BATCH_LOG 5
+#define BATCH_MAX (1 << BATCH_LOG)
+
+typedef struct bval {
+    char kind; /* 'i' integer, 'r' real, 't' text at off (len bytes), 'n' NULL */
+    int64_t i;
+    double r;
+    size_t off, len;
+} bval;
+
+typedef struct batch {
+    int ncols, rows;
+    sqlite3_stmt *multi[BATCH_LOG + 1]; /* 2^k rows; prepared when first needed */
+    bval vals[];                        /* BATCH_MAX * ncols */
+} batch;
+
+static const int batched_sids[] = {S_REF_INS,   S_PRIM_INS,  S_PREF_INS, S_ANIM_INS,
+                                   S_CANIM_INS, S_IDMAP_INS, S_AABB_INS, S_IAABB_INS,
+                                   S_INFO_INS,  S_ESET_INS,  S_VAL_INS,  S_STATE_INS};
+
+static int batch_init(db *d, util_err *err)
+{
+    for (size_t k = 0; k < sizeof batched_sids / sizeof batched_sids[0]; k++) {
+        int sid = batched_sids[k];
+        int n = sqlite3_bind_parameter_count(d->st[sid]);
+        batch *b = calloc(1, sizeof *b + (size_t)BATCH_MAX * (size_t)n * sizeof(bval));
+        if (!b)
+            return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+        b->ncols = n;
+        d->batch[sid] = b;
+    }
+    return 0;
+}
+
+static void batch_free(db *d)
+{
+    for (int i = 0; i < S_COUNT; i++) {
+        if (!d->batch[i])
+            continue;
+        for (int k = 0; k <= BATCH_LOG; k++)
+            sqlite3_finalize(d->batch[i]->multi[k]);
+        free(d->batch[i]);
+        d->batch[i] = NULL;
+    }
+    free(d->btext);
+    d->btext = NULL;
+    d->btext_len = d->btext_cap = 0;
+}
+
+/* "INSERT ... VALUES" of sid followed by 2^k rows of anonymous parameters. */
+static int batch_prepare(db *d, int sid, int k, util_err *err)
+{
+    batch *b = d->batch[sid];
+    const char *one = stmt_sql[sid];
+    const char *v = strstr(one, "VALUES(");
+    if (!v)
+        return util_fail(err, UTIL_ESQL, UINT64_MAX, "batch: no VALUES in %s", one);
+    sqlite3_str *q = sqlite3_str_new(d->h);
+    sqlite3_str_append(q, one, (int)(v - one) + 6);
+    for (int r = 0; r < (1 << k); r++) {
+        sqlite3_str_appendall(q, r ? ",(" : "(");
+        for (int c = 0; c < b->ncols; c++)
+            sqlite3_str_appendall(q, c ? ",?" : "?");
+        sqlite3_str_appendall(q, ")");
+    }
+    char *sql = sqlite3_str_finish(q);
+    if (!sql)
+        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    int s = sqlite3_prepare_v3(d->h, sql, -1, SQLITE_PREPARE_PERSISTENT, &b->multi[k], NULL);
+    sqlite3_free(sql);
+    return s == SQLITE_OK ? 0 : db_priv_sql_fail(d, err, "prepare batch");
+}
+
+/* Write rows [from, from + 2^k) of sid's buffer with one statement. */
+static int batch_step(db *d, int sid, int from, int k, util_err *err)
+{
+    batch *b = d->batch[sid];
+    if (!b->multi[k] && batch_prepare(d, sid, k, err))
+        return UTIL_ESQL;
+    sqlite3_stmt *st = b->multi[k];
+    const bval *v = &b->vals[(size_t)from * (size_t)b->ncols];
+    int n = (1 << k) * b->ncols;
+    for (int c = 0; c < n; c++) {
+        switch (v[c].kind) {
+        case 'i':
+            sqlite3_bind_int64(st, c + 1, v[c].i);
+            break;
+        case 'r':
+            sqlite3_bind_double(st, c + 1, v[c].r);
+            break;
+        case 't':
+            sqlite3_bind_text(st, c + 1, d->btext + v[c].off, (int)v[c].len, SQLITE_STATIC);
+            break;
+        default:
+            sqlite3_bind_null(st, c + 1);
+        }
+    }
+    int s = sqlite3_step(st);
+    int rc = 0;
+    if (s != SQLITE_DONE)
+        rc = util_fail(err, UTIL_ESQL, UINT64_MAX, "insert: %s (%s)", sqlite3_errmsg(d->h),
+                       stmt_sql[sid]);
+    sqlite3_reset(st);
+    return rc;
+}
+
+/* Write every buffered row, or drop them all (discard). */
+static int batch_flush(db *d, int discard, util_err *err)
+{
+    int rc = 0;
+    for (size_t i = 0; i < sizeof batched_sids / sizeof batched_sids[0]; i++) {
+        int sid = batched_sids[i];
+        batch *b = d->batch[sid];
+        if (!b)
+            continue;
+        int from = 0;
+        for (int k = BATCH_LOG; k >= 0 && !rc && !discard; k--)
+            if (b->rows & (1 << k)) {
+                rc = batch_step(d, sid, from, k, err);
+                from += 1 << k;
+            }
+        b->rows = 0;
+    }
+    d->btext_len = 0;
+    return rc;
+}
+
+static int batch_text_add(db *d, const char *s, size_t *off, size_t *len)
+{
+    size_t n = strlen(s);
+    if (d->btext_cap - d->btext_len < n + 1) {
+        size_t cap = d->btext_cap ? d->btext_cap : 4096;
+        while (cap - d->btext_len < n + 1)
+            cap *= 2;
+        char *p = realloc(d->btext, cap);
+        if (!p)
+            return UTIL_ENOMEM;
+        d->btext = p;
+        d->btext_cap = cap;
+    }
+    memcpy(d->btext + d->btext_len, s, n + 1);
+    *off = d->btext_len;
+    *len = n;
+    d->btext_len += n + 1;
+    return 0;
+}
+
+/* vput for a batched statement: buffer one row (columns past fmt are NULL). */
+static int batch_put(db *d, int sid, util_err *err, const char *fmt, va_list ap)
+{
+    batch *b = d->batch[sid];
+    bval *row = &b->vals[(size_t)b->rows * (size_t)b->ncols];
+    int col = 0;
+    for (const char *f = fmt; *f; f++, col++) {
+        if (col >= b->ncols)
+            return util_fail(err, UTIL_ESQL, UINT64_MAX, "insert: too many values for %s",
+                             stmt_sql[sid]);
+        bval *v = &row[col];
+        v->kind = 'n';
+        switch (*f) {
+        case 'i':
+            v->kind = 'i';
+            v->i = va_arg(ap, int64_t);
+            break;
+        case 'u':
+            v->kind = 'i';
+            v->i = (int64_t)va_arg(ap, unsigned);
+            break;
+        case 'd':
+            v->kind = 'i';
+            v->i = va_arg(ap, int);
+            break;
+        case 'r':
+            v->kind = 'r';
+            v->r = va_arg(ap, double);
+            break;
+        case 's':
+        case 'S': {
+            const char *s = va_arg(ap, const char *);
+            if (s) {
+                if (batch_text_add(d, s, &v->off, &v->len))
+                    return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+                v->kind = 't';
+            }
+            break;
+        }
+        case '-':
+            break;
+        case 'o': {
+            int present = va_arg(ap, int);
+            unsigned u = va_arg(ap, unsigned);
+            if (present) {
+                v->kind = 'i';
+                v->i = (int64_t)u;
+            }
+            break;
+        }
+        default:
+            return util_fail(err, UTIL_ESQL, UINT64_MAX, "insert: bad format '%c'", *f);
+        }
+    }
+    for (; col < b->ncols; col++)
+        row[col].kind = 'n';
+    if (++b->rows < BATCH_MAX)
+        return 0;
+    int rc = batch_step(d, sid, 0, BATCH_LOG, err);
+    b->rows = 0;
+    return rc;
 }
 
 /* Bind by a format string and step once, then reset:
@@ -179,7 +398,8 @@ int db_priv_put(db *d, int sid, util_err *err, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int rc = vput(d, d->st[sid], err, fmt, ap);
+    int rc = d->batching && d->batch[sid] ? batch_put(d, sid, err, fmt, ap)
+                                          : vput(d, d->st[sid], err, fmt, ap);
     va_end(ap);
     return rc;
 }
@@ -251,6 +471,8 @@ static int prepare_all(db *d, util_err *err)
         if (sqlite3_prepare_v3(d->h, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &d->st[i], NULL) !=
             SQLITE_OK)
             return db_priv_sql_fail(d, err, stmt_sql[i]);
+    if (batch_init(d, err))
+        return UTIL_ENOMEM;
     char sql[256];
     size_t k = 0;
     for (; k < N_ANCS_TABLES; k++) {
@@ -372,14 +594,17 @@ void db_close(db *d)
 {
     if (!d)
         return;
+    batch_free(d);
     for (int i = 0; i < S_COUNT; i++)
         sqlite3_finalize(d->st[i]);
     for (size_t i = 0; i < N_ANCS_TABLES + 5; i++)
         sqlite3_finalize(d->del_ancs[i]);
     for (size_t i = 0; i < 5; i++)
         sqlite3_finalize(d->del_evnt[i]);
+    /* analysis_limit: ANALYZE samples about 1000 rows per index instead of reading every row
+     * (0.5 s after a 10x bulk load; the query plans stay the same). */
     if (d->h && !d->readonly)
-        sqlite3_exec(d->h, "PRAGMA optimize", NULL, NULL, NULL);
+        sqlite3_exec(d->h, "PRAGMA analysis_limit = 1000; PRAGMA optimize", NULL, NULL, NULL);
     sqlite3_close(d->h);
     free(d);
 }
@@ -1013,7 +1238,8 @@ static int put_event_particles(wctx *w, const ancs_evnt *ev, int64_t ci, const c
     return rc;
 }
 
-int db_put_ancs(db *d, const char *game, uint32_t asset_id, const ancs_set *set, util_err *err)
+static int put_ancs_rows(db *d, const char *game, uint32_t asset_id, const ancs_set *set,
+                         util_err *err)
 {
     int rc = 0;
     const ancs_animset *as = &set->animset;
@@ -1203,8 +1429,8 @@ done:
     return rc;
 }
 
-int db_put_evnt(db *d, const char *game, uint32_t asset_id, const ancs_evnt_file *evf,
-                util_err *err)
+static int put_evnt_rows(db *d, const char *game, uint32_t asset_id, const ancs_evnt_file *evf,
+                         util_err *err)
 {
     int rc = 0;
     const ancs_evnt *ev = &evf->evnt;
@@ -1228,4 +1454,24 @@ int db_put_evnt(db *d, const char *game, uint32_t asset_id, const ancs_evnt_file
     TRY(put_report_warnings(d, game, "EVNT", asset_id, &evf->report, err));
 done:
     return rc;
+}
+
+/* The rows of one decode, the busiest INSERTs batched (see batch_put). */
+int db_put_ancs(db *d, const char *game, uint32_t asset_id, const ancs_set *set, util_err *err)
+{
+    d->batching = 1;
+    int rc = put_ancs_rows(d, game, asset_id, set, err);
+    int frc = batch_flush(d, rc != 0, err);
+    d->batching = 0;
+    return rc ? rc : frc;
+}
+
+int db_put_evnt(db *d, const char *game, uint32_t asset_id, const ancs_evnt_file *evf,
+                util_err *err)
+{
+    d->batching = 1;
+    int rc = put_evnt_rows(d, game, asset_id, evf, err);
+    int frc = batch_flush(d, rc != 0, err);
+    d->batching = 0;
+    return rc ? rc : frc;
 }
