@@ -91,6 +91,7 @@ struct db {
     struct batch *batch[S_COUNT]; /* NULL: the statement is not batched */
     char *btext;                  /* text of the buffered rows */
     size_t btext_len, btext_cap;
+    int boom; /* bv_t ran out of memory */
 };
 
 /* Internal entry points for ingest.c (declared there too). */
@@ -144,9 +145,9 @@ typedef struct batch {
     bval vals[];                        /* BATCH_MAX * ncols */
 } batch;
 
-static const int batched_sids[] = {S_REF_INS,   S_PRIM_INS,  S_PREF_INS, S_ANIM_INS,
-                                   S_CANIM_INS, S_IDMAP_INS, S_AABB_INS, S_IAABB_INS,
-                                   S_INFO_INS,  S_ESET_INS,  S_VAL_INS,  S_STATE_INS};
+static const int batched_sids[] = {S_EVENT_INS, S_NODE_INS,  S_REF_INS,   S_PRIM_INS, S_PREF_INS,
+                                   S_ANIM_INS,  S_CANIM_INS, S_IDMAP_INS, S_AABB_INS, S_IAABB_INS,
+                                   S_INFO_INS,  S_ESET_INS,  S_VAL_INS,   S_STATE_INS};
 
 static int batch_init(db *d, util_err *err)
 {
@@ -331,6 +332,59 @@ static int batch_put(db *d, int sid, util_err *err, const char *fmt, va_list ap)
     }
     for (; col < b->ncols; col++)
         row[col].kind = 'n';
+    if (++b->rows < BATCH_MAX)
+        return 0;
+    int rc = batch_step(d, sid, 0, BATCH_LOG, err);
+    b->rows = 0;
+    return rc;
+}
+
+/* Rows of a batched statement filled column by column (columns count from 1, as in
+ * sqlite3_bind_*): brow_begin, bv_* for the non-NULL columns, brow_end. Outside
+ * db_put_ancs / db_put_evnt the row is written at once. */
+static bval *brow_begin(db *d, int sid)
+{
+    batch *b = d->batch[sid];
+    bval *row = &b->vals[(size_t)b->rows * (size_t)b->ncols];
+    for (int c = 0; c < b->ncols; c++)
+        row[c].kind = 'n';
+    d->boom = 0;
+    return row;
+}
+
+static void bv_i(bval *row, int col, int64_t v)
+{
+    row[col - 1].kind = 'i';
+    row[col - 1].i = v;
+}
+
+static void bv_r(bval *row, int col, double v)
+{
+    row[col - 1].kind = 'r';
+    row[col - 1].r = v;
+}
+
+static void bv_t(db *d, bval *row, int col, const char *s)
+{
+    if (!s)
+        return;
+    if (batch_text_add(d, s, &row[col - 1].off, &row[col - 1].len)) {
+        d->boom = 1;
+        return;
+    }
+    row[col - 1].kind = 't';
+}
+
+static int brow_end(db *d, int sid, util_err *err)
+{
+    batch *b = d->batch[sid];
+    if (d->boom)
+        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    if (!d->batching) {
+        int rc = batch_step(d, sid, b->rows, 0, err);
+        d->btext_len = 0;
+        return rc;
+    }
     if (++b->rows < BATCH_MAX)
         return 0;
     int rc = batch_step(d, sid, 0, BATCH_LOG, err);
@@ -818,42 +872,39 @@ static int put_nodes(wctx *w, const ancs_meta_anim *m, int64_t parent, int64_t c
     int has_children = !play && m->children;
     if (depth > 4 * ANCS_MAX_DEPTH)
         return 0;
-    sqlite3_stmt *st = d->st[S_NODE_INS];
-    sqlite3_bind_text(st, 1, w->game, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 2, w->ancs_id);
-    sqlite3_bind_text(st, 3, w->owner, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 4, w->owner_index);
-    sqlite3_bind_int64(st, 5, my);
+    bval *row = brow_begin(d, S_NODE_INS);
+    bv_t(d, row, 1, w->game);
+    bv_i(row, 2, w->ancs_id);
+    bv_t(d, row, 3, w->owner);
+    bv_i(row, 4, w->owner_index);
+    bv_i(row, 5, my);
     if (parent >= 0)
-        sqlite3_bind_int64(st, 6, parent);
+        bv_i(row, 6, parent);
     if (child_pos >= 0)
-        sqlite3_bind_int64(st, 7, child_pos);
-    sqlite3_bind_text(st, 8, path, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int64(st, 9, depth);
-    sqlite3_bind_int64(st, 10, m->type);
+        bv_i(row, 7, child_pos);
+    bv_t(d, row, 8, path);
+    bv_i(row, 9, depth);
+    bv_i(row, 10, m->type);
     if (play) {
-        sqlite3_bind_int64(st, 11, m->anim_id);
-        sqlite3_bind_int64(st, 12, m->primitive_id);
-        sqlite3_bind_text(st, 13, m->primitive_name, -1, SQLITE_STATIC);
-        sqlite3_bind_double(st, 14, m->start_time.time);
-        sqlite3_bind_int64(st, 15, m->start_time.type);
+        bv_i(row, 11, m->anim_id);
+        bv_i(row, 12, m->primitive_id);
+        bv_t(d, row, 13, m->primitive_name);
+        bv_r(row, 14, m->start_time.time);
+        bv_i(row, 15, m->start_time.type);
     }
     if (blend) {
-        sqlite3_bind_double(st, 16, m->blend_weight);
-        sqlite3_bind_int64(st, 17, m->unknown_flag);
+        bv_r(row, 16, m->blend_weight);
+        bv_i(row, 17, m->unknown_flag);
     }
     if (!play)
-        sqlite3_bind_int64(st, 18, m->child_count);
+        bv_i(row, 18, m->child_count);
     if (probability >= 0)
-        sqlite3_bind_int64(st, 19, probability);
+        bv_i(row, 19, probability);
     if (m->type == ANCS_META_RANDOM)
-        sqlite3_bind_text(st, 20, prob_pattern(m), -1, SQLITE_STATIC);
-    sqlite3_bind_int64(st, 21, (int64_t)m->offset);
-    int s = sqlite3_step(st);
-    sqlite3_reset(st);
-    sqlite3_clear_bindings(st);
-    if (s != SQLITE_DONE)
-        return db_priv_sql_fail(d, err, "insert meta_anim_nodes");
+        bv_t(d, row, 20, prob_pattern(m));
+    bv_i(row, 21, (int64_t)m->offset);
+    if ((rc = brow_end(d, S_NODE_INS, err)) != 0)
+        return rc;
     if (play) {
         TRY(PUT(PRIM_INS, "susuuuusrd", w->game, w->ancs_id, w->owner, w->owner_index,
                 w->prim_seq++, m->anim_id, m->primitive_id, m->primitive_name,
@@ -935,7 +986,6 @@ static int put_event_nodes(db *d, const char *game, const char *owner_type, uint
                            int64_t anim_index, const ancs_evnt *ev, int mp2, util_err *err)
 {
     int rc = 0;
-    sqlite3_stmt *st = d->st[S_EVENT_INS];
     for (int kind = 0; kind < 4; kind++) {
         uint32_t n = kind == 0   ? ev->bool_count
                      : kind == 1 ? ev->int32_count
@@ -947,58 +997,55 @@ static int put_event_nodes(db *d, const char *game, const char *owner_type, uint
                                 : kind == 1 ? &ev->int32s[i].base
                                 : kind == 2 ? &ev->particles[i].base
                                             : &ev->sounds[i].base;
-            sqlite3_bind_text(st, 1, game, -1, SQLITE_STATIC);
-            sqlite3_bind_text(st, 2, owner_type, -1, SQLITE_STATIC);
-            sqlite3_bind_int64(st, 3, owner_id);
+            bval *row = brow_begin(d, S_EVENT_INS);
+            bv_t(d, row, 1, game);
+            bv_t(d, row, 2, owner_type);
+            bv_i(row, 3, owner_id);
             if (anim_index >= 0)
-                sqlite3_bind_int64(st, 4, anim_index);
-            sqlite3_bind_text(st, 5, kinds[kind], -1, SQLITE_STATIC);
-            sqlite3_bind_int64(st, 6, i);
-            sqlite3_bind_int64(st, 7, (int64_t)b->offset);
-            sqlite3_bind_int64(st, 8, b->unknown_u16);
-            sqlite3_bind_text(st, 9, b->name, -1, SQLITE_STATIC);
-            sqlite3_bind_int64(st, 10, b->poi_type);
-            sqlite3_bind_double(st, 11, b->time.time);
-            sqlite3_bind_int64(st, 12, b->time.type);
-            sqlite3_bind_int64(st, 13, b->index);
-            sqlite3_bind_int64(st, 14, b->unique);
-            sqlite3_bind_double(st, 15, b->weight);
-            sqlite3_bind_int64(st, 16, b->char_index);
-            sqlite3_bind_int64(st, 17, b->flags);
+                bv_i(row, 4, anim_index);
+            bv_t(d, row, 5, kinds[kind]);
+            bv_i(row, 6, i);
+            bv_i(row, 7, (int64_t)b->offset);
+            bv_i(row, 8, b->unknown_u16);
+            bv_t(d, row, 9, b->name);
+            bv_i(row, 10, b->poi_type);
+            bv_r(row, 11, b->time.time);
+            bv_i(row, 12, b->time.type);
+            bv_i(row, 13, b->index);
+            bv_i(row, 14, b->unique);
+            bv_r(row, 15, b->weight);
+            bv_i(row, 16, b->char_index);
+            bv_i(row, 17, b->flags);
             char fc[5];
             if (kind == 0) {
-                sqlite3_bind_int64(st, 18, ev->bools[i].value);
+                bv_i(row, 18, ev->bools[i].value);
             } else if (kind == 1) {
-                sqlite3_bind_int64(st, 18, ev->int32s[i].value);
-                sqlite3_bind_text(st, 19, ev->int32s[i].locator_name, -1, SQLITE_STATIC);
+                bv_i(row, 18, ev->int32s[i].value);
+                bv_t(d, row, 19, ev->int32s[i].locator_name);
             } else if (kind == 2) {
                 const ancs_poi_particle *p = &ev->particles[i];
-                sqlite3_bind_int64(st, 20, p->duration);
-                sqlite3_bind_text(st, 21, fourcc(p->particle_type, fc), -1, SQLITE_TRANSIENT);
-                sqlite3_bind_int64(st, 22, p->particle_id);
+                bv_i(row, 20, p->duration);
+                bv_t(d, row, 21, fourcc(p->particle_type, fc));
+                bv_i(row, 22, p->particle_id);
                 if (mp2)
-                    sqlite3_bind_int64(st, 24, p->bone_id);
+                    bv_i(row, 24, p->bone_id);
                 else
-                    sqlite3_bind_text(st, 23, p->bone_name, -1, SQLITE_STATIC);
-                sqlite3_bind_double(st, 25, p->scale);
-                sqlite3_bind_int64(st, 26, p->parented_mode);
+                    bv_t(d, row, 23, p->bone_name);
+                bv_r(row, 25, p->scale);
+                bv_i(row, 26, p->parented_mode);
             } else {
                 const ancs_poi_sound *s = &ev->sounds[i];
-                sqlite3_bind_int64(st, 27, s->sound_id);
-                sqlite3_bind_double(st, 28, s->falloff);
-                sqlite3_bind_double(st, 29, s->max_distance);
+                bv_i(row, 27, s->sound_id);
+                bv_r(row, 28, s->falloff);
+                bv_r(row, 29, s->max_distance);
                 if (mp2) {
-                    sqlite3_bind_int64(st, 30, s->echoes_unknown_a);
-                    sqlite3_bind_int64(st, 31, s->echoes_unknown_b);
-                    sqlite3_bind_int64(st, 32, s->echoes_unknown_c);
-                    sqlite3_bind_double(st, 33, s->echoes_unknown_d);
+                    bv_i(row, 30, s->echoes_unknown_a);
+                    bv_i(row, 31, s->echoes_unknown_b);
+                    bv_i(row, 32, s->echoes_unknown_c);
+                    bv_r(row, 33, s->echoes_unknown_d);
                 }
             }
-            int s = sqlite3_step(st);
-            sqlite3_reset(st);
-            sqlite3_clear_bindings(st);
-            if (s != SQLITE_DONE)
-                TRY(db_priv_sql_fail(d, err, "insert events"));
+            TRY(brow_end(d, S_EVENT_INS, err));
         }
     }
 done:
