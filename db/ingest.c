@@ -1228,9 +1228,13 @@ static int cmp_arow(const void *a, const void *b)
  * holding it) and the id_type_conflict warnings from pak_entries. Done here with one scan
  * and a sort rather than by a GROUP BY with DISTINCT aggregates, which SQLite runs several
  * times slower. Runs inside the caller's transaction. */
+#define ASSET_BATCH 64
+
 static int rebuild_assets(ing *g)
 {
-    sqlite3_stmt *st = NULL, *ins = NULL, *warn = NULL;
+    sqlite3_stmt *st = NULL, *ins = NULL, *warn = NULL, *multi = NULL;
+    char fcs[ASSET_BATCH][5];
+    int nb = 0, single = 0; /* rows bound to multi; 1 once the rest go one by one */
     arow *rows = NULL;
     size_t n = 0, cap = 0;
     char games[8][8];
@@ -1335,6 +1339,24 @@ static int rebuild_assets(ing *g)
         rc = db_priv_sql_fail(g->d, g->err, "rebuild assets");
         goto done;
     }
+    {
+        sqlite3_str *q = sqlite3_str_new(g->h);
+        sqlite3_str_appendall(q,
+                              "INSERT INTO assets(game, asset_id, type, copies, pak_count) VALUES");
+        for (int r = 0; r < ASSET_BATCH; r++)
+            sqlite3_str_appendall(q, r ? ",(?,?,?,?,?)" : "(?,?,?,?,?)");
+        char *sql = sqlite3_str_finish(q);
+        int ps = sql ? sqlite3_prepare_v2(g->h, sql, -1, &multi, NULL) : SQLITE_NOMEM;
+        sqlite3_free(sql);
+        if (ps != SQLITE_OK) {
+            rc = db_priv_sql_fail(g->d, g->err, "rebuild assets");
+            goto done;
+        }
+    }
+    size_t groups_left = 0; /* assets rows still to write, this one included */
+    for (size_t i = 0; i < n; i++)
+        groups_left +=
+            i == 0 || rows[i].game != rows[i - 1].game || rows[i].asset_id != rows[i - 1].asset_id;
     for (size_t i = 0; i < n && !rc;) {
         size_t j = i + 1;
         uint32_t tmin = rows[i].type, pak_count = 1;
@@ -1348,15 +1370,25 @@ static int rebuild_assets(ing *g)
         }
         char fc[5];
         fourcc_text(tmin, fc);
-        sqlite3_bind_text(ins, 1, games[rows[i].game], -1, SQLITE_STATIC);
-        sqlite3_bind_int64(ins, 2, rows[i].asset_id);
-        sqlite3_bind_text(ins, 3, fc, 4, SQLITE_STATIC);
-        sqlite3_bind_int64(ins, 4, (int64_t)(j - i));
-        sqlite3_bind_int64(ins, 5, pak_count);
-        s = sqlite3_step(ins);
-        sqlite3_reset(ins);
-        if (s != SQLITE_DONE)
-            rc = db_priv_sql_fail(g->d, g->err, "insert assets");
+        /* ASSET_BATCH rows per INSERT while enough rows remain, then one by one */
+        if (nb == 0 && groups_left < ASSET_BATCH)
+            single = 1;
+        groups_left--;
+        sqlite3_stmt *as = single ? ins : multi;
+        int c0 = single ? 0 : nb * 5;
+        memcpy(fcs[single ? 0 : nb], fc, 5);
+        sqlite3_bind_text(as, c0 + 1, games[rows[i].game], -1, SQLITE_STATIC);
+        sqlite3_bind_int64(as, c0 + 2, rows[i].asset_id);
+        sqlite3_bind_text(as, c0 + 3, fcs[single ? 0 : nb], 4, SQLITE_STATIC);
+        sqlite3_bind_int64(as, c0 + 4, (int64_t)(j - i));
+        sqlite3_bind_int64(as, c0 + 5, pak_count);
+        if (single || ++nb == ASSET_BATCH) {
+            s = sqlite3_step(as);
+            sqlite3_reset(as);
+            nb = 0;
+            if (s != SQLITE_DONE)
+                rc = db_priv_sql_fail(g->d, g->err, "insert assets");
+        }
         if (!rc && conflict) {
             /* the distinct types in text order, comma-separated */
             uint32_t types[8];
@@ -1396,6 +1428,7 @@ done:
     sqlite3_finalize(st);
     sqlite3_finalize(ins);
     sqlite3_finalize(warn);
+    sqlite3_finalize(multi);
     free(rows);
     free(game_of_pak);
     return rc;
