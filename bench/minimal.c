@@ -1,14 +1,12 @@
 /* minimal.c — benchmark (b): the least work any ingest must do. Map each PAK, parse its
  * tables, and inflate only its ANCS and EVNT entries. Prints what it touched. */
-#include <dirent.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <sys/stat.h>
 
 #include "pak.h"
+#include "walk.h"
 
 static uint64_t paks, entries, inflated, inflated_bytes;
 
@@ -38,37 +36,10 @@ static void do_pak(const char *path)
     pak_close(p);
 }
 
-static void walk(const char *path)
-{
-    struct stat st;
-    if (lstat(path, &st) != 0)
-        return;
-    if (S_ISREG(st.st_mode)) {
-        size_t n = strlen(path);
-        if (n > 4 && !strcasecmp(path + n - 4, ".pak"))
-            do_pak(path);
-        return;
-    }
-    if (!S_ISDIR(st.st_mode))
-        return;
-    DIR *d = opendir(path);
-    if (!d)
-        return;
-    struct dirent *de;
-    while ((de = readdir(d)) != NULL) {
-        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-            continue;
-        char child[4096];
-        snprintf(child, sizeof child, "%s/%s", path, de->d_name);
-        walk(child);
-    }
-    closedir(d);
-}
-
 int main(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
-        walk(argv[i]);
+        bench_walk(argv[i], do_pak);
     printf("paks %" PRIu64 ", entries %" PRIu64 ", ANCS/EVNT inflated %" PRIu64 " (%" PRIu64
            " bytes)\n",
            paks, entries, inflated, inflated_bytes);

@@ -90,33 +90,13 @@ static void pakbuf_close(pakbuf *b)
     b->fd = -1;
 }
 
-/* Open path (errors worded like pak_open's). */
+/* Open path (errors worded like pak_open's: the same helper). */
 static int pakbuf_open(pakbuf *b, const char *path, util_err *err)
 {
-    int rc = 0;
-    struct stat st;
     memset(b, 0, sizeof *b);
     b->path = path;
-    b->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* a FIFO must not block */
-    if (b->fd < 0)
-        return util_fail(err, UTIL_EIO, UINT64_MAX, "cannot open %s: %s", path, strerror(errno));
-    if (fstat(b->fd, &st) != 0) {
-        rc = util_fail(err, UTIL_EIO, UINT64_MAX, "cannot stat %s: %s", path, strerror(errno));
-        goto done;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        rc = util_fail(err, UTIL_EIO, UINT64_MAX, "%s is not a regular file", path);
-        goto done;
-    }
-    if ((uint64_t)st.st_size > SIZE_MAX) {
-        rc = util_fail(err, UTIL_EIO, UINT64_MAX, "%s is too large to map", path);
-        goto done;
-    }
-    b->size = (size_t)st.st_size;
-done:
-    if (rc)
-        pakbuf_close(b);
-    return rc;
+    b->fd = -1;
+    return util_open_regular(path, &b->fd, &b->size, err);
 }
 
 /* The caller's bytes as a pakbuf (db_ingest_mem). */

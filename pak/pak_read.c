@@ -395,24 +395,9 @@ int pak_open(pak_file **out, const char *path, util_err *err)
     void *map = NULL;
     size_t len = 0;
     *out = NULL;
-    /* O_NONBLOCK: a FIFO swapped in after the caller's stat must not block open() */
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd < 0)
-        return util_fail(err, UTIL_EIO, UINT64_MAX, "cannot open %s: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        rc = util_fail(err, UTIL_EIO, UINT64_MAX, "cannot stat %s: %s", path, strerror(errno));
-        goto done;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        rc = util_fail(err, UTIL_EIO, UINT64_MAX, "%s is not a regular file", path);
-        goto done;
-    }
-    if ((uint64_t)st.st_size > SIZE_MAX) {
-        rc = util_fail(err, UTIL_EIO, UINT64_MAX, "%s is too large to map", path);
-        goto done;
-    }
-    len = (size_t)st.st_size;
+    int fd = -1;
+    if ((rc = util_open_regular(path, &fd, &len, err)) != 0)
+        return rc;
     if (len) {
         map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
         if (map == MAP_FAILED) {

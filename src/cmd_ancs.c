@@ -620,14 +620,10 @@ static void usage(FILE *f)
 static uint8_t *read_file(const char *path, size_t *len)
 {
     /* regular files only: a FIFO or device would block or never end */
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    struct stat st;
-    if (fd < 0)
+    int fd;
+    size_t size;
+    if (util_open_regular(path, &fd, &size, NULL) != 0)
         return NULL;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return NULL;
-    }
     FILE *f = fdopen(fd, "rb");
     if (!f) {
         close(fd);

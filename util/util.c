@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 void util_err_clear(util_err *e)
 {
@@ -391,6 +394,30 @@ void util_arena_free(util_arena *a)
     }
     a->head = NULL;
     a->total = 0;
+}
+
+/* ---- files ----------------------------------------------------------------- */
+
+int util_open_regular(const char *path, int *fd_out, size_t *size_out, util_err *e)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return util_fail(e, UTIL_EIO, UINT64_MAX, "cannot open %s: %s", path, strerror(errno));
+    struct stat st;
+    int rc = 0;
+    if (fstat(fd, &st) != 0)
+        rc = util_fail(e, UTIL_EIO, UINT64_MAX, "cannot stat %s: %s", path, strerror(errno));
+    else if (!S_ISREG(st.st_mode))
+        rc = util_fail(e, UTIL_EIO, UINT64_MAX, "%s is not a regular file", path);
+    else if ((uint64_t)st.st_size > SIZE_MAX)
+        rc = util_fail(e, UTIL_EIO, UINT64_MAX, "%s is too large to map", path);
+    if (rc) {
+        close(fd);
+        return rc;
+    }
+    *fd_out = fd;
+    *size_out = (size_t)st.st_size;
+    return 0;
 }
 
 /* ---- misc ------------------------------------------------------------------ */

@@ -114,6 +114,12 @@ char *util_arena_strdup(util_arena *a, const char *s);
 /* Free every block; the arena is empty and reusable afterwards. NULL-tolerant. */
 void util_arena_free(util_arena *a);
 
+/* ---- files ----------------------------------------------------------------- */
+
+/* Open path read-only if it is a regular file (O_NONBLOCK, so a FIFO put in its place cannot
+ * block); *fd_out and *size_out on success; UTIL_EIO naming the path otherwise. */
+int util_open_regular(const char *path, int *fd_out, size_t *size_out, util_err *e);
+
 /* ---- misc ------------------------------------------------------------------ */
 
 /* Parse an asset ID as "0x1A2B3C4D", "1A2B3C4D" (8 hex digits) or decimal. */
