@@ -1,6 +1,9 @@
 /* test_util.c — the byte reader, writer, arena and ID parsing on hand-built bytes. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "testutil.h"
 #include "util.h"
@@ -171,6 +174,34 @@ static void test_fourcc(void **state)
     assert_int_equal(util_fourcc_parse("ANC", &v), -1);
 }
 
+static void test_open_regular(void **state)
+{
+    (void)state;
+    char *dir = tu_tempdir();
+    assert_non_null(dir);
+    char file[512], fifo[512];
+    snprintf(file, sizeof file, "%s/a.pak", dir);
+    snprintf(fifo, sizeof fifo, "%s/f.pak", dir);
+    assert_int_equal(tu_write_file(file, "12345", 5), 0);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    int fd = -1;
+    size_t size = 0;
+    util_err e;
+    assert_int_equal(util_open_regular(file, &fd, &size, &e), 0);
+    assert_int_equal(size, 5);
+    close(fd);
+    /* a FIFO is refused without blocking, a folder too, a missing file names its path */
+    assert_int_equal(util_open_regular(fifo, &fd, &size, &e), UTIL_EIO);
+    assert_non_null(strstr(e.msg, "not a regular file"));
+    assert_int_equal(util_open_regular(dir, &fd, &size, &e), UTIL_EIO);
+    assert_int_equal(util_open_regular("/nonexistent/x.pak", &fd, &size, &e), UTIL_EIO);
+    assert_non_null(strstr(e.msg, "/nonexistent/x.pak"));
+    unlink(file);
+    unlink(fifo);
+    rmdir(dir);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -178,7 +209,7 @@ int main(void)
         cmocka_unit_test(test_reader_cstr),       cmocka_unit_test(test_reader_sub_keeps_offsets),
         cmocka_unit_test(test_check_count),       cmocka_unit_test(test_writer),
         cmocka_unit_test(test_arena),             cmocka_unit_test(test_parse_id),
-        cmocka_unit_test(test_fourcc),
+        cmocka_unit_test(test_fourcc),            cmocka_unit_test(test_open_regular),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
