@@ -17,12 +17,26 @@
 
 typedef enum { ANCS_GAME_AUTO = 0, ANCS_GAME_MP1 = 1, ANCS_GAME_MP2 = 2 } ancs_game;
 
-enum { ANCS_META_PLAY = 0, ANCS_META_BLEND = 1, ANCS_META_PHASE_BLEND = 2,
-       ANCS_META_RANDOM = 3, ANCS_META_SEQUENCE = 4 };
-enum { ANCS_TRANS_META_ANIM = 0, ANCS_TRANS_TRANS = 1, ANCS_TRANS_PHASE_TRANS = 2,
-       ANCS_TRANS_SNAP = 3 };
-enum { ANCS_PARM_INT32 = 0, ANCS_PARM_UINT32 = 1, ANCS_PARM_FLOAT = 2, ANCS_PARM_BOOL = 3,
-       ANCS_PARM_ENUM = 4 };
+enum {
+    ANCS_META_PLAY = 0,
+    ANCS_META_BLEND = 1,
+    ANCS_META_PHASE_BLEND = 2,
+    ANCS_META_RANDOM = 3,
+    ANCS_META_SEQUENCE = 4
+};
+enum {
+    ANCS_TRANS_META_ANIM = 0,
+    ANCS_TRANS_TRANS = 1,
+    ANCS_TRANS_PHASE_TRANS = 2,
+    ANCS_TRANS_SNAP = 3
+};
+enum {
+    ANCS_PARM_INT32 = 0,
+    ANCS_PARM_UINT32 = 1,
+    ANCS_PARM_FLOAT = 2,
+    ANCS_PARM_BOOL = 3,
+    ANCS_PARM_ENUM = 4
+};
 
 /* A decoder finding that FORMATS.md §8 says to decode on (PAS magic, odd version, ...). */
 typedef struct ancs_warning {
@@ -34,11 +48,11 @@ typedef struct ancs_warning {
 
 /* What a top-level decode saw besides the structure itself. */
 typedef struct ancs_report {
-    size_t consumed;           /* bytes of structure decoded */
-    const uint8_t *trailing;   /* bytes after it (arena copy; the encoder writes them back) */
+    size_t consumed;         /* bytes of structure decoded */
+    const uint8_t *trailing; /* bytes after it (arena copy; the encoder writes them back) */
     size_t trailing_len;
-    int trailing_all_ff;       /* 1 when every trailing byte is 0xFF padding (no warning) */
-    ancs_warning *warnings;    /* in input order */
+    int trailing_all_ff;    /* 1 when every trailing byte is 0xFF padding (no warning) */
+    ancs_warning *warnings; /* in input order */
     size_t warning_count;
 } ancs_report;
 
@@ -154,16 +168,16 @@ typedef struct ancs_meta_trans {
 /* ---- character (§4.3–4.9) ----------------------------------------------------------- */
 
 typedef struct ancs_anim_name {
-    uint32_t anim_id;     /* character-relative */
-    const char *unknown;  /* MP1 extra string (normally ""); NULL in MP2 */
+    uint32_t anim_id;    /* character-relative */
+    const char *unknown; /* MP1 extra string (normally ""); NULL in MP2 */
     const char *name;
 } ancs_anim_name;
 
 typedef struct ancs_pas_parm {
-    int32_t parm_type;       /* ANCS_PARM_*; other values have no min/max bytes */
+    int32_t parm_type; /* ANCS_PARM_*; other values have no min/max bytes */
     int32_t weight_function;
     float weight;
-    uint32_t min, max;       /* raw bits (float bits for FLOAT, 0/1 byte value for BOOL) */
+    uint32_t min, max; /* raw bits (float bits for FLOAT, 0/1 byte value for BOOL) */
 } ancs_pas_parm;
 
 typedef struct ancs_pas_anim {
@@ -218,12 +232,12 @@ typedef struct ancs_indexed_aabb {
 } ancs_indexed_aabb;
 
 /* Presence of a character's optional parts by its version T (FORMATS §4.3, §8 #1). */
-#define ANCS_HAS_AABBS(T)        ((T) >= 2)
-#define ANCS_HAS_EFFECTS(T)      ((T) >= 3)
-#define ANCS_HAS_FROZEN(T)       ((T) >= 4)
-#define ANCS_HAS_ID_MAP(T)       ((T) >= 5)
-#define ANCS_HAS_THIRD_LIST(T)   ((T) >= 6) /* the unidentified list; ELSC becomes 4th */
-#define ANCS_HAS_MP2_FIELDS(T)   ((T) >= 10) /* unknown_b, SPSC, CSPP, unknown_c, indexed */
+#define ANCS_HAS_AABBS(T)      ((T) >= 2)
+#define ANCS_HAS_EFFECTS(T)    ((T) >= 3)
+#define ANCS_HAS_FROZEN(T)     ((T) >= 4)
+#define ANCS_HAS_ID_MAP(T)     ((T) >= 5)
+#define ANCS_HAS_THIRD_LIST(T) ((T) >= 6)  /* the unidentified list; ELSC becomes 4th */
+#define ANCS_HAS_MP2_FIELDS(T) ((T) >= 10) /* unknown_b, SPSC, CSPP, unknown_c, indexed */
 
 typedef struct ancs_character {
     uint64_t offset; /* of the character ID */
@@ -299,7 +313,7 @@ typedef struct ancs_animset {
 } ancs_animset;
 
 typedef struct ancs_set {
-    ancs_game game; /* the game the bytes were decoded as (never AUTO) */
+    ancs_game game;           /* the game the bytes were decoded as (never AUTO) */
     uint16_t version;         /* ancs_version, always 1 */
     uint16_t charset_version; /* always 1 */
     uint32_t char_count;
@@ -317,8 +331,8 @@ ancs_game ancs_guess_game(const uint8_t *buf, size_t len);
 /* Decode a whole ANCS. game AUTO uses ancs_guess_game. Everything lands in arena.
  * Errors: UTIL_ETRUNC (counts that cannot fit, cut data), UTIL_EFORMAT (unknown meta types,
  * depth over ANCS_MAX_DEPTH), UTIL_ENOMEM; err names the absolute offset. */
-int ancs_decode(ancs_set *out, const uint8_t *buf, size_t len, ancs_game game,
-                util_arena *arena, util_err *err);
+int ancs_decode(ancs_set *out, const uint8_t *buf, size_t len, ancs_game game, util_arena *arena,
+                util_err *err);
 /* Append the encoding of set (trailing bytes included) to w: byte-exact inverse of decode. */
 int ancs_encode(util_wr *w, const ancs_set *set, util_err *err);
 

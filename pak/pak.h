@@ -9,12 +9,12 @@
 
 #include "util.h"
 
-#define PAK_VERSION      0x00030005u
-#define PAK_ALIGN        32u
-#define PAK_LZO_SEGMENT  0x4000u
+#define PAK_VERSION     0x00030005u
+#define PAK_ALIGN       32u
+#define PAK_LZO_SEGMENT 0x4000u
 /* Default cap on one entry's declared decompressed size: larger is an error, not an
  * allocation. The largest retail resources are a few MiB. */
-#define PAK_MAX_INFLATE  (256u << 20)
+#define PAK_MAX_INFLATE (256u << 20)
 /* At most this many anomalies are listed per PAK; one "too_many_anomalies" follows. */
 #define PAK_MAX_ANOMALIES 10000u
 
@@ -34,10 +34,10 @@ typedef struct pak_entry {
     uint32_t index;      /* position in the resource table */
     uint32_t compressed; /* raw flag; non-zero = compressed */
     uint32_t type, id;
-    uint32_t size;       /* stored bytes, padding included */
-    uint32_t offset;     /* absolute */
-    uint64_t table_offset;      /* where this 20-byte entry sits in the file */
-    int in_bounds;              /* offset + size <= file size (else the entry is unreadable) */
+    uint32_t size;         /* stored bytes, padding included */
+    uint32_t offset;       /* absolute */
+    uint64_t table_offset; /* where this 20-byte entry sits in the file */
+    int in_bounds;         /* offset + size <= file size (else the entry is unreadable) */
     /* compressed: the u32 prefix (0 if unreadable). Stored: size minus the trailing 0xFF
      * padding (at most 31 bytes stripped; size itself when out of bounds), which is what
      * resources.tsv and pak_entries call the resource's size. pak_inflate still returns
@@ -49,7 +49,7 @@ typedef struct pak_entry {
 typedef struct pak_anomaly {
     int64_t entry_index; /* -1 for the whole PAK */
     uint64_t offset;
-    const char *code;    /* short stable word: "misaligned", "overlap", "compressed_flag", ... */
+    const char *code; /* short stable word: "misaligned", "overlap", "compressed_flag", ... */
     char msg[160];
 } pak_anomaly;
 
@@ -61,11 +61,11 @@ typedef struct pak_file {
     pak_named *named;
     uint32_t entry_count;
     pak_entry *entries;
-    uint64_t tables_end;     /* offset just past the resource table */
-    uint64_t tables_hash;    /* FNV-1a of bytes [0, tables_end) */
+    uint64_t tables_end;  /* offset just past the resource table */
+    uint64_t tables_hash; /* FNV-1a of bytes [0, tables_end) */
     size_t anomaly_count;
     pak_anomaly *anomalies;
-    void *priv;              /* internal: mapping and allocations */
+    void *priv; /* internal: mapping and allocations */
 } pak_file;
 
 /* Parse the PAK in data[0..size). The bytes are borrowed: they must outlive the result.

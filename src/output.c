@@ -20,10 +20,10 @@ int out_parse_format(const char *s, out_format *out)
 int out_is_asset_column(const char *name)
 {
     static const char *const cols[] = {
-        "asset_id",        "ancs_id",        "model_id",      "skin_id",
-        "skeleton_id",     "frozen_model_id", "frozen_skin_id", "cspp_id",
-        "particle_id",     "anim_asset_id",  "evnt_asset_id", "evnt_id",
-        "owner_id",        "src_id",         "dst_id",        "id",
+        "asset_id",    "ancs_id",         "model_id",       "skin_id",
+        "skeleton_id", "frozen_model_id", "frozen_skin_id", "cspp_id",
+        "particle_id", "anim_asset_id",   "evnt_asset_id",  "evnt_id",
+        "owner_id",    "src_id",          "dst_id",         "id",
     };
     if (!name)
         return 0;
@@ -226,8 +226,7 @@ void out_id(out_table *t, uint32_t v)
 
 void out_auto_int(out_table *t, int64_t v)
 {
-    if (t->col < t->ncols && out_is_asset_column(t->names[t->col]) && v >= 0 &&
-        v <= 0xFFFFFFFFll)
+    if (t->col < t->ncols && out_is_asset_column(t->names[t->col]) && v >= 0 && v <= 0xFFFFFFFFll)
         out_id(t, (uint32_t)v);
     else
         out_int(t, v);

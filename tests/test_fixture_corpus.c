@@ -16,7 +16,7 @@ static const char *const mp1_names[] = {"AudioGrp", "GGuiSys",  "Metroid1", "Met
                                         "Metroid4", "Metroid5", "Metroid6", "Metroid7", "Metroid8",
                                         "MidiData", "MiscData", "NoARAM",   "SamusGun", "SlideShow",
                                         "TestAnim", "Tweaks"};
-static const char *const mp2_names[] = {"AudioGrp", "FrontEnd", "GGuiSys",  "LogBook", "Metroid1",
+static const char *const mp2_names[] = {"AudioGrp", "FrontEnd", "GGuiSys",  "LogBook",  "Metroid1",
                                         "Metroid2", "Metroid3", "Metroid4", "Metroid5", "Metroid6",
                                         "MiscData", "SamusGun", "TestAnim"};
 
@@ -49,9 +49,8 @@ static void check_game(const char *dir, int mp2, const char *const *names, size_
             util_arena_init(&a);
             if (type == FCC('A', 'N', 'C', 'S')) {
                 ancs_set s;
-                assert_int_equal(ancs_decode(&s, buf, len, mp2 ? ANCS_GAME_MP2 : ANCS_GAME_MP1,
-                                             &a, &e),
-                                 0);
+                assert_int_equal(
+                    ancs_decode(&s, buf, len, mp2 ? ANCS_GAME_MP2 : ANCS_GAME_MP1, &a, &e), 0);
                 t->ancs++;
                 t->chars += s.char_count;
                 for (uint32_t c = 0; c < s.char_count; c++) {

@@ -26,15 +26,15 @@
 /* ---- a hand-built ANCS (§4.15) with its section offsets ------------------------------ */
 
 typedef struct knobs {
-    ancs_game game;         /* MP1 or MP2 */
-    uint16_t char_version;  /* 0: 6 (MP1) / 10 (MP2) */
-    const char *pas_magic;  /* NULL: "PAS4" */
-    uint32_t meta_type;     /* innermost meta-animation type (0 = Play; >= 5 unknown) */
-    uint32_t trans_type;    /* default transition type (3 = Snap; >= 4 unknown) */
-    uint32_t nest;          /* Sequence(1) levels wrapped around the Play node */
-    uint32_t char_count;    /* written character count; 0: 1 */
-    uint32_t anim_count;    /* written animation count; 0: 1 */
-    const char *trailing;   /* bytes appended after the structure */
+    ancs_game game;        /* MP1 or MP2 */
+    uint16_t char_version; /* 0: 6 (MP1) / 10 (MP2) */
+    const char *pas_magic; /* NULL: "PAS4" */
+    uint32_t meta_type;    /* innermost meta-animation type (0 = Play; >= 5 unknown) */
+    uint32_t trans_type;   /* default transition type (3 = Snap; >= 4 unknown) */
+    uint32_t nest;         /* Sequence(1) levels wrapped around the Play node */
+    uint32_t char_count;   /* written character count; 0: 1 */
+    uint32_t anim_count;   /* written animation count; 0: 1 */
+    const char *trailing;  /* bytes appended after the structure */
 } knobs;
 
 typedef struct layout {
@@ -74,17 +74,17 @@ static void build_ancs(util_wr *w, const knobs *k, layout *L)
     util_wr_cstr(w, "Idle");
     L->pas = w->len;
     util_wr_bytes(w, k->pas_magic ? k->pas_magic : "PAS4", 4);
-    util_wr_u32(w, 1);  /* one anim state */
-    util_wr_s32(w, 5);  /* default: Locomotion */
-    util_wr_s32(w, 5);  /* state type */
-    util_wr_u32(w, 1);  /* P */
-    util_wr_u32(w, 1);  /* A */
-    util_wr_s32(w, 2);  /* parm type Float */
-    util_wr_s32(w, 1);  /* PercentError */
+    util_wr_u32(w, 1); /* one anim state */
+    util_wr_s32(w, 5); /* default: Locomotion */
+    util_wr_s32(w, 5); /* state type */
+    util_wr_u32(w, 1); /* P */
+    util_wr_u32(w, 1); /* A */
+    util_wr_s32(w, 2); /* parm type Float */
+    util_wr_s32(w, 1); /* PercentError */
     util_wr_f32(w, 1.0f);
     util_wr_f32(w, 0.0f);
     util_wr_f32(w, 1.0f);
-    util_wr_u32(w, 0);  /* anim info: anim_id */
+    util_wr_u32(w, 0); /* anim info: anim_id */
     util_wr_f32(w, 0.5f);
     L->particles = w->len;
     wr_id_list(w, 1, 0x60000001u); /* PART */
@@ -145,10 +145,10 @@ static void build_ancs(util_wr *w, const knobs *k, layout *L)
     util_wr_u32(w, 0);
     L->default_trans = w->len;
     util_wr_u32(w, k->trans_type);
-    util_wr_u32(w, 0);       /* additive animations */
-    util_wr_f32(w, 0.1f);    /* fade in */
-    util_wr_f32(w, 0.2f);    /* fade out */
-    util_wr_u32(w, 0);       /* half transitions */
+    util_wr_u32(w, 0);    /* additive animations */
+    util_wr_f32(w, 0.1f); /* fade in */
+    util_wr_f32(w, 0.2f); /* fade out */
+    util_wr_u32(w, 0);    /* half transitions */
     L->evsets = w->len;
     util_wr_u32(w, 1);
     if (mp2) {
@@ -212,9 +212,8 @@ static void scene_init(scene *s)
     pak_builder *b = pak_builder_new();
     add_good(b, ANCS_GAME_MP1, ID_GOOD_OTHER);
     uint8_t fill[40] = {1, 2, 3};
-    assert_int_equal(pak_builder_add(b, FC_CMDL, 0x33330001u, fill, sizeof fill,
-                                     PAK_CODEC_ZLIB, &e),
-                     0);
+    assert_int_equal(
+        pak_builder_add(b, FC_CMDL, 0x33330001u, fill, sizeof fill, PAK_CODEC_ZLIB, &e), 0);
     assert_int_equal(pak_builder_finish_file(b, s->good, &e), 0);
     pak_builder_free(b);
 }
@@ -553,7 +552,7 @@ static void test_corrupt_lzo(void **state)
     int64_t at = expect_error(&s, "inflate", 0);
     assert_true(at >= off && at <= (int64_t)off + size);
     assert_int_equal(q1(s.d, "SELECT count(*) FROM paks WHERE path LIKE '%bad.pak' AND "
-                              "game = 'MP2'"),
+                             "game = 'MP2'"),
                      1);
     expect_intact(&s, 1);
     scene_free(&s);
@@ -956,9 +955,9 @@ static void test_unreadable_files(void **state)
     scene_ingest(&s);
     assert_int_equal(s.st.paks_seen, 2); /* good.pak and bad.pak, once each */
     assert_int_equal(q1(s.d, "SELECT count(*) FROM load_errors WHERE stage = 'pak' AND "
-                              "entry_index IS NULL AND byte_offset IS NULL AND (pak_path LIKE "
-                              "'%dangling.pak' OR pak_path LIKE '%self.pak' OR pak_path LIKE "
-                              "'%fifo.pak')"),
+                             "entry_index IS NULL AND byte_offset IS NULL AND (pak_path LIKE "
+                             "'%dangling.pak' OR pak_path LIKE '%self.pak' OR pak_path LIKE "
+                             "'%fifo.pak')"),
                      3);
     assert_int_equal(s.st.errors, 3);
     expect_intact(&s, 1);

@@ -106,8 +106,8 @@ static void test_writer(void **state)
     util_wr_cstr(&w, "hi");
     util_wr_fill(&w, 0xFF, 3);
     util_wr_put_u32_at(&w, 0, 0xCAFEBABE);
-    static const uint8_t want[] = {0xCA, 0xFE, 0xBA, 0xBE, 0xBE, 0xEF, 0xC0, 0x00, 0x00,
-                                   0x00, 'h',  'i',  0,    0xFF, 0xFF, 0xFF};
+    static const uint8_t want[] = {0xCA, 0xFE, 0xBA, 0xBE, 0xBE, 0xEF, 0xC0, 0x00,
+                                   0x00, 0x00, 'h',  'i',  0,    0xFF, 0xFF, 0xFF};
     assert_int_equal(util_wr_status(&w, NULL), 0);
     assert_int_equal(w.len, sizeof want);
     assert_memory_equal(w.buf, want, sizeof want);
@@ -127,7 +127,7 @@ static void test_arena(void **state)
     assert_non_null(p);
     for (int i = 0; i < 10; i++)
         assert_int_equal(p[i], 0);
-    assert_non_null(util_arena_alloc(&a, 200000)); /* bigger than a block */
+    assert_non_null(util_arena_alloc(&a, 200000));      /* bigger than a block */
     assert_null(util_arena_array(&a, SIZE_MAX / 2, 4)); /* overflow */
     assert_string_equal(util_arena_strdup(&a, "abc"), "abc");
     util_arena_free(&a);
@@ -205,11 +205,16 @@ static void test_open_regular(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_reader_big_endian), cmocka_unit_test(test_reader_truncation_offsets),
-        cmocka_unit_test(test_reader_cstr),       cmocka_unit_test(test_reader_sub_keeps_offsets),
-        cmocka_unit_test(test_check_count),       cmocka_unit_test(test_writer),
-        cmocka_unit_test(test_arena),             cmocka_unit_test(test_parse_id),
-        cmocka_unit_test(test_fourcc),            cmocka_unit_test(test_open_regular),
+        cmocka_unit_test(test_reader_big_endian),
+        cmocka_unit_test(test_reader_truncation_offsets),
+        cmocka_unit_test(test_reader_cstr),
+        cmocka_unit_test(test_reader_sub_keeps_offsets),
+        cmocka_unit_test(test_check_count),
+        cmocka_unit_test(test_writer),
+        cmocka_unit_test(test_arena),
+        cmocka_unit_test(test_parse_id),
+        cmocka_unit_test(test_fourcc),
+        cmocka_unit_test(test_open_regular),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -99,10 +99,10 @@ int util_wr_status(const util_wr *w, util_err *e);
 typedef struct util_arena_block util_arena_block;
 typedef struct util_arena {
     util_arena_block *head;
-    size_t total;      /* bytes handed out so far */
-    size_t limit;      /* 0 = no limit; else allocations beyond it fail (tests, caps) */
-    int malloc_each;   /* debug: one malloc per allocation so ASan sees each block */
-    long fail_after;   /* tests: the (n+1)-th allocation fails when >= 0; -1 = never */
+    size_t total;    /* bytes handed out so far */
+    size_t limit;    /* 0 = no limit; else allocations beyond it fail (tests, caps) */
+    int malloc_each; /* debug: one malloc per allocation so ASan sees each block */
+    long fail_after; /* tests: the (n+1)-th allocation fails when >= 0; -1 = never */
 } util_arena;
 
 void util_arena_init(util_arena *a);
