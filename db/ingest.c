@@ -1043,11 +1043,11 @@ static int do_pak_file(ing *g, const char *path, const struct stat *sb, pak_file
     int rc = 0;
     int64_t old_id = -1, pak_id = -1;
     int skip = 0;
-    uint32_t *todo = NULL;  /* ANCS/EVNT entry indexes */
-    uint8_t *codecs = NULL; /* pak_codec of each entry */
+    uint32_t *pending = NULL; /* ANCS/EVNT entry indexes */
+    uint8_t *codecs = NULL;   /* pak_codec of each entry */
     pipeline *pl = &g->pl;
     /* job sequence numbers: this PAK's start, next to hand out, next to consume */
-    size_t ntodo = 0, base = pl->limit, next = base, consumed = base;
+    size_t n_pending = 0, base = pl->limit, next = base, consumed = base;
     if ((rc = lookup_old(g, path, sb, p, &old_id, &skip)) != 0)
         goto done;
     if (skip) {
@@ -1082,15 +1082,15 @@ static int do_pak_file(ing *g, const char *path, const struct stat *sb, pak_file
     const char *game = pg == PAK_GAME_MP2 ? "MP2" : "MP1";
     ancs_game ag = pg == PAK_GAME_MP2 ? ANCS_GAME_MP2 : ANCS_GAME_MP1;
     if (p->entry_count) {
-        todo = malloc((size_t)p->entry_count * sizeof *todo);
-        if (!todo) {
+        pending = malloc((size_t)p->entry_count * sizeof *pending);
+        if (!pending) {
             rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
             goto done;
         }
     }
     for (uint32_t i = 0; i < p->entry_count; i++)
         if (p->entries[i].type == FOURCC_ANCS || p->entries[i].type == FOURCC_EVNT)
-            todo[ntodo++] = i;
+            pending[n_pending++] = i;
     g->changed = 1;
     if ((rc = tx_begin(g)) != 0)
         goto done;
@@ -1100,10 +1100,10 @@ static int do_pak_file(ing *g, const char *path, const struct stat *sb, pak_file
         goto rollback;
     /* Hand the first jobs to the workers: they decode while the table rows are written. */
     if (pl->nthreads > 0) {
-        size_t first = ntodo < pl->cap ? ntodo : pl->cap;
+        size_t first = n_pending < pl->cap ? n_pending : pl->cap;
         for (size_t k = 0; k < first; k++)
-            job_set(&pl->ring[(base + k) % pl->cap], p, b, todo[k], ag,
-                    want_decode(g, game, &p->entries[todo[k]]));
+            job_set(&pl->ring[(base + k) % pl->cap], p, b, pending[k], ag,
+                    want_decode(g, game, &p->entries[pending[k]]));
         next = base + first;
         pipeline_release(pl, next);
     }
@@ -1140,12 +1140,12 @@ static int do_pak_file(ing *g, const char *path, const struct stat *sb, pak_file
     }
     g->st->resources += p->entry_count;
     /* Consume the jobs in entry order, handing out one more for each one written. */
-    for (size_t k = 0; k < ntodo; k++) {
+    for (size_t k = 0; k < n_pending; k++) {
         job *j = &pl->ring[(base + k) % pl->cap];
         if (pl->nthreads > 0) {
             pipeline_wait(pl, j);
         } else {
-            job_set(j, p, b, todo[k], ag, 0); /* finish_entry decodes when needed */
+            job_set(j, p, b, pending[k], ag, 0); /* finish_entry decodes when needed */
             job_run(j);
         }
         rc = finish_entry(g, j, pak_id, path, game);
@@ -1153,10 +1153,10 @@ static int do_pak_file(ing *g, const char *path, const struct stat *sb, pak_file
         consumed++;
         if (rc)
             goto rollback;
-        if (pl->nthreads > 0 && next < base + ntodo) {
+        if (pl->nthreads > 0 && next < base + n_pending) {
             size_t kn = next - base;
-            job_set(&pl->ring[next % pl->cap], p, b, todo[kn], ag,
-                    want_decode(g, game, &p->entries[todo[kn]]));
+            job_set(&pl->ring[next % pl->cap], p, b, pending[kn], ag,
+                    want_decode(g, game, &p->entries[pending[kn]]));
             pipeline_release(pl, ++next);
         }
     }
@@ -1168,7 +1168,7 @@ rollback:
     pipeline_drain(pl, consumed);
     tx_rollback(g);
 done:
-    free(todo);
+    free(pending);
     free(codecs);
     pak_close(p);
     return rc;
