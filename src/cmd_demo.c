@@ -52,6 +52,40 @@ static int show(db *d, const char *title, const char *name, int argc, char **arg
     return 0;
 }
 
+/* The census condensed to one line per field: how many distinct values, how often the field
+ * occurs, and its most common value (`ancsdb query unknown-census` lists every value). */
+static int census_summary(db *d)
+{
+    const char *census = db_query_lookup(ancsdb_embedded_queries, "unknown-census");
+    if (!census)
+        return -1;
+    size_t n = strlen(census);
+    while (n && (census[n - 1] == ';' || census[n - 1] == '\n' || census[n - 1] == ' '))
+        n--;
+    static const char head[] = "WITH c AS (\n";
+    static const char tail[] =
+        "\n)\nSELECT game, field, count(*) AS distinct_values, sum(count) AS occurrences, "
+        "(SELECT value FROM c c2 WHERE c2.game = c.game AND c2.field = c.field ORDER BY "
+        "c2.count DESC, c2.value LIMIT 1) AS most_common FROM c GROUP BY game, field "
+        "ORDER BY field, game";
+    char *sql = malloc(sizeof head + n + sizeof tail);
+    if (!sql)
+        return -1;
+    memcpy(sql, head, sizeof head - 1);
+    memcpy(sql + sizeof head - 1, census, n);
+    memcpy(sql + sizeof head - 1 + n, tail, sizeof tail);
+    printf("\n== Fields known only as 'unknown', one line each  (every value: ancsdb query "
+           "unknown-census)\n");
+    fflush(stdout);
+    util_err e;
+    util_err_clear(&e);
+    int rc = cli_print_sql(d, stdout, OUT_TABLE, sql, 0, NULL, &e);
+    if (rc)
+        cli_error("census: %s", e.msg);
+    free(sql);
+    return rc ? -1 : 0;
+}
+
 /* One integer from a single-row query (or def when there is none). */
 static int64_t scalar_cb_value;
 static int scalar_row(void *ctx, int ncols, const db_cell *cells)
@@ -177,7 +211,7 @@ int cmd_demo(int argc, char **argv)
         char *qargv[] = {type, idbuf};
         rc |= show(d, "Which characters use this particle", "who-references", 2, qargv);
     }
-    rc |= show(d, "Fields known only as 'unknown': every value seen", "unknown-census", 0, NULL);
+    rc |= census_summary(d);
     db_close(d);
     printf("\nThe database is %s: try `ancsdb query --db %s --list` or `ancsdb sql --db %s "
            "\"SELECT ...\"`.\n",

@@ -19,6 +19,10 @@ grep -q "^ingested " "$work/out.txt" || fail "no ingest summary"
 grep -q "== What the corpus holds" "$work/out.txt" || fail "no corpus summary"
 grep -q "== Which characters use this particle" "$work/out.txt" || fail "no who-references"
 grep -q "== Fields known only as 'unknown'" "$work/out.txt" || fail "no census"
+# the condensed census has one line per (game, field) of the full census
+full=$("$bin" query --db "$work/demo/corpus.db" --format tsv unknown-census | tail -n +2 | cut -f1,2 | sort -u | wc -l)
+shown=$(awk "/== Fields known only as 'unknown'/{f=1;next} /^The database/{f=0} f" "$work/out.txt" | grep -cE "^MP[12]|^\\?")
+[ "$full" -eq "$shown" ] || fail "condensed census: $shown lines for $full fields"
 [ "$(ls "$work/demo/mp1" | wc -l)" -eq 17 ] || fail "MP1 must have 17 PAKs"
 [ "$(ls "$work/demo/mp2" | wc -l)" -eq 13 ] || fail "MP2 must have 13 PAKs"
 
