@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Quick start, command 2: build the test build (ASan + UBSan), run every test (ctest: cmocka
-# suites, end-to-end scripts, fuzz seed-corpus replays), then each libFuzzer target for
-# ANCSDB_FUZZ_SECONDS seconds (default 20; 0 skips). Ends with one "passed, failed" line.
+# suites, end-to-end scripts, fuzz seed-corpus replays), the memory-limit test against the
+# release build, then each libFuzzer target for ANCSDB_FUZZ_SECONDS seconds (default 20;
+# 0 skips). Ends with one "passed, failed" line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh --with-fuzz
@@ -15,6 +16,17 @@ total=$(sed -n 's/.*tests failed out of \([0-9]*\).*/\1/p' "$log" | tail -1)
 failed=$(sed -n 's/.* \([0-9]*\) tests failed out of.*/\1/p' "$log" | tail -1)
 total=${total:-0}
 failed=${failed:-$total}
+# Bounded memory (ulimit -v) needs a binary without sanitizers: the release build.
+extra_pass=0
+extra_fail=0
+cmake --preset release >/dev/null
+cmake --build --preset release -j "$(nproc)" --target ancsdb >/dev/null
+if bash tests/e2e_ulimit.sh build/release/ancsdb "${ANCSDB_SHARED:-../shared}"; then
+    extra_pass=1
+else
+    extra_fail=1
+    status=1
+fi
 fuzz_pass=0
 fuzz_fail=0
 secs=${ANCSDB_FUZZ_SECONDS:-20}
@@ -30,5 +42,5 @@ if [ "$secs" != 0 ]; then
     done
 fi
 [ "$total" -gt 0 ] || status=1
-echo "tests: $((total - failed + fuzz_pass)) passed, $((failed + fuzz_fail)) failed"
+echo "tests: $((total - failed + extra_pass + fuzz_pass)) passed, $((failed + extra_fail + fuzz_fail)) failed"
 exit $status
