@@ -983,6 +983,25 @@ static int trans_fields(const ancs_meta_trans *t)
     return t->type == ANCS_TRANS_TRANS || t->type == ANCS_TRANS_PHASE_TRANS;
 }
 
+/* Bind a meta-transition's type at column col and, for Trans/PhaseTrans, its duration, flag,
+ * run_a and flags at the next five (left NULL otherwise); step, reset and clear. */
+static int step_trans_row(db *d, sqlite3_stmt *st, int col, const ancs_meta_trans *t,
+                          const char *what, util_err *err)
+{
+    sqlite3_bind_int64(st, col, t->type);
+    if (trans_fields(t)) {
+        sqlite3_bind_double(st, col + 1, t->duration.time);
+        sqlite3_bind_int64(st, col + 2, t->duration.type);
+        sqlite3_bind_int64(st, col + 3, t->unknown_flag);
+        sqlite3_bind_int64(st, col + 4, t->run_a);
+        sqlite3_bind_int64(st, col + 5, t->flags);
+    }
+    int s = sqlite3_step(st);
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    return s == SQLITE_DONE ? 0 : db_priv_sql_fail(d, err, what);
+}
+
 /* Rows of the nodes of one event set / EVNT. owner_type 'EVNT' or 'ANCS'. */
 static int put_event_nodes(db *d, const char *game, const char *owner_type, uint32_t owner_id,
                            int64_t anim_index, const ancs_evnt *ev, int mp2, util_err *err)
@@ -1360,7 +1379,6 @@ static int put_ancs_rows(db *d, const char *game, uint32_t asset_id, const ancs_
     }
     for (uint32_t i = 0; i < as->transition_count; i++) {
         const ancs_transition *t = &as->transitions[i];
-        int tf = trans_fields(&t->trans);
         sqlite3_stmt *st = d->st[S_TRANS_INS];
         sqlite3_bind_text(st, 1, game, -1, SQLITE_STATIC);
         sqlite3_bind_int64(st, 2, asset_id);
@@ -1368,19 +1386,7 @@ static int put_ancs_rows(db *d, const char *game, uint32_t asset_id, const ancs_
         sqlite3_bind_int64(st, 4, t->unknown_id);
         sqlite3_bind_int64(st, 5, t->anim_a);
         sqlite3_bind_int64(st, 6, t->anim_b);
-        sqlite3_bind_int64(st, 7, t->trans.type);
-        if (tf) {
-            sqlite3_bind_double(st, 8, t->trans.duration.time);
-            sqlite3_bind_int64(st, 9, t->trans.duration.type);
-            sqlite3_bind_int64(st, 10, t->trans.unknown_flag);
-            sqlite3_bind_int64(st, 11, t->trans.run_a);
-            sqlite3_bind_int64(st, 12, t->trans.flags);
-        }
-        int s = sqlite3_step(st);
-        sqlite3_reset(st);
-        sqlite3_clear_bindings(st);
-        if (s != SQLITE_DONE)
-            TRY(db_priv_sql_fail(d, err, "insert transitions"));
+        TRY(step_trans_row(d, st, 7, &t->trans, "insert transitions", err));
         TRY(put_trans_tree(&w, "transition", i, &t->trans));
     }
     TRY(put_trans_tree(&w, "default_transition", 0, dt));
@@ -1391,25 +1397,12 @@ static int put_ancs_rows(db *d, const char *game, uint32_t asset_id, const ancs_
     }
     for (uint32_t i = 0; i < as->half_count; i++) {
         const ancs_half_transition *h = &as->halfs[i];
-        int tf = trans_fields(&h->trans);
         sqlite3_stmt *st = d->st[S_HALF_INS];
         sqlite3_bind_text(st, 1, game, -1, SQLITE_STATIC);
         sqlite3_bind_int64(st, 2, asset_id);
         sqlite3_bind_int64(st, 3, i);
         sqlite3_bind_int64(st, 4, h->anim);
-        sqlite3_bind_int64(st, 5, h->trans.type);
-        if (tf) {
-            sqlite3_bind_double(st, 6, h->trans.duration.time);
-            sqlite3_bind_int64(st, 7, h->trans.duration.type);
-            sqlite3_bind_int64(st, 8, h->trans.unknown_flag);
-            sqlite3_bind_int64(st, 9, h->trans.run_a);
-            sqlite3_bind_int64(st, 10, h->trans.flags);
-        }
-        int s = sqlite3_step(st);
-        sqlite3_reset(st);
-        sqlite3_clear_bindings(st);
-        if (s != SQLITE_DONE)
-            TRY(db_priv_sql_fail(d, err, "insert half_transitions"));
+        TRY(step_trans_row(d, st, 5, &h->trans, "insert half_transitions", err));
         TRY(put_trans_tree(&w, "half_transition", i, &h->trans));
     }
     for (uint32_t i = 0; i < as->pair_count; i++)
