@@ -10,7 +10,7 @@ if [ ! -d "$CORPUS" ]; then
     exit 0
 fi
 TSV="$CORPUS/resources.tsv"
-TMP=$(mktemp -d /tmp/ancsdb-e2e-pak.XXXXXX)
+TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 FAILS=0
 fail() {
