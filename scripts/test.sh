@@ -21,7 +21,7 @@ extra_pass=0
 extra_fail=0
 cmake --preset release >/dev/null
 cmake --build --preset release -j "$(nproc)" --target ancsdb >/dev/null
-if bash tests/e2e_ulimit.sh build/release/ancsdb "${ANCSDB_SHARED:-../shared}"; then
+if bash tests/cli/e2e_ulimit.sh build/release/ancsdb "${ANCSDB_SHARED:-../shared}"; then
     extra_pass=1
 else
     extra_fail=1

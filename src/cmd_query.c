@@ -7,7 +7,7 @@
 #include "cli.h"
 #include "db.h"
 
-/* generated from queries/NAME.sql by cmake/embed_queries.cmake */
+/* generated from queries/NAME.sql by cmake/embed_sql.cmake */
 extern const char *const ancsdb_embedded_queries[][2];
 
 static const char query_usage[] =

@@ -3,7 +3,7 @@
 # ingest under the same tight address-space limit (ulimit -v, 64 MiB, --jobs 2), and the
 # eight-fold corpus peaks at about the same resident size as one copy. ASan builds reserve
 # terabytes of address space, so the test skips for them: run it with the release binary
-# (bash tests/e2e_ulimit.sh build/release/ancsdb ../shared). Skips without the corpus.
+# (bash tests/cli/e2e_ulimit.sh build/release/ancsdb ../shared). Skips without the corpus.
 set -u
 BIN=$1
 SHARED=$2
