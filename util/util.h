@@ -120,6 +120,33 @@ void util_arena_free(util_arena *a);
  * block); *fd_out and *size_out on success; UTIL_EIO naming the path otherwise. */
 int util_open_regular(const char *path, int *fd_out, size_t *size_out, util_err *e);
 
+/* ---- byte sources ------------------------------------------------------------ */
+
+/* Where bytes come from: a regular file (pread, never mmap), memory, or a byte range of
+ * another source (a PAK inside a disc image). Every reader of PAKs and discs goes through
+ * one. A read past the end, or a short read because the file shrank, is UTIL_EIO naming
+ * the absolute offset in this source. */
+typedef struct util_src util_src;
+
+/* Open path if it is a regular file (O_NONBLOCK: a FIFO cannot block). owned: caller frees
+ * with util_src_close. UTIL_EIO naming the path; UTIL_ENOMEM. */
+int util_src_open_file(util_src **out, const char *path, util_err *e);
+/* len bytes at p. borrowed: p must outlive the source. */
+int util_src_open_mem(util_src **out, const void *p, size_t len, util_err *e);
+/* The bytes [off, off + len) of parent, which must be inside it (UTIL_EIO otherwise) and
+ * outlive the new source. Offsets of the new source start at 0. */
+int util_src_open_range(util_src **out, util_src *parent, uint64_t off, uint64_t len, util_err *e);
+void util_src_close(util_src *s);
+/* Size in bytes (the file's size when it was opened). */
+uint64_t util_src_size(const util_src *s);
+/* Offset of this source's byte 0 in the outermost source (0 unless a range). */
+uint64_t util_src_base(const util_src *s);
+/* Read exactly len bytes at off into dst. UTIL_EIO (offset = off + bytes read) when the range
+ * is outside the source or the file ends early. */
+int util_src_read(const util_src *s, void *dst, uint64_t off, size_t len, util_err *e);
+/* Read [off, off + len) into a new malloc()ed buffer; caller free()s *out. */
+int util_src_read_alloc(const util_src *s, uint8_t **out, uint64_t off, size_t len, util_err *e);
+
 /* ---- misc ------------------------------------------------------------------ */
 
 /* Parse an asset ID as "0x1A2B3C4D", "1A2B3C4D" (8 hex digits) or decimal. */

@@ -1,0 +1,24 @@
+-- Names of assets: the PAKs' named resources (source 'pak') and imported Prime World Editor
+-- asset name maps (source = the map's file name). One row per (asset, source).
+CREATE TABLE asset_names (
+    asset_id INTEGER NOT NULL,       -- asset ID
+    type TEXT,                       -- FourCC the source gives (may disagree with the corpus)
+    name TEXT NOT NULL,              -- the name (a map's <Name>, or the PAK name)
+    directory TEXT,                  -- a map's <Directory> ('' or NULL for PAK names)
+    source TEXT NOT NULL,            -- 'pak', or the map's file name
+    auto_name INTEGER,               -- a map's <AutoGenName> (1 true, 0 false; NULL for 'pak')
+    auto_dir INTEGER,                -- a map's <AutoGenDir>
+    PRIMARY KEY (asset_id, source)
+) WITHOUT ROWID;
+CREATE INDEX asset_names_name ON asset_names(name COLLATE NOCASE);
+
+-- The one name shown beside an asset ID everywhere (`<column>_name`): a map's directory +
+-- name, else the PAK name, else no row.
+CREATE VIEW asset_label AS
+SELECT asset_id,
+       COALESCE((SELECT COALESCE(m.directory, '') || m.name FROM asset_names m
+                 WHERE m.asset_id = n.asset_id AND m.source <> 'pak'
+                 ORDER BY m.source LIMIT 1),
+                (SELECT p.name FROM asset_names p
+                 WHERE p.asset_id = n.asset_id AND p.source = 'pak')) AS label
+FROM (SELECT DISTINCT asset_id FROM asset_names) n;
