@@ -133,17 +133,20 @@ typedef struct db_query_info {
     struct {
         char name[32]; /* TYPE, ID, NAME_OR_ID, ... (decides how an argument binds) */
         char meaning[160];
+        int optional; /* written "[NAME]": may be left out (binds NULL); only trailing ones */
     } params[DB_QUERY_MAX_PARAMS];
 } db_query_info;
 
 /* Parse the header of a named query's text: first line "-- description", then
- * "-- param: NAME — meaning" lines in bind order. UTIL_EFORMAT when malformed. */
+ * "-- param: NAME — meaning" lines in bind order ("-- param: [NAME] — ..." for an optional
+ * trailing parameter). UTIL_EFORMAT when malformed. */
 int db_query_parse(db_query_info *out, const char *text, util_err *err);
 
 /* Turn command-line arguments into binds by the parameter names: ID (or a name ending in
  * _ID) -> asset ID via util_parse_id (INTEGER); TYPE -> FourCC text (exactly 4 chars,
  * upper-cased in place in argv); NAME_OR_ID -> INTEGER when it parses as an asset ID, else
- * TEXT; others TEXT.
+ * TEXT; INDEX (or a name ending in _INDEX) -> decimal INTEGER; others TEXT. Optional
+ * parameters left out bind NULL.
  * UTIL_EFORMAT naming the bad argument. */
 int db_query_binds(db_bind *out, const db_query_info *q, int argc, char **argv, util_err *err);
 

@@ -50,7 +50,17 @@ int db_query_parse(db_query_info *out, const char *text, util_err *err)
                 while (ne < eol && !isspace((unsigned char)*ne))
                     ne++;
                 int k = out->param_count++;
-                copy_trim(out->params[k].name, sizeof out->params[k].name, s, ne);
+                if (ne - s > 2 && *s == '[' && ne[-1] == ']') { /* [NAME]: optional */
+                    out->params[k].optional = 1;
+                    s++;
+                    copy_trim(out->params[k].name, sizeof out->params[k].name, s, ne - 1);
+                } else {
+                    if (k > 0 && out->params[k - 1].optional)
+                        return util_fail(err, UTIL_EFORMAT, UINT64_MAX,
+                                         "param line %d: a required param after an optional one",
+                                         line + 1);
+                    copy_trim(out->params[k].name, sizeof out->params[k].name, s, ne);
+                }
                 /* skip the separator: an em dash (UTF-8 E2 80 94), '-' or ':' */
                 const char *m = ne;
                 while (m < eol && (isspace((unsigned char)*m) || *m == '-' || *m == ':' ||
@@ -79,9 +89,18 @@ static int ends_with(const char *s, const char *suffix)
 
 int db_query_binds(db_bind *out, const db_query_info *q, int argc, char **argv, util_err *err)
 {
-    if (argc != q->param_count)
-        return util_fail(err, UTIL_EFORMAT, UINT64_MAX, "expects %d argument%s, got %d",
-                         q->param_count, q->param_count == 1 ? "" : "s", argc);
+    int required = 0;
+    while (required < q->param_count && !q->params[required].optional)
+        required++;
+    if (argc < required || argc > q->param_count) {
+        if (required == q->param_count)
+            return util_fail(err, UTIL_EFORMAT, UINT64_MAX, "expects %d argument%s, got %d",
+                             q->param_count, q->param_count == 1 ? "" : "s", argc);
+        return util_fail(err, UTIL_EFORMAT, UINT64_MAX, "expects %d to %d arguments, got %d",
+                         required, q->param_count, argc);
+    }
+    for (int i = argc; i < q->param_count; i++)
+        memset(&out[i], 0, sizeof out[i]); /* DB_NULL */
     for (int i = 0; i < argc; i++) {
         const char *name = q->params[i].name;
         const char *a = argv[i];
@@ -103,6 +122,14 @@ int db_query_binds(db_bind *out, const db_query_info *q, int argc, char **argv, 
                                  name, a);
             out[i].type = DB_INT;
             out[i].i = id;
+        } else if (!strcmp(name, "INDEX") || ends_with(name, "_INDEX")) {
+            char *end;
+            long long v = strtoll(a, &end, 10);
+            if (!*a || *end || v < 0 || v > INT32_MAX)
+                return util_fail(err, UTIL_EFORMAT, UINT64_MAX,
+                                 "%s: '%s' is not an index (a decimal number from 0)", name, a);
+            out[i].type = DB_INT;
+            out[i].i = v;
         } else if (!strcmp(name, "TYPE") || ends_with(name, "_TYPE")) {
             uint32_t fc;
             for (char *c = argv[i]; *c; c++) /* asset types are upper case: part = PART */

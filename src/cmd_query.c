@@ -251,7 +251,7 @@ int cmd_query(int argc, char **argv)
         cli_error("query %s: %s", pos[0], e.msg);
         fprintf(stderr, "usage: ancsdb query %s", pos[0]);
         for (int k = 0; k < qi.param_count; k++)
-            fprintf(stderr, " %s", qi.params[k].name);
+            fprintf(stderr, qi.params[k].optional ? " [%s]" : " %s", qi.params[k].name);
         fprintf(stderr, "\n%s\nparameters:\n", qi.description);
         print_params(stderr, &qi);
         rc = EXIT_USAGE;
