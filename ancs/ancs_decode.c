@@ -13,13 +13,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define TRY(x)                                                                                     \
-    do {                                                                                           \
-        int rc_ = (x);                                                                             \
-        if (rc_)                                                                                   \
-            return rc_;                                                                            \
-    } while (0)
-
 /* Minimum encoded sizes (FORMATS §4.16, §4.12, §5.4). */
 #define MIN_CHARACTER     51
 #define MIN_ANIM_NAME_MP1 6
@@ -345,7 +338,7 @@ static int dec_pas(dec *d, ancs_pas *p)
 {
     uint64_t off = util_rd_off(&d->r);
     TRY(util_rd_u32(&d->r, &p->magic, d->err));
-    if (p->magic != 0x50415334u) {
+    if (p->magic != UTIL_FCC_PAS4) {
         char s[5];
         util_fourcc_str(p->magic, s);
         TRY(warn(d, off, "pas_magic", "PAS magic '%s' (0x%08X), expected 'PAS4'", s, p->magic));

@@ -5,13 +5,6 @@
 
 #include <string.h>
 
-#define TRY(x)                                                                                     \
-    do {                                                                                           \
-        int rc_ = (x);                                                                             \
-        if (rc_)                                                                                   \
-            return rc_;                                                                            \
-    } while (0)
-
 typedef struct enc {
     util_wr *w;
     util_err *err;

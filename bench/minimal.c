@@ -23,7 +23,7 @@ static void do_pak(const char *path)
     entries += p->entry_count;
     for (uint32_t i = 0; i < p->entry_count; i++) {
         uint32_t t = p->entries[i].type;
-        if (t != 0x414E4353u /* ANCS */ && t != 0x45564E54u /* EVNT */)
+        if (t != UTIL_FCC_ANCS && t != UTIL_FCC_EVNT)
             continue;
         uint8_t *out = NULL;
         size_t len = 0;

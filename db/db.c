@@ -459,6 +459,7 @@ int db_priv_put(db *d, int sid, util_err *err, const char *fmt, ...)
 }
 
 #define PUT(sid, ...) db_priv_put(d, S_##sid, err, __VA_ARGS__)
+#undef TRY /* here: set rc and goto done (util.h's TRY returns) */
 #define TRY(x)                                                                                     \
     do {                                                                                           \
         int rc_ = (x);                                                                             \

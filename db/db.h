@@ -13,6 +13,9 @@
 #include "pak.h"
 #include "util.h"
 
+/* An SQLite call failed (err.msg has SQLite's message). */
+enum { UTIL_ESQL = UTIL_ELAST - 1 };
+
 /* PRAGMA user_version of the schema this code writes. A database with another non-zero
  * version is refused (DB_EVERSION). */
 #define DB_SCHEMA_VERSION 1

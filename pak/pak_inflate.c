@@ -212,17 +212,13 @@ int pak_inflate(uint8_t **out, size_t *out_len, const pak_file *p, uint32_t i, s
 
 /* ---- game detection (§2.7) ----------------------------------------------------------- */
 
-#define FOURCC(a, b, c, d)                                                                         \
-    ((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (uint32_t)(d))
-
 /* Signal 3: resource types that exist in one game only (PWE CResTypeInfo). */
 static pak_game game_of_type(uint32_t type)
 {
-    static const uint32_t mp1_only[] = {FOURCC('E', 'V', 'N', 'T'), FOURCC('C', 'T', 'W', 'K')};
+    static const uint32_t mp1_only[] = {UTIL_FCC_EVNT, UTIL_FCC_CTWK};
     static const uint32_t mp2_only[] = {
-        FOURCC('S', 'P', 'S', 'C'), FOURCC('S', 'R', 'S', 'C'), FOURCC('C', 'S', 'P', 'P'),
-        FOURCC('P', 'T', 'L', 'A'), FOURCC('R', 'U', 'L', 'E'), FOURCC('E', 'G', 'M', 'C'),
-        FOURCC('S', 'T', 'L', 'C'), FOURCC('F', 'S', 'M', '2'),
+        UTIL_FCC_SPSC, UTIL_FCC_SRSC, UTIL_FCC_CSPP, UTIL_FCC_PTLA,
+        UTIL_FCC_RULE, UTIL_FCC_EGMC, UTIL_FCC_STLC, UTIL_FCC_FSM2,
     };
     for (size_t k = 0; k < sizeof mp1_only / sizeof mp1_only[0]; k++)
         if (type == mp1_only[k])
@@ -246,7 +242,7 @@ static pak_game game_from_ancs(const pak_file *p)
     int tried = 0;
     for (uint32_t i = 0; i < p->entry_count && tried < 4; i++) {
         const pak_entry *e = &p->entries[i];
-        if (e->type != FOURCC('A', 'N', 'C', 'S') || !e->in_bounds)
+        if (e->type != UTIL_FCC_ANCS || !e->in_bounds)
             continue;
         tried++;
         uint8_t *buf = NULL;

@@ -34,14 +34,9 @@ static int add_anomaly(pak_file *p, int64_t entry, uint64_t off, const char *cod
     pak_priv *pv = p->priv;
     if (p->anomaly_count > PAK_MAX_ANOMALIES)
         return 0;
-    if (p->anomaly_count == pv->anomaly_cap) {
-        size_t cap = pv->anomaly_cap ? pv->anomaly_cap * 2 : 16;
-        pak_anomaly *na = realloc(p->anomalies, cap * sizeof *na);
-        if (!na)
-            return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory recording anomalies");
-        p->anomalies = na;
-        pv->anomaly_cap = cap;
-    }
+    if (util_vec_reserve_(&p->anomalies, &pv->anomaly_cap, p->anomaly_count, 1,
+                          sizeof *p->anomalies, err))
+        return UTIL_ENOMEM;
     pak_anomaly *a = &p->anomalies[p->anomaly_count++];
     if (p->anomaly_count > PAK_MAX_ANOMALIES) {
         a->entry_index = -1;

@@ -24,10 +24,8 @@ typedef struct builder_res {
 } builder_res;
 
 struct pak_builder {
-    builder_named *named;
-    size_t named_count, named_cap;
-    builder_res *res;
-    size_t res_count, res_cap;
+    UTIL_VEC(builder_named) named;
+    UTIL_VEC(builder_res) res;
     void *lzo_work; /* LZO1X-999 work memory, allocated on first use */
 };
 
@@ -45,28 +43,14 @@ void pak_builder_free(pak_builder *b)
 {
     if (!b)
         return;
-    for (size_t i = 0; i < b->named_count; i++)
-        free(b->named[i].name);
-    for (size_t i = 0; i < b->res_count; i++)
-        free(b->res[i].bytes);
-    free(b->named);
-    free(b->res);
+    for (size_t i = 0; i < b->named.len; i++)
+        free(b->named.items[i].name);
+    for (size_t i = 0; i < b->res.len; i++)
+        free(b->res.items[i].bytes);
+    util_vec_free(&b->named);
+    util_vec_free(&b->res);
     free(b->lzo_work);
     free(b);
-}
-
-/* Grow *arr (of *cap elements of size elem) so it holds one more. */
-static int grow(void **arr, size_t *cap, size_t count, size_t elem)
-{
-    if (count < *cap)
-        return 0;
-    size_t ncap = *cap ? *cap * 2 : 16;
-    void *na = realloc(*arr, ncap * elem);
-    if (!na)
-        return -1;
-    *arr = na;
-    *cap = ncap;
-    return 0;
 }
 
 int pak_builder_add_named(pak_builder *b, uint32_t type, uint32_t id, const char *name,
@@ -77,14 +61,13 @@ int pak_builder_add_named(pak_builder *b, uint32_t type, uint32_t id, const char
     size_t n = strlen(name);
     if (n > UINT32_MAX)
         return util_fail(err, UTIL_EFORMAT, UINT64_MAX, "name too long");
-    if (b->named_count >= UINT32_MAX ||
-        grow((void **)&b->named, &b->named_cap, b->named_count, sizeof *b->named))
+    if (b->named.len >= UINT32_MAX || util_vec_reserve(&b->named, 1, NULL))
         return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory adding a name");
     char *copy = malloc(n + 1);
     if (!copy)
         return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory adding a name");
     memcpy(copy, name, n + 1);
-    b->named[b->named_count++] = (builder_named){type, id, copy};
+    b->named.items[b->named.len++] = (builder_named){type, id, copy};
     return 0;
 }
 
@@ -174,8 +157,7 @@ int pak_builder_add(pak_builder *b, uint32_t type, uint32_t id, const uint8_t *d
     size_t blen = 0;
     if (len > UINT32_MAX - 64)
         return util_fail(err, UTIL_EFORMAT, UINT64_MAX, "resource of %zu bytes is too large", len);
-    if (b->res_count >= UINT32_MAX ||
-        grow((void **)&b->res, &b->res_cap, b->res_count, sizeof *b->res))
+    if (b->res.len >= UINT32_MAX || util_vec_reserve(&b->res, 1, NULL))
         return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory adding a resource");
     switch (codec) {
     case PAK_CODEC_NONE:
@@ -201,7 +183,7 @@ int pak_builder_add(pak_builder *b, uint32_t type, uint32_t id, const uint8_t *d
         free(bytes);
         return util_fail(err, UTIL_EFORMAT, UINT64_MAX, "compressed resource is too large");
     }
-    b->res[b->res_count++] = (builder_res){type, id, codec != PAK_CODEC_NONE, bytes, blen};
+    b->res.items[b->res.len++] = (builder_res){type, id, codec != PAK_CODEC_NONE, bytes, blen};
     return 0;
 }
 
@@ -211,18 +193,18 @@ static int write_tables(const pak_builder *b, util_wr *w, uint64_t *total, util_
 {
     util_wr_u32(w, PAK_VERSION);
     util_wr_u32(w, 0);
-    util_wr_u32(w, (uint32_t)b->named_count);
-    for (size_t i = 0; i < b->named_count; i++) {
-        size_t n = strlen(b->named[i].name);
-        util_wr_u32(w, b->named[i].type);
-        util_wr_u32(w, b->named[i].id);
+    util_wr_u32(w, (uint32_t)b->named.len);
+    for (size_t i = 0; i < b->named.len; i++) {
+        size_t n = strlen(b->named.items[i].name);
+        util_wr_u32(w, b->named.items[i].type);
+        util_wr_u32(w, b->named.items[i].id);
         util_wr_u32(w, (uint32_t)n);
-        util_wr_bytes(w, b->named[i].name, n);
+        util_wr_bytes(w, b->named.items[i].name, n);
     }
-    util_wr_u32(w, (uint32_t)b->res_count);
-    uint64_t off = align32((uint64_t)w->len + 20 * (uint64_t)b->res_count);
-    for (size_t i = 0; i < b->res_count; i++) {
-        const builder_res *r = &b->res[i];
+    util_wr_u32(w, (uint32_t)b->res.len);
+    uint64_t off = align32((uint64_t)w->len + 20 * (uint64_t)b->res.len);
+    for (size_t i = 0; i < b->res.len; i++) {
+        const builder_res *r = &b->res.items[i];
         uint64_t size = align32(r->len);
         if (off + size > UINT32_MAX)
             return util_fail(err, UTIL_EFORMAT, UINT64_MAX,
@@ -255,9 +237,9 @@ int pak_builder_finish_mem(pak_builder *b, uint8_t **out, size_t *out_len, util_
                        total);
         goto done;
     }
-    for (size_t i = 0; i < b->res_count; i++) {
-        util_wr_bytes(&w, b->res[i].bytes, b->res[i].len);
-        util_wr_fill(&w, 0xFF, (size_t)(align32(b->res[i].len) - b->res[i].len));
+    for (size_t i = 0; i < b->res.len; i++) {
+        util_wr_bytes(&w, b->res.items[i].bytes, b->res.items[i].len);
+        util_wr_fill(&w, 0xFF, (size_t)(align32(b->res.items[i].len) - b->res.items[i].len));
     }
     rc = util_wr_status(&w, err);
     if (rc)
@@ -289,9 +271,9 @@ int pak_builder_finish_file(pak_builder *b, const char *path, util_err *err)
         goto done;
     }
     int ok = fwrite(w.buf, 1, w.len, f) == w.len;
-    for (size_t i = 0; ok && i < b->res_count; i++) {
-        size_t padn = (size_t)(align32(b->res[i].len) - b->res[i].len);
-        ok = fwrite(b->res[i].bytes, 1, b->res[i].len, f) == b->res[i].len &&
+    for (size_t i = 0; ok && i < b->res.len; i++) {
+        size_t padn = (size_t)(align32(b->res.items[i].len) - b->res.items[i].len);
+        ok = fwrite(b->res.items[i].bytes, 1, b->res.items[i].len, f) == b->res.items[i].len &&
              fwrite(pad, 1, padn, f) == padn;
     }
     if (!ok) {

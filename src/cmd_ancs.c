@@ -617,43 +617,6 @@ static void usage(FILE *f)
           f);
 }
 
-static uint8_t *read_file(const char *path, size_t *len)
-{
-    /* regular files only: a FIFO or device would block or never end */
-    int fd;
-    size_t size;
-    if (util_open_regular(path, &fd, &size, NULL) != 0)
-        return NULL;
-    FILE *f = fdopen(fd, "rb");
-    if (!f) {
-        close(fd);
-        return NULL;
-    }
-    size_t cap = 1 << 16, n = 0;
-    uint8_t *b = malloc(cap);
-    size_t got;
-    while (b && (got = fread(b + n, 1, cap - n, f)) > 0) {
-        n += got;
-        if (n == cap) {
-            uint8_t *nb = cap > SIZE_MAX / 2 ? NULL : realloc(b, cap * 2);
-            if (!nb) {
-                free(b);
-                b = NULL;
-                break;
-            }
-            b = nb;
-            cap *= 2;
-        }
-    }
-    if (b && ferror(f)) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    *len = n;
-    return b;
-}
-
 /* Split "FILE.pak:ID" when FILE exists... i.e. when the part after the last ':' is an ID
  * and the whole argument is not itself a readable file. */
 static int split_pak_arg(const char *arg, char **path, uint32_t *asset)
@@ -688,7 +651,7 @@ static int load_from_pak(const char *path, uint32_t asset, uint8_t **buf, size_t
     int rc = EXIT_OK;
     uint32_t i;
     for (i = 0; i < p->entry_count; i++)
-        if (p->entries[i].type == 0x414E4353u && p->entries[i].id == asset)
+        if (p->entries[i].type == UTIL_FCC_ANCS && p->entries[i].id == asset)
             break;
     if (i == p->entry_count) {
         cli_error("%s: no ANCS entry with ID %08X", path, asset);
@@ -760,9 +723,10 @@ static int dump_main(int argc, char **argv)
         if (rc)
             goto done;
     } else {
-        buf = read_file(arg, &len);
-        if (!buf) {
-            cli_error("%s: cannot read", arg);
+        util_err rerr;
+        util_err_clear(&rerr);
+        if (util_read_file(arg, &buf, &len, 0, &rerr) != 0) {
+            cli_error("%s", rerr.msg);
             rc = EXIT_FATAL;
             goto done;
         }

@@ -1,5 +1,6 @@
 /* testutil.c — see testutil.h. */
 #include "testutil.h"
+#include "util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,29 +43,8 @@ const char *tu_source_dir(void)
 
 uint8_t *tu_read_file(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    if (fseek(f, 0, SEEK_END) != 0) {
-        fclose(f);
-        return NULL;
-    }
-    long n = ftell(f);
-    if (n < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        return NULL;
-    }
-    uint8_t *buf = malloc((size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    if (buf) {
-        buf[n] = 0;
-        *len = (size_t)n;
-    }
-    return buf;
+    uint8_t *buf = NULL;
+    return util_read_file(path, &buf, len, 0, NULL) == 0 ? buf : NULL;
 }
 
 int tu_write_file(const char *path, const void *data, size_t len)

@@ -46,11 +46,34 @@ const char *util_strerror(int code)
         return "out of memory";
     case UTIL_EIO:
         return "i/o";
-    case UTIL_ESQL:
-        return "sqlite";
     default:
         return "unknown";
     }
+}
+
+/* ---- growable arrays ------------------------------------------------------- */
+
+int util_vec_reserve_(void *items_ptr, size_t *cap, size_t len, size_t extra, size_t elem_size,
+                      util_err *e)
+{
+    if (elem_size == 0 || len > SIZE_MAX / elem_size || extra > SIZE_MAX / elem_size - len)
+        return util_fail(e, UTIL_ENOMEM, UINT64_MAX, "array of %zu + %zu elements is too large",
+                         len, extra);
+    size_t need = len + extra;
+    if (need <= *cap)
+        return 0;
+    size_t ncap = *cap ? *cap : 8;
+    while (ncap < need)
+        ncap = ncap > SIZE_MAX / elem_size / 2 ? need : ncap * 2;
+    /* The pointer is copied out and back with memcpy: items_ptr is a T ** of any T. */
+    void *items;
+    memcpy(&items, items_ptr, sizeof items);
+    void *grown = realloc(items, ncap * elem_size);
+    if (!grown)
+        return util_fail(e, UTIL_ENOMEM, UINT64_MAX, "out of memory for %zu elements", ncap);
+    memcpy(items_ptr, &grown, sizeof grown);
+    *cap = ncap;
+    return 0;
 }
 
 /* ---- reader ---------------------------------------------------------------- */

@@ -7,8 +7,20 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
-enum { UTIL_ETRUNC = -1, UTIL_EFORMAT = -2, UTIL_ENOMEM = -3, UTIL_EIO = -4, UTIL_ESQL = -5 };
+/* Error codes of util/ and of the format layers. Layers above define their own codes below
+ * UTIL_ELAST (db.h: UTIL_ESQL). */
+enum { UTIL_ETRUNC = -1, UTIL_EFORMAT = -2, UTIL_ENOMEM = -3, UTIL_EIO = -4, UTIL_ELAST = -4 };
+
+/* Evaluate expr (an int: 0 or a negative UTIL_E*) and return it from the calling function
+ * when it is negative. */
+#define TRY(expr)                                                                                  \
+    do {                                                                                           \
+        int try_rc_ = (expr);                                                                      \
+        if (try_rc_ < 0)                                                                           \
+            return try_rc_;                                                                        \
+    } while (0)
 
 typedef struct util_err {
     int code;        /* a UTIL_E* value; 0 until something fails */
@@ -94,6 +106,31 @@ void util_wr_put_u32_at(util_wr *w, size_t pos, uint32_t v);
 /* 0, or UTIL_ENOMEM (filling *e) when any write failed. */
 int util_wr_status(const util_wr *w, util_err *e);
 
+/* ---- growable arrays ------------------------------------------------------- */
+
+/* A typed growable array: `UTIL_VEC(pak_anomaly) v = {0};` then util_vec_push(&v, x, err).
+ * items is owned (free with util_vec_free); len elements are in use, cap allocated. */
+#define UTIL_VEC(T)                                                                                \
+    struct {                                                                                       \
+        T *items;                                                                                  \
+        size_t len, cap;                                                                           \
+    }
+
+/* Make room for `extra` more elements of elem_size bytes in the array whose items pointer is
+ * at *items_ptr (a T ** passed as void *). Grows by doubling; checks every size for
+ * overflow. UTIL_ENOMEM (the array unchanged) when the memory cannot be had. */
+int util_vec_reserve_(void *items_ptr, size_t *cap, size_t len, size_t extra, size_t elem_size,
+                      util_err *e);
+
+/* 0 or UTIL_ENOMEM: room for n more elements in *v. */
+#define util_vec_reserve(v, n, e)                                                                  \
+    util_vec_reserve_(&(v)->items, &(v)->cap, (v)->len, (n), sizeof *(v)->items, (e))
+/* 0 or UTIL_ENOMEM: append val (an expression of the element type) to *v. */
+#define util_vec_push(v, val, e)                                                                   \
+    (util_vec_reserve((v), 1, (e)) ? UTIL_ENOMEM : ((v)->items[(v)->len++] = (val), 0))
+/* Free the elements; *v is empty and reusable. */
+#define util_vec_free(v) ((void)(free((v)->items), (v)->items = NULL, (v)->len = (v)->cap = 0))
+
 /* ---- arena ----------------------------------------------------------------- */
 
 typedef struct util_arena_block util_arena_block;
@@ -119,6 +156,13 @@ void util_arena_free(util_arena *a);
 /* Open path read-only if it is a regular file (O_NONBLOCK, so a FIFO put in its place cannot
  * block); *fd_out and *size_out on success; UTIL_EIO naming the path otherwise. */
 int util_open_regular(const char *path, int *fd_out, size_t *size_out, util_err *e);
+
+/* Read the whole regular file at path into a new buffer with one extra 0 byte after the
+ * *len_out bytes (so text can be used as a C string); caller free()s *out. A file larger
+ * than max bytes is UTIL_EFORMAT before any allocation (max 0: no limit). UTIL_EIO naming
+ * the path and offset when it cannot be opened or read (a FIFO, a folder, a file that
+ * shrank). */
+int util_read_file(const char *path, uint8_t **out, size_t *len_out, size_t max, util_err *e);
 
 /* ---- byte sources ------------------------------------------------------------ */
 
@@ -151,7 +195,36 @@ int util_src_read_alloc(const util_src *s, uint8_t **out, uint64_t off, size_t l
 
 /* Parse an asset ID as "0x1A2B3C4D", "1A2B3C4D" (8 hex digits) or decimal. */
 int util_parse_id(const char *s, uint32_t *out);
-/* FourCC as a 5-byte C string. */
+/* FourCC value of four characters, big-endian: UTIL_FOURCC('A','N','C','S') == 0x414E4353. */
+#define UTIL_FOURCC(a, b, c, d)                                                                    \
+    ((uint32_t)(uint8_t)(a) << 24 | (uint32_t)(uint8_t)(b) << 16 | (uint32_t)(uint8_t)(c) << 8 |   \
+     (uint32_t)(uint8_t)(d))
+/* Resource types the tool names (FORMATS.md §2.7, §4). */
+#define UTIL_FCC_ANCS UTIL_FOURCC('A', 'N', 'C', 'S')
+#define UTIL_FCC_EVNT UTIL_FOURCC('E', 'V', 'N', 'T')
+#define UTIL_FCC_ANIM UTIL_FOURCC('A', 'N', 'I', 'M')
+#define UTIL_FCC_CMDL UTIL_FOURCC('C', 'M', 'D', 'L')
+#define UTIL_FCC_CSKR UTIL_FOURCC('C', 'S', 'K', 'R')
+#define UTIL_FCC_CINF UTIL_FOURCC('C', 'I', 'N', 'F')
+#define UTIL_FCC_CSPP UTIL_FOURCC('C', 'S', 'P', 'P')
+#define UTIL_FCC_PART UTIL_FOURCC('P', 'A', 'R', 'T')
+#define UTIL_FCC_SWHC UTIL_FOURCC('S', 'W', 'H', 'C')
+#define UTIL_FCC_ELSC UTIL_FOURCC('E', 'L', 'S', 'C')
+#define UTIL_FCC_SPSC UTIL_FOURCC('S', 'P', 'S', 'C')
+#define UTIL_FCC_PAS4 UTIL_FOURCC('P', 'A', 'S', '4')
+#define UTIL_FCC_CTWK UTIL_FOURCC('C', 'T', 'W', 'K')
+#define UTIL_FCC_SRSC UTIL_FOURCC('S', 'R', 'S', 'C')
+#define UTIL_FCC_PTLA UTIL_FOURCC('P', 'T', 'L', 'A')
+#define UTIL_FCC_RULE UTIL_FOURCC('R', 'U', 'L', 'E')
+#define UTIL_FCC_EGMC UTIL_FOURCC('E', 'G', 'M', 'C')
+#define UTIL_FCC_STLC UTIL_FOURCC('S', 'T', 'L', 'C')
+#define UTIL_FCC_FSM2 UTIL_FOURCC('F', 'S', 'M', '2')
+#define UTIL_FCC_MLVL UTIL_FOURCC('M', 'L', 'V', 'L')
+#define UTIL_FCC_MREA UTIL_FOURCC('M', 'R', 'E', 'A')
+#define UTIL_FCC_STRG UTIL_FOURCC('S', 'T', 'R', 'G')
+#define UTIL_FCC_TXTR UTIL_FOURCC('T', 'X', 'T', 'R')
+/* The one FourCC-to-text function: 4 characters and a NUL; a byte that is not printable
+ * ASCII becomes '?'. */
 void util_fourcc_str(uint32_t fourcc, char out[5]);
 /* FourCC from a string of exactly 4 chars; 0 on success. */
 int util_fourcc_parse(const char *s, uint32_t *out);

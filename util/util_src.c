@@ -146,3 +146,35 @@ int util_src_read_alloc(const util_src *s, uint8_t **out, uint64_t off, size_t l
     *out = buf;
     return 0;
 }
+
+int util_read_file(const char *path, uint8_t **out, size_t *len_out, size_t max, util_err *e)
+{
+    util_src *s;
+    *out = NULL;
+    *len_out = 0;
+    int rc = util_src_open_file(&s, path, e);
+    if (rc)
+        return rc;
+    uint64_t size = util_src_size(s);
+    uint8_t *buf = NULL;
+    if (size >= SIZE_MAX || (max && size > max))
+        rc = util_fail(e, UTIL_EFORMAT, UINT64_MAX, "%s: %llu bytes is more than the %zu allowed",
+                       path, (unsigned long long)size, max ? max : SIZE_MAX - 1);
+    else if (!(buf = malloc((size_t)size + 1)))
+        rc = util_fail(e, UTIL_ENOMEM, UINT64_MAX, "%s: out of memory for %llu bytes", path,
+                       (unsigned long long)size);
+    else if ((rc = util_src_read(s, buf, 0, (size_t)size, e)) != 0 && e) {
+        char why[sizeof e->msg];
+        memcpy(why, e->msg, sizeof why);
+        util_fail(e, rc, e->offset, "%s: %s", path, why);
+    }
+    util_src_close(s);
+    if (rc) {
+        free(buf);
+        return rc;
+    }
+    buf[size] = 0;
+    *out = buf;
+    *len_out = (size_t)size;
+    return 0;
+}
