@@ -17,6 +17,7 @@ int cmd_ingest(int argc, char **argv);
 int cmd_query(int argc, char **argv);
 int cmd_sql(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
+int cmd_graph(int argc, char **argv);
 
 /* Value of option argv[*i] given as "--opt VALUE" (advancing *i) or "--opt=VALUE"; NULL when
  * argv[*i] is not `name`. Sets *missing when the option is last and has no value. */

@@ -47,6 +47,7 @@ static const struct {
     {"sql", cmd_sql, "run read-only SQL against the database"},
     {"pak", cmd_pak, "list or extract the resources of one PAK"},
     {"ancs", cmd_ancs, "decode one ANCS and print its whole structure"},
+    {"graph", cmd_graph, "draw a character's dependencies as Graphviz DOT or SVG"},
 };
 
 static void usage(FILE *f)
