@@ -325,7 +325,9 @@ typedef struct ancs_set {
 /* ---- API ---------------------------------------------------------------------------- */
 
 /* Game an ANCS was most likely written for: first character's version 10 → MP2, else MP1
- * (FORMATS §2.7 signal 4). ANCS_GAME_AUTO when the bytes are too short to tell. */
+ * (FORMATS §2.7 signal 4; the ANCS signal callers hand to pak_game_decide). ANCS_GAME_AUTO
+ * when the bytes do not start like a character set (00 01 00 01, at least one character,
+ * 14 bytes). */
 ancs_game ancs_guess_game(const uint8_t *buf, size_t len);
 
 /* Decode a whole ANCS. game AUTO uses ancs_guess_game. Everything lands in arena.

@@ -645,8 +645,8 @@ static int dec_finish(dec *d)
 
 ancs_game ancs_guess_game(const uint8_t *buf, size_t len)
 {
-    if (!buf || len < 14)
-        return ANCS_GAME_AUTO;
+    if (!buf || len < 14 || buf[0] != 0 || buf[1] != 1 || buf[2] != 0 || buf[3] != 1)
+        return ANCS_GAME_AUTO; /* too short, or not ancs_version 1 + charset_version 1 */
     uint32_t n = (uint32_t)buf[4] << 24 | (uint32_t)buf[5] << 16 | (uint32_t)buf[6] << 8 | buf[7];
     if (n == 0)
         return ANCS_GAME_AUTO;

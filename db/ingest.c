@@ -313,7 +313,8 @@ static pak_game game_from_ancs(const pak_file *p, const pakbuf *b)
                                : 0;
         pak_game g = PAK_GAME_UNKNOWN;
         if (rc == 0)
-            g = e->compressed ? pak_game_of_ancs(buf, n) : pak_game_of_ancs(stored, e->size);
+            g = (pak_game)(e->compressed ? ancs_guess_game(buf, n)
+                                         : ancs_guess_game(stored, e->size));
         free(buf);
         free(stored);
         if (g != PAK_GAME_UNKNOWN)

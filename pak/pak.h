@@ -1,6 +1,8 @@
-/* pak.h — Metroid Prime 1/2 GameCube PAK archives (FORMATS.md §2–3): read the tables,
- * inflate entries (zlib or segmented LZO1X, chosen by sniffing the payload), detect the
- * game, and write PAKs (the fixture builder's first half). Knows nothing of ANCS or SQLite. */
+/* pak.h — Metroid Prime 1/2 GameCube PAK archives (FORMATS.md §2–3): read the tables and
+ * entries through a byte source (util_src: a file, memory, or a byte range of a disc image),
+ * inflate entries (zlib or segmented LZO1X, chosen by sniffing the payload), decide the game
+ * from the signals of §2.7, and write PAKs (the fixture builder's first half). Knows nothing
+ * of ANCS, discs or SQLite. */
 #ifndef ANCSDB_PAK_H
 #define ANCSDB_PAK_H
 
@@ -24,9 +26,12 @@ typedef enum { PAK_CODEC_NONE = 0, PAK_CODEC_ZLIB = 1, PAK_CODEC_LZO = 2 } pak_c
 /* Named-resource entry (§2.3). */
 typedef struct pak_named {
     uint32_t type, id;
-    uint32_t name_len;
-    const char *name; /* NUL-terminated copy; borrowed: valid until pak_close */
-    uint64_t offset;  /* of the entry in the file */
+    uint32_t name_len; /* as the table declares it */
+    const char *name;  /* NUL-terminated copy; borrowed: valid until pak_close */
+    uint64_t offset;   /* of the entry in the file */
+    /* Offset in the file of the first NUL byte inside the declared name, UINT64_MAX when
+     * there is none. The name as a C string stops there (a "name_nul" anomaly says so). */
+    uint64_t nul_offset;
 } pak_named;
 
 /* Resource-table entry (§2.4). */
@@ -38,10 +43,12 @@ typedef struct pak_entry {
     uint32_t offset;       /* absolute */
     uint64_t table_offset; /* where this 20-byte entry sits in the file */
     int in_bounds;         /* offset + size <= file size (else the entry is unreadable) */
+    pak_codec codec;       /* compressed: the payload's codec by bytes 4–5; else NONE */
     /* compressed: the u32 prefix (0 if unreadable). Stored: size minus the trailing 0xFF
      * padding (at most 31 bytes stripped; size itself when out of bounds), which is what
-     * resources.tsv and pak_entries call the resource's size. pak_inflate still returns
-     * every stored byte, padding included (§2.8). */
+     * resources.tsv and pak_entries call the resource's size. pak_inflate and
+     * pak_entry_read still return every stored byte, padding included (§2.8). codec and
+     * decompressed_size are 0 until the entry's bytes were read (pak_read_entry_info). */
     uint32_t decompressed_size;
 } pak_entry;
 
@@ -54,8 +61,8 @@ typedef struct pak_anomaly {
 } pak_anomaly;
 
 typedef struct pak_file {
-    const uint8_t *data; /* the whole file; borrowed (pak_open_mem) or mapped (pak_open) */
-    size_t size;
+    util_src *src; /* where entry bytes are read from; NULL after pak_open_tables */
+    size_t size;   /* of the source */
     uint32_t header_unused;
     uint32_t named_count;
     pak_named *named;
@@ -65,33 +72,33 @@ typedef struct pak_file {
     uint64_t tables_hash; /* FNV-1a of bytes [0, tables_end) */
     size_t anomaly_count;
     pak_anomaly *anomalies;
-    void *priv; /* internal: mapping and allocations */
+    int entry_info; /* decompressed_size and codec are filled in */
+    void *priv;     /* internal: allocations, the source when owned */
 } pak_file;
 
-/* Parse the PAK in data[0..size). The bytes are borrowed: they must outlive the result.
- * owned: caller frees *out with pak_close. UTIL_ETRUNC / UTIL_EFORMAT name the offset. */
+/* Parse the PAK read through src: header and tables from its head, then every entry's
+ * codec and decompressed_size from its first 8 (compressed) or last 32 (stored) bytes, in
+ * a few large reads. Entry bytes are read through src later (pak_entry_read, pak_inflate):
+ * borrowed, it must outlive the result. owned: caller frees *out with pak_close.
+ * UTIL_ETRUNC / UTIL_EFORMAT name the offset; UTIL_EIO when a read fails (a file that
+ * shrank: the offset of the first missing byte). */
+int pak_open_src(pak_file **out, util_src *src, util_err *err);
+/* pak_open_src without the entry reads: the header and tables only (say, to compare
+ * tables_hash before reading more). Call pak_read_entry_info to fill codec and
+ * decompressed_size. */
+int pak_open_src_tables(pak_file **out, util_src *src, util_err *err);
+int pak_read_entry_info(pak_file *p, util_err *err);
+/* pak_open_src on the bytes data[0..size), borrowed: they must outlive the result. */
 int pak_open_mem(pak_file **out, const uint8_t *data, size_t size, util_err *err);
-/* Parse only the header and tables from head[0..head_len), the first bytes of a file of
- * file_size bytes: every check and error is the one pak_open_mem gives on the whole file.
- * When the tables run past head_len, returns UTIL_ETRUNC with *need set to a longer head
- * that lets the parse go on (*need is 0 otherwise). The result has data NULL (no entry
- * bytes: pak_entry_stored and pak_inflate refuse it) and every decompressed_size 0: call
- * pak_entry_sizes on each entry. owned: caller frees *out with pak_close. */
-int pak_open_tables(pak_file **out, const uint8_t *head, size_t head_len, uint64_t file_size,
-                    uint64_t *need, util_err *err);
-/* Set e->decompressed_size as pak_open_mem does: compressed, the u32 at the start of head
- * (the entry's first head_len bytes; 4 are enough); stored, the size less the trailing 0xFF
- * padding seen in tail (the entry's last tail_len bytes; min(size, 32) are enough). Pass
- * NULL for bytes not read (out-of-bounds entries need none). */
-void pak_entry_sizes(pak_entry *e, const uint8_t *head, size_t head_len, const uint8_t *tail,
-                     size_t tail_len);
-/* Map the file at path read-only and parse it. owned: pak_close unmaps. UTIL_EIO on OS errors. */
+/* pak_open_src on the regular file at path, read with pread (never mapped; a FIFO cannot
+ * block). owned: pak_close closes the file. UTIL_EIO naming the path on OS errors. */
 int pak_open(pak_file **out, const char *path, util_err *err);
 void pak_close(pak_file *p);
 
-/* Stored bytes of entry i (padding included); borrowed until pak_close. */
-int pak_entry_stored(const pak_file *p, uint32_t i, const uint8_t **out, size_t *len,
-                     util_err *err);
+/* The stored bytes of entry i, all of them (0xFF padding included: FORMATS.md §2.8), read
+ * into a new buffer. owned: caller free()s *out. UTIL_ETRUNC for an entry past the end of
+ * the file, UTIL_EIO when the read fails. */
+int pak_entry_read(const pak_file *p, uint32_t i, uint8_t **out, size_t *len, util_err *err);
 
 /* Which codec a compressed payload uses, by sniffing bytes 4..5 (§2.7 signal 2). */
 pak_codec pak_sniff_codec(const uint8_t *stored, size_t len);
@@ -101,24 +108,51 @@ pak_codec pak_sniff_codec(const uint8_t *stored, size_t len);
  * owned: caller free()s *out. Offsets in err are relative to `stored` plus `base`. */
 int pak_inflate_bytes(uint8_t **out, size_t *out_len, const uint8_t *stored, size_t len,
                       int compressed, size_t cap, uint64_t base, util_err *err);
-/* Inflate entry i (offsets in err are file offsets). owned: caller free()s *out. */
+/* Entry i as a resource: a compressed entry inflated to its declared size, a stored one
+ * as every stored byte. Read through the PAK's source; offsets in err are file offsets.
+ * owned: caller free()s *out. */
 int pak_inflate(uint8_t **out, size_t *out_len, const pak_file *p, uint32_t i, size_t cap,
                 util_err *err);
 
-/* Guess the game from the PAK's bytes (§2.7 signals 2 and 3, then ANCS version). Fills
- * *conflict (may be NULL) with 1 when signals disagree. */
-pak_game pak_detect_game(const pak_file *p, int *conflict);
+/* ---- which game (FORMATS.md §2.7) ---------------------------------------------------- */
+
+/* What the caller knows beyond the PAK's own tables and payloads. */
+typedef struct pak_game_signals {
+    const char *disc_id; /* signal 1: the disc's game code ("GM8E", "G2MP"), NULL if none */
+    pak_game ancs;       /* signal 4: what the first character's version of an ANCS of this
+                            PAK says (the caller decodes it; ancs_guess_game), or UNKNOWN */
+} pak_game_signals;
+
+/* The one game decision. Strongest first: the disc ID, the payload codecs (zlib MP1, LZO
+ * MP2; majority of compressed entries), the resource types only one game has (majority),
+ * then the caller's ANCS signal. s may be NULL (no signal beyond the PAK). *conflict (may
+ * be NULL) is 1 when the signals present disagree. PAK_GAME_UNKNOWN when nothing tells:
+ * a caller that has not yet looked at an ANCS may then do so and ask again. Needs entry
+ * codecs (pak_open_src or pak_read_entry_info). */
+pak_game pak_game_decide(const pak_file *p, const pak_game_signals *s, int *conflict);
+const char *pak_game_name(pak_game g); /* "MP1", "MP2", "unknown" */
+
+/* ---- transitional: db/ingest.c's own reader, until it reads through pak_open_src ------- */
+
+/* Parse only the header and tables from head[0..head_len), the first bytes of a file of
+ * file_size bytes: every check and error is the one pak_open_src gives. When the tables
+ * run past head_len, returns UTIL_ETRUNC with *need set to a longer head that lets the
+ * parse go on (*need is 0 otherwise). The result has no source (pak_entry_read and
+ * pak_inflate refuse it) and every decompressed_size 0: call pak_entry_sizes on each
+ * entry. owned: caller frees *out with pak_close. */
+int pak_open_tables(pak_file **out, const uint8_t *head, size_t head_len, uint64_t file_size,
+                    uint64_t *need, util_err *err);
+/* Set e->decompressed_size and e->codec as pak_read_entry_info does: compressed, from the
+ * entry's first head_len bytes (8 are enough); stored, the size less the trailing 0xFF
+ * padding seen in tail (the entry's last tail_len bytes; min(size, 32) are enough). Pass
+ * NULL for bytes not read (out-of-bounds entries need none). */
+void pak_entry_sizes(pak_entry *e, const uint8_t *head, size_t head_len, const uint8_t *tail,
+                     size_t tail_len);
 /* The codec vote of entry e from its first head_len bytes (6 are enough): NONE unless it is
  * compressed, in bounds and at least 6 bytes long. */
 pak_codec pak_entry_codec(const pak_entry *e, const uint8_t *head, size_t head_len);
-/* pak_detect_game's signals 2 and 3 only, with codecs[i] = pak_entry_codec of entry i (for
- * PAKs opened by pak_open_tables). PAK_GAME_UNKNOWN when neither tells: pak_detect_game then
- * tries pak_game_of_ancs on the first (at most 4) in-bounds ANCS that inflate. */
+/* pak_game_decide(p, NULL, conflict) with codecs[i] as entry i's codec. */
 pak_game pak_detect_game_codecs(const pak_file *p, const uint8_t *codecs, int *conflict);
-/* Signal 4 on an inflated ANCS: MP2 when the first character's version is 10, else MP1;
- * PAK_GAME_UNKNOWN when buf does not start like a character set. */
-pak_game pak_game_of_ancs(const uint8_t *buf, size_t len);
-const char *pak_game_name(pak_game g); /* "MP1", "MP2", "unknown" */
 
 /* ---- writing (fixtures, demo, bench) ---------------------------------------------- */
 

@@ -1,5 +1,5 @@
 /* pak_inflate.c — compressed PAK entries (FORMATS.md §3): zlib (MP1) and segmented
- * LZO1X (MP2), chosen by sniffing the payload, and game detection (§2.7). */
+ * LZO1X (MP2), chosen by sniffing the payload, and the game decision (§2.7). */
 #include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -8,7 +8,7 @@
 #include <lzo1x.h>
 #include <zlib.h>
 
-#include "pak.h"
+#include "pak_internal.h"
 
 /* Largest LZO1X output for one 0x4000-byte segment: n + n/16 + 64 + 3 (§3.2). */
 #define LZO_SEGMENT_BOUND (PAK_LZO_SEGMENT + PAK_LZO_SEGMENT / 16 + 64 + 3)
@@ -199,18 +199,24 @@ done:
 int pak_inflate(uint8_t **out, size_t *out_len, const pak_file *p, uint32_t i, size_t cap,
                 util_err *err)
 {
-    const uint8_t *stored;
+    uint8_t *stored;
     size_t len;
     *out = NULL;
     *out_len = 0;
-    int rc = pak_entry_stored(p, i, &stored, &len, err);
+    int rc = pak_entry_read(p, i, &stored, &len, err);
     if (rc)
         return rc;
-    return pak_inflate_bytes(out, out_len, stored, len, p->entries[i].compressed != 0, cap,
-                             p->entries[i].offset, err);
+    if (!p->entries[i].compressed) { /* every stored byte, padding included (§2.8) */
+        *out = stored;
+        *out_len = len;
+        return 0;
+    }
+    rc = pak_inflate_bytes(out, out_len, stored, len, 1, cap, p->entries[i].offset, err);
+    free(stored);
+    return rc;
 }
 
-/* ---- game detection (§2.7) ----------------------------------------------------------- */
+/* ---- the game decision (§2.7) -------------------------------------------------------- */
 
 /* Signal 3: resource types that exist in one game only (PWE CResTypeInfo). */
 static pak_game game_of_type(uint32_t type)
@@ -229,31 +235,15 @@ static pak_game game_of_type(uint32_t type)
     return PAK_GAME_UNKNOWN;
 }
 
-pak_game pak_game_of_ancs(const uint8_t *buf, size_t len)
+/* Signal 1: the disc's game code, region letter ignored. */
+static pak_game game_of_disc(const char *id)
 {
-    if (len < 14 || buf[0] != 0 || buf[1] != 1 || buf[2] != 0 || buf[3] != 1)
+    if (!id)
         return PAK_GAME_UNKNOWN;
-    return ((unsigned)buf[12] << 8 | buf[13]) == 10 ? PAK_GAME_MP2 : PAK_GAME_MP1;
-}
-
-/* Signal 4: first character's version of the first readable ANCS (10 -> MP2). */
-static pak_game game_from_ancs(const pak_file *p)
-{
-    int tried = 0;
-    for (uint32_t i = 0; i < p->entry_count && tried < 4; i++) {
-        const pak_entry *e = &p->entries[i];
-        if (e->type != UTIL_FCC_ANCS || !e->in_bounds)
-            continue;
-        tried++;
-        uint8_t *buf = NULL;
-        size_t n = 0;
-        if (pak_inflate(&buf, &n, p, i, PAK_MAX_INFLATE, NULL) != 0)
-            continue;
-        pak_game g = pak_game_of_ancs(buf, n);
-        free(buf);
-        if (g != PAK_GAME_UNKNOWN)
-            return g;
-    }
+    if (!strncmp(id, "GM8", 3))
+        return PAK_GAME_MP1;
+    if (!strncmp(id, "G2M", 3))
+        return PAK_GAME_MP2;
     return PAK_GAME_UNKNOWN;
 }
 
@@ -276,46 +266,47 @@ pak_codec pak_entry_codec(const pak_entry *e, const uint8_t *head, size_t head_l
     return pak_sniff_codec(head, head_len < e->size ? head_len : e->size);
 }
 
-/* Signals 2 and 3; codecs[i] is entry i's codec, or NULL to sniff p->data. */
-static pak_game detect_votes(const pak_file *p, const uint8_t *codecs, int *mixed)
+/* The decision; codecs[i] is entry i's codec, or NULL to use entries[i].codec. */
+static pak_game decide(const pak_file *p, const uint8_t *codecs, const pak_game_signals *s,
+                       int *conflict)
 {
     size_t codec_votes[3] = {0, 0, 0}, type_votes[3] = {0, 0, 0};
+    int mixed = 0;
     for (uint32_t i = 0; i < p->entry_count; i++) {
         const pak_entry *e = &p->entries[i];
         type_votes[game_of_type(e->type)]++;
-        pak_codec c;
-        if (codecs)
-            c = (pak_codec)codecs[i];
-        else
-            c = pak_entry_codec(e, e->in_bounds ? p->data + e->offset : NULL, e->size);
+        pak_codec c = codecs ? (pak_codec)codecs[i] : e->codec;
         if (c == PAK_CODEC_ZLIB)
             codec_votes[PAK_GAME_MP1]++;
         else if (c == PAK_CODEC_LZO)
             codec_votes[PAK_GAME_MP2]++;
     }
-    pak_game by_codec = vote(codec_votes[1], codec_votes[2], mixed);
-    pak_game by_type = vote(type_votes[1], type_votes[2], mixed);
-    if (by_codec && by_type && by_codec != by_type)
-        *mixed = 1;
-    return by_codec ? by_codec : by_type;
+    pak_game by_disc = game_of_disc(s ? s->disc_id : NULL);
+    pak_game by_codec = vote(codec_votes[1], codec_votes[2], &mixed);
+    pak_game by_type = vote(type_votes[1], type_votes[2], &mixed);
+    pak_game by_ancs = s ? s->ancs : PAK_GAME_UNKNOWN;
+    /* strongest first; any two signals present that disagree are a conflict */
+    const pak_game order[4] = {by_disc, by_codec, by_type, by_ancs};
+    pak_game g = PAK_GAME_UNKNOWN;
+    for (int k = 0; k < 4; k++) {
+        if (order[k] == PAK_GAME_UNKNOWN)
+            continue;
+        if (g == PAK_GAME_UNKNOWN)
+            g = order[k];
+        else if (order[k] != g)
+            mixed = 1;
+    }
+    if (conflict)
+        *conflict = mixed;
+    return g;
+}
+
+pak_game pak_game_decide(const pak_file *p, const pak_game_signals *s, int *conflict)
+{
+    return decide(p, NULL, s, conflict);
 }
 
 pak_game pak_detect_game_codecs(const pak_file *p, const uint8_t *codecs, int *conflict)
 {
-    int mixed = 0;
-    pak_game g = detect_votes(p, codecs, &mixed);
-    if (conflict)
-        *conflict = mixed;
-    return g;
-}
-
-pak_game pak_detect_game(const pak_file *p, int *conflict)
-{
-    int mixed = 0;
-    pak_game g = detect_votes(p, NULL, &mixed);
-    if (!g)
-        g = game_from_ancs(p);
-    if (conflict)
-        *conflict = mixed;
-    return g;
+    return decide(p, codecs, NULL, conflict);
 }

@@ -1,24 +1,12 @@
-/* pak_read.c — PAK header and tables (FORMATS.md §2), bounds and layout checks. */
-#include <errno.h>
-#include <fcntl.h>
+/* pak_read.c — PAK header and tables (FORMATS.md §2) parsed from the bytes of the file's
+ * head, bounds and layout checks. pak_src.c reads those bytes through a source. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "pak.h"
-
-/* Everything pak_open_mem / pak_open allocate, released by pak_close. */
-typedef struct pak_priv {
-    void *map; /* mmap'd file (pak_open) or NULL */
-    size_t map_len;
-    char *names; /* all names, each NUL-terminated */
-    size_t anomaly_cap;
-} pak_priv;
+#include "pak_internal.h"
 
 static uint64_t align32(uint64_t v)
 {
@@ -142,6 +130,13 @@ static int read_named(pak_file *p, tabrd *t, util_err *err)
         pv->names[used + n->name_len] = '\0';
         n->name = pv->names + used;
         used += (size_t)n->name_len + 1;
+        const uint8_t *nul = n->name_len ? memchr(name, 0, n->name_len) : NULL;
+        n->nul_offset = nul ? n->offset + 12 + (uint64_t)(nul - name) : UINT64_MAX;
+        if (nul && add_anomaly(p, -1, n->nul_offset, "name_nul", err,
+                               "named resource %" PRIu32 ": name of %" PRIu32
+                               " bytes holds a NUL byte at 0x%" PRIx64 " (the name is cut there)",
+                               i, n->name_len, n->nul_offset))
+            return UTIL_ENOMEM;
     }
     return 0;
 }
@@ -214,6 +209,7 @@ void pak_entry_sizes(pak_entry *e, const uint8_t *head, size_t head_len, const u
                      size_t tail_len)
 {
     e->decompressed_size = 0;
+    e->codec = pak_entry_codec(e, head, head_len);
     if (!e->compressed) {
         /* The padding is 0xFF up to the next multiple of 32, so at most 31 bytes. tail holds
          * the entry's last tail_len bytes: byte k of the entry is tail[k - (size - tail_len)]. */
@@ -317,8 +313,7 @@ static int parse_tables(pak_file *p, const uint8_t *head, size_t head_len, uint6
     return 0;
 }
 
-/* A new pak_file of `size` bytes (data NULL), or NULL out of memory. */
-static pak_file *pak_new(uint64_t size)
+pak_file *pak_new(uint64_t size)
 {
     pak_file *p = calloc(1, sizeof *p);
     pak_priv *pv = calloc(1, sizeof *pv);
@@ -356,72 +351,13 @@ done:
     return rc;
 }
 
-int pak_open_mem(pak_file **out, const uint8_t *data, size_t size, util_err *err)
-{
-    int rc = 0;
-    uint64_t need = 0;
-    *out = NULL;
-    pak_file *p = pak_new(size);
-    if (!p)
-        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
-    p->data = data;
-    rc = parse_tables(p, data, size, &need, err);
-    if (rc)
-        goto done;
-    for (uint32_t i = 0; i < p->entry_count; i++) {
-        pak_entry *e = &p->entries[i];
-        if (!e->in_bounds)
-            pak_entry_sizes(e, NULL, 0, NULL, 0);
-        else if (e->compressed)
-            pak_entry_sizes(e, data + e->offset, e->size, NULL, 0);
-        else
-            pak_entry_sizes(e, NULL, 0, data + e->offset, e->size);
-    }
-    *out = p;
-    p = NULL;
-done:
-    pak_close(p);
-    return rc;
-}
-
-int pak_open(pak_file **out, const char *path, util_err *err)
-{
-    int rc = 0;
-    void *map = NULL;
-    size_t len = 0;
-    *out = NULL;
-    int fd = -1;
-    if ((rc = util_open_regular(path, &fd, &len, err)) != 0)
-        return rc;
-    if (len) {
-        map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (map == MAP_FAILED) {
-            map = NULL;
-            rc = util_fail(err, UTIL_EIO, UINT64_MAX, "cannot map %s: %s", path, strerror(errno));
-            goto done;
-        }
-    }
-    rc = pak_open_mem(out, map ? map : (const uint8_t *)"", len, err);
-    if (rc)
-        goto done;
-    ((pak_priv *)(*out)->priv)->map = map;
-    ((pak_priv *)(*out)->priv)->map_len = len;
-    map = NULL;
-done:
-    if (map)
-        munmap(map, len);
-    close(fd);
-    return rc;
-}
-
 void pak_close(pak_file *p)
 {
     if (!p)
         return;
     pak_priv *pv = p->priv;
     if (pv) {
-        if (pv->map)
-            munmap(pv->map, pv->map_len);
+        util_src_close(pv->own_src);
         free(pv->names);
         free(pv);
     }
@@ -429,26 +365,6 @@ void pak_close(pak_file *p)
     free(p->entries);
     free(p->anomalies);
     free(p);
-}
-
-int pak_entry_stored(const pak_file *p, uint32_t i, const uint8_t **out, size_t *len, util_err *err)
-{
-    if (i >= p->entry_count)
-        return util_fail(err, UTIL_EFORMAT, UINT64_MAX,
-                         "entry %" PRIu32 " does not exist (%" PRIu32 " entries)", i,
-                         p->entry_count);
-    const pak_entry *e = &p->entries[i];
-    if (!p->data)
-        return util_fail(err, UTIL_EFORMAT, UINT64_MAX,
-                         "entry %" PRIu32 ": the PAK was opened with its tables only", i);
-    if (!e->in_bounds)
-        return util_fail(err, UTIL_ETRUNC, p->size,
-                         "entry %" PRIu32 ": data [0x%" PRIx32 ", 0x%" PRIx64
-                         ") runs past the end of the file at 0x%zx",
-                         i, e->offset, (uint64_t)e->offset + e->size, p->size);
-    *out = p->data + e->offset;
-    *len = e->size;
-    return 0;
 }
 
 const char *pak_game_name(pak_game g)

@@ -661,7 +661,11 @@ static int load_from_pak(const char *path, uint32_t asset, uint8_t **buf, size_t
                   (unsigned long long)err.offset, err.msg);
         rc = EXIT_PARTIAL;
     } else if (*game == ANCS_GAME_AUTO) {
-        pak_game pg = pak_detect_game(p, NULL);
+        ancs_game a = ancs_guess_game(*buf, *len); /* the ANCS signal: this ANCS's own */
+        pak_game_signals sig = {NULL, a == ANCS_GAME_MP2   ? PAK_GAME_MP2
+                                      : a == ANCS_GAME_MP1 ? PAK_GAME_MP1
+                                                           : PAK_GAME_UNKNOWN};
+        pak_game pg = pak_game_decide(p, &sig, NULL);
         if (pg == PAK_GAME_MP1)
             *game = ANCS_GAME_MP1;
         else if (pg == PAK_GAME_MP2)

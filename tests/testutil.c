@@ -1,5 +1,6 @@
 /* testutil.c — see testutil.h. */
 #include "testutil.h"
+#include "ancs.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -96,4 +97,28 @@ int tu_run(const char *cmd, char **out)
     if (st == -1)
         return -1;
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+pak_game tu_pak_game(const pak_file *p, int *conflict)
+{
+    pak_game g = pak_game_decide(p, NULL, conflict);
+    int tried = 0;
+    for (uint32_t i = 0; i < p->entry_count && g == PAK_GAME_UNKNOWN && tried < 4; i++) {
+        const pak_entry *e = &p->entries[i];
+        if (e->type != UTIL_FCC_ANCS || !e->in_bounds)
+            continue;
+        tried++;
+        uint8_t *buf = NULL;
+        size_t n = 0;
+        if (pak_inflate(&buf, &n, p, i, PAK_MAX_INFLATE, NULL) != 0)
+            continue;
+        ancs_game a = ancs_guess_game(buf, n);
+        free(buf);
+        pak_game_signals sig = {NULL, a == ANCS_GAME_MP2   ? PAK_GAME_MP2
+                                      : a == ANCS_GAME_MP1 ? PAK_GAME_MP1
+                                                           : PAK_GAME_UNKNOWN};
+        if (sig.ancs != PAK_GAME_UNKNOWN)
+            g = pak_game_decide(p, &sig, conflict);
+    }
+    return g;
 }

@@ -9,6 +9,8 @@
 
 #include <cmocka.h>
 
+#include "pak.h"
+
 /* Path of the shared folder (holding corpus/), or NULL when it is absent. */
 const char *tu_shared_dir(void);
 /* Path of the shared corpus folder, or NULL when absent. */
@@ -26,5 +28,10 @@ char *tu_tempdir(void);
 /* Run a shell command, capturing stdout (caller frees *out when non-NULL); returns the
  * exit status, or -1. */
 int tu_run(const char *cmd, char **out);
+
+/* The game of p as a reader of PAKs decides it: pak_game_decide, and when that cannot tell,
+ * again with the ANCS signal of the first of (at most 4) in-bounds ANCS entries that
+ * inflates and looks like a character set. */
+pak_game tu_pak_game(const pak_file *p, int *conflict);
 
 #endif

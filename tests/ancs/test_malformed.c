@@ -376,6 +376,10 @@ static void test_guess_game(void **state)
     memcpy(b, mp1_min, sizeof b);
     b[13] = 10;
     assert_int_equal(ancs_guess_game(b, sizeof b), ANCS_GAME_MP2);
+    b[13] = 6;
+    assert_int_equal(ancs_guess_game(b, sizeof b), ANCS_GAME_MP1);
+    b[1] = 2; /* charset version 2: not a character set this reads */
+    assert_int_equal(ancs_guess_game(b, sizeof b), ANCS_GAME_AUTO);
     assert_string_equal(ancs_game_name(ANCS_GAME_MP2), "MP2");
     assert_string_equal(ancs_game_name(ANCS_GAME_AUTO), "auto");
 }

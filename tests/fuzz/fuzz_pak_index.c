@@ -41,7 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         free(out);
     }
     int conflict = 0;
-    pak_game g = pak_detect_game(p, &conflict);
+    pak_game g = pak_game_decide(p, NULL, &conflict);
     if (g != PAK_GAME_UNKNOWN && g != PAK_GAME_MP1 && g != PAK_GAME_MP2)
         abort();
     pak_close(p);

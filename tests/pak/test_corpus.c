@@ -293,7 +293,7 @@ static void check_game(const char *corpus, const char *json, const tsv *t, const
         rows_seen += matched;
 
         int conflict = -1;
-        pak_game g = pak_detect_game(p, &conflict);
+        pak_game g = tu_pak_game(p, &conflict);
         if (!signals) /* nothing compressed, no ANCS, no one-game type (§2.7) */
             assert_true(g == PAK_GAME_UNKNOWN || g == want);
         else if (g != want)

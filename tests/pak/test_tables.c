@@ -1,5 +1,5 @@
 /* test_pak_tables.c — the tables-only PAK entry points (pak_open_tables, pak_entry_sizes,
- * pak_entry_codec, pak_detect_game_codecs, pak_game_of_ancs) on hand-built bytes: a head
+ * pak_entry_codec, pak_detect_game_codecs) on hand-built bytes: a head
  * grown as *need asks gives what pak_open_mem gives on the whole file, truncation at every
  * byte fails alike, and the sizes follow FORMATS.md §2.8; on the sample corpus, each PAK
  * read by heads and tails equals pak_open_mem and resources.tsv. */
@@ -143,6 +143,7 @@ static void assert_same_pak(const pak_file *a, const pak_file *b)
         assert_int_equal(x->table_offset, y->table_offset);
         assert_int_equal(x->in_bounds, y->in_bounds);
         assert_int_equal(x->decompressed_size, y->decompressed_size);
+        assert_int_equal(x->codec, y->codec);
     }
     assert_int_equal(a->anomaly_count, b->anomaly_count);
     for (size_t k = 0; k < a->anomaly_count; k++) {
@@ -177,12 +178,13 @@ static void test_hand_built(void **state)
             assert_int_equal(rounds, 0); /* the tables end at 0x71 */
         else
             assert_true(rounds > 0);
-        assert_null(p->data);
+        assert_null(p->src);
         for (uint32_t i = 0; i < p->entry_count; i++)
             assert_int_equal(p->entries[i].decompressed_size, 0); /* left for the caller */
-        const uint8_t *stored;
+        uint8_t *stored;
         size_t n;
-        assert_int_equal(pak_entry_stored(p, 0, &stored, &n, &err), UTIL_EFORMAT);
+        assert_int_equal(pak_entry_read(p, 0, &stored, &n, &err), UTIL_EFORMAT);
+        assert_null(stored);
         uint8_t codecs[4];
         sizes_from_edges(p, buf, codecs);
         assert_same_pak(p, full);
@@ -190,7 +192,7 @@ static void test_hand_built(void **state)
         assert_int_equal(codecs[0], PAK_CODEC_NONE);
         int c1 = -1, c2 = -1;
         assert_int_equal(pak_detect_game_codecs(p, codecs, &c1), PAK_GAME_MP1);
-        assert_int_equal(pak_detect_game(full, &c2), PAK_GAME_MP1);
+        assert_int_equal(pak_game_decide(full, NULL, &c2), PAK_GAME_MP1);
         assert_int_equal(c1, c2);
         pak_close(p);
     }
@@ -338,18 +340,6 @@ static void test_entry_sizes(void **state)
     assert_int_equal(pak_entry_codec(&e, lzo, 8), PAK_CODEC_NONE);
 }
 
-static void test_game_of_ancs(void **state)
-{
-    (void)state;
-    uint8_t b[16] = {0, 1, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 10, 0, 0};
-    assert_int_equal(pak_game_of_ancs(b, sizeof b), PAK_GAME_MP2);
-    b[13] = 6;
-    assert_int_equal(pak_game_of_ancs(b, sizeof b), PAK_GAME_MP1);
-    assert_int_equal(pak_game_of_ancs(b, 13), PAK_GAME_UNKNOWN);
-    b[1] = 2;
-    assert_int_equal(pak_game_of_ancs(b, sizeof b), PAK_GAME_UNKNOWN);
-}
-
 /* resources.tsv rows: game, pak, index, type, id, compressed, offset, stored, decompressed. */
 typedef struct tsv_row {
     char game[8], pak[64];
@@ -419,7 +409,7 @@ static void test_corpus(void **state)
             assert_same_pak(p, full);
             int c1 = -1, c2 = -1;
             pak_game g1 = pak_detect_game_codecs(p, codecs, &c1);
-            pak_game g2 = pak_detect_game(full, &c2);
+            pak_game g2 = pak_game_decide(full, NULL, &c2);
             if (g1 != PAK_GAME_UNKNOWN)
                 assert_int_equal(g1, g2);
             assert_int_equal(c1, c2);
@@ -452,7 +442,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hand_built),     cmocka_unit_test(test_truncation),
         cmocka_unit_test(test_hostile_counts), cmocka_unit_test(test_entry_sizes),
-        cmocka_unit_test(test_game_of_ancs),   cmocka_unit_test(test_corpus),
+        cmocka_unit_test(test_corpus),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -164,7 +164,7 @@ static void round_trip(pak_codec codec)
         free(out);
     }
     int conflict = -1;
-    pak_game g = pak_detect_game(p, &conflict);
+    pak_game g = pak_game_decide(p, NULL, &conflict);
     assert_int_equal(conflict, 0);
     assert_int_equal(g, codec == PAK_CODEC_ZLIB  ? PAK_GAME_MP1
                         : codec == PAK_CODEC_LZO ? PAK_GAME_MP2

@@ -1,0 +1,177 @@
+/* pak_src.c — a PAK read through a byte source (util_src): the tables from a head of the
+ * file grown as they need, each entry's first or last bytes in a few large reads, and
+ * entry bytes on demand. Nothing is mapped: a file that shrinks under the reader is an
+ * I/O error at an offset. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pak_internal.h"
+
+#define HEAD_FIRST (64u << 10) /* first read of the head: the tables of most PAKs */
+#define READ_GAP   4096u       /* read across gaps up to this size rather than seek */
+#define READ_CHUNK (1u << 20)  /* most bytes read at once for entry heads and tails */
+
+int pak_open_src_tables(pak_file **out, util_src *src, util_err *err)
+{
+    *out = NULL;
+    uint64_t size = util_src_size(src);
+    size_t have = 0, want = size < HEAD_FIRST ? (size_t)size : HEAD_FIRST;
+    uint8_t *head = NULL;
+    int rc;
+    for (;;) {
+        if (want > have) {
+            uint8_t *nh = realloc(head, want);
+            if (!nh) {
+                rc = util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory for the tables");
+                break;
+            }
+            head = nh;
+            if ((rc = util_src_read(src, head + have, have, want - have, err)) != 0)
+                break;
+            have = want;
+        }
+        uint64_t need = 0;
+        rc = pak_open_tables(out, head ? head : (const uint8_t *)"", have, size, &need, err);
+        if (rc == 0 || need == 0)
+            break;
+        /* need > have <= size: the next head is longer and inside the file */
+        uint64_t next = need > (uint64_t)have * 2 ? need : (uint64_t)have * 2;
+        next = (next + HEAD_FIRST - 1) / HEAD_FIRST * HEAD_FIRST;
+        want = next < size ? (size_t)next : (size_t)size;
+    }
+    free(head);
+    if (rc == 0)
+        (*out)->src = src;
+    return rc;
+}
+
+/* Byte range [lo, hi) of one entry's head or tail. */
+typedef struct span {
+    uint64_t lo, hi;
+    uint32_t entry;
+} span;
+
+static int cmp_span(const void *a, const void *b)
+{
+    const span *x = a, *y = b;
+    return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+int pak_read_entry_info(pak_file *p, util_err *err)
+{
+    if (!p->src)
+        return util_fail(err, UTIL_EFORMAT, UINT64_MAX, "the PAK was opened without a source");
+    int rc = 0;
+    span *r = NULL;
+    uint8_t *chunk = NULL;
+    size_t n = 0;
+    if (p->entry_count && !(r = malloc((size_t)p->entry_count * sizeof *r)))
+        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory for %" PRIu32 " entries",
+                         p->entry_count);
+    for (uint32_t i = 0; i < p->entry_count; i++) {
+        pak_entry *e = &p->entries[i];
+        if (!e->in_bounds || e->size == 0) {
+            pak_entry_sizes(e, NULL, 0, NULL, 0);
+            continue;
+        }
+        uint64_t lo = e->offset, hi = (uint64_t)e->offset + e->size;
+        if (e->compressed)
+            hi = lo + (e->size < 8 ? e->size : 8);
+        else
+            lo = hi - (e->size < PAK_ALIGN ? e->size : PAK_ALIGN);
+        r[n++] = (span){lo, hi, i};
+    }
+    if (n)
+        qsort(r, n, sizeof *r, cmp_span);
+    if (n && !(chunk = malloc(READ_CHUNK)))
+        rc = util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    for (size_t i = 0; i < n && !rc;) {
+        /* one read covering entries i..j-1: gaps under READ_GAP, at most READ_CHUNK bytes */
+        uint64_t lo = r[i].lo, hi = r[i].hi;
+        size_t j = i + 1;
+        for (; j < n && r[j].lo <= hi + READ_GAP; j++) {
+            uint64_t h = r[j].hi > hi ? r[j].hi : hi;
+            if (h - lo > READ_CHUNK)
+                break;
+            hi = h;
+        }
+        if ((rc = util_src_read(p->src, chunk, lo, (size_t)(hi - lo), err)) != 0)
+            break;
+        for (; i < j; i++) {
+            pak_entry *e = &p->entries[r[i].entry];
+            const uint8_t *q = chunk + (r[i].lo - lo);
+            size_t len = (size_t)(r[i].hi - r[i].lo);
+            if (e->compressed)
+                pak_entry_sizes(e, q, len, NULL, 0);
+            else
+                pak_entry_sizes(e, NULL, 0, q, len);
+        }
+    }
+    free(r);
+    free(chunk);
+    if (rc == 0)
+        p->entry_info = 1;
+    return rc;
+}
+
+int pak_open_src(pak_file **out, util_src *src, util_err *err)
+{
+    int rc = pak_open_src_tables(out, src, err);
+    if (rc == 0 && (rc = pak_read_entry_info(*out, err)) != 0) {
+        pak_close(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+/* pak_open_src on a source the result owns (closed by pak_close, or here on failure). */
+static int open_owned(pak_file **out, util_src *src, util_err *err)
+{
+    int rc = pak_open_src(out, src, err);
+    if (rc) {
+        util_src_close(src);
+        return rc;
+    }
+    ((pak_priv *)(*out)->priv)->own_src = src;
+    return 0;
+}
+
+int pak_open_mem(pak_file **out, const uint8_t *data, size_t size, util_err *err)
+{
+    util_src *src;
+    *out = NULL;
+    int rc = util_src_open_mem(&src, data, size, err);
+    return rc ? rc : open_owned(out, src, err);
+}
+
+int pak_open(pak_file **out, const char *path, util_err *err)
+{
+    util_src *src;
+    *out = NULL;
+    int rc = util_src_open_file(&src, path, err);
+    return rc ? rc : open_owned(out, src, err);
+}
+
+int pak_entry_read(const pak_file *p, uint32_t i, uint8_t **out, size_t *len, util_err *err)
+{
+    *out = NULL;
+    *len = 0;
+    if (i >= p->entry_count)
+        return util_fail(err, UTIL_EFORMAT, UINT64_MAX,
+                         "entry %" PRIu32 " does not exist (%" PRIu32 " entries)", i,
+                         p->entry_count);
+    const pak_entry *e = &p->entries[i];
+    if (!p->src)
+        return util_fail(err, UTIL_EFORMAT, UINT64_MAX,
+                         "entry %" PRIu32 ": the PAK was opened with its tables only", i);
+    if (!e->in_bounds)
+        return util_fail(err, UTIL_ETRUNC, p->size,
+                         "entry %" PRIu32 ": data [0x%" PRIx32 ", 0x%" PRIx64
+                         ") runs past the end of the file at 0x%zx",
+                         i, e->offset, (uint64_t)e->offset + e->size, p->size);
+    int rc = util_src_read_alloc(p->src, out, e->offset, e->size, err);
+    if (rc == 0)
+        *len = e->size;
+    return rc;
+}
