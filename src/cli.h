@@ -19,6 +19,11 @@ int cmd_sql(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_graph(int argc, char **argv);
 
+/* The entry of subcommand name ("ingest", "names", ...) as main dispatches to it; NULL when
+ * this build has no such command (the demo skips what is missing). */
+typedef int (*cli_command_fn)(int argc, char **argv);
+cli_command_fn cli_command(const char *name);
+
 /* Value of option argv[*i] given as "--opt VALUE" (advancing *i) or "--opt=VALUE"; NULL when
  * argv[*i] is not `name`. Sets *missing when the option is last and has no value. */
 const char *cli_opt_value(int argc, char **argv, int *i, const char *name, int *missing);

@@ -1,8 +1,11 @@
-/* cmd_demo.c — `ancsdb demo`: the main job's embedded default. Builds a demo corpus of MP1
- * and MP2 PAKs with the fixture builder, ingests it, and prints a few answers. */
+/* cmd_demo.c — `ancsdb demo`: the main job's embedded default. Builds two releases of each
+ * game with the fixture builder (release B derived from A by recorded edits), a name map for
+ * them, ingests, imports the names and prints a few answers, each through the same entry the
+ * command line uses. A step whose command this build lacks is skipped with a line saying so. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -15,102 +18,357 @@ static void demo_usage(FILE *f)
 {
     fputs("usage: ancsdb demo [--scale F] [--seed N] [--opaque-mib N] [--build-only] [--quiet]\n"
           "                   [DIR]\n\n"
-          "Builds a demo corpus of MP1 and MP2 PAK files in DIR/mp1 and DIR/mp2 (default DIR:\n"
-          "ancsdb-demo) with the fixture builder: PAK names, character versions (MP1 5 and 6,\n"
-          "MP2 10) and asset mixes like the real games, at SCALE times their counts (default\n"
-          "0.1; 1 = real-game size: MP1 22,000 assets and 271 ANCS, MP2 21,000 and 484).\n"
-          "Then ingests it into DIR/corpus.db and prints the corpus summary, who references a\n"
-          "particle that characters reach through their events, and the unknown-field census.\n\n"
+          "Builds a demo corpus with the fixture builder (default DIR: ancsdb-demo): MP1 and MP2\n"
+          "PAKs named, shaped and versioned like the real games' (MP1 characters of versions 5\n"
+          "and 6, MP2 10) at SCALE times their counts (default 0.1; 1 = real-game size: MP1\n"
+          "22,000 assets and 271 ANCS, MP2 21,000 and 484), and a second release of each game\n"
+          "with a few characters renamed, a particle swapped, an event's sound changed, textures\n"
+          "changed and assets added and removed (DIR/release-changes.tsv lists each edit). It\n"
+          "writes a Prime World Editor name map for them (DIR/AssetNameMap32.xml), ingests the\n"
+          "corpus into DIR/corpus.db, imports the names, prints answers (the releases, who uses\n"
+          "a particle, a character found by part of its name, what changed between releases, a\n"
+          "character's dependencies, the unknown-field census) and builds the HTML report in\n"
+          "DIR/report.\n\n"
           "  --scale F        counts relative to the real games (default 0.1)\n"
           "  --seed N         generator seed (default 1); the same seed gives the same bytes\n"
           "  --opaque-mib N   MiB of non-ANCS/EVNT resources per game (default: ~1.5 KiB each)\n"
-          "  --build-only     write the PAKs and stop (used by bench/run.sh)\n"
+          "  --build-only     write release A's PAKs to DIR/mp1 and DIR/mp2 and stop (used by\n"
+          "                   bench/run.sh)\n"
           "  --quiet          no progress lines\n",
           f);
 }
 
-static int show(db *d, const char *title, const char *name, int argc, char **argv)
+/* ---- printing query results ------------------------------------------------------------ */
+
+/* Prints the columns named in keep (all when NULL), at most limit rows (0: all). */
+typedef struct demo_sink {
+    const char *const *keep;
+    long limit, rows;
+    int ncols_kept;
+    int cols[32];
+    out_table *t;
+} demo_sink;
+
+static void ds_begin(void *ctx, int ncols, const char *const *names)
+{
+    demo_sink *s = ctx;
+    const char *kept[32];
+    int n = 0;
+    for (int i = 0; i < ncols && n < 32; i++) {
+        int want = !s->keep;
+        for (int k = 0; s->keep && s->keep[k] && !want; k++)
+            want = !strcmp(s->keep[k], names[i]);
+        if (want) {
+            s->cols[n] = i;
+            kept[n++] = names[i];
+        }
+    }
+    s->ncols_kept = n;
+    s->t = out_begin(stdout, OUT_TABLE, n, kept);
+}
+
+static int ds_row(void *ctx, int ncols, const db_cell *cells)
+{
+    demo_sink *s = ctx;
+    if (s->limit && s->rows++ >= s->limit)
+        return 0;
+    for (int k = 0; k < s->ncols_kept; k++) {
+        int i = s->cols[k];
+        if (i >= ncols || cells[i].type == DB_NULL)
+            out_null(s->t);
+        else if (cells[i].type == DB_INT)
+            out_auto_int(s->t, cells[i].i);
+        else if (cells[i].type == DB_REAL)
+            out_real(s->t, cells[i].r);
+        else
+            out_text(s->t, cells[i].s ? cells[i].s : "");
+    }
+    out_row_end(s->t);
+    return 0;
+}
+
+/* Run sql with args bound as the named query `name` binds them; print kept columns. */
+static int print_query(db *d, const char *name, const char *sql, int argc, char **argv,
+                       const char *const *keep, long limit)
 {
     util_err e;
     util_err_clear(&e);
-    const char *sql = db_query_lookup(ancsdb_embedded_queries, name);
     db_query_info qi;
     db_bind binds[DB_QUERY_MAX_PARAMS];
-    if (!sql || db_query_parse(&qi, sql, &e) || db_query_binds(binds, &qi, argc, argv, &e)) {
-        cli_error("query %s: %s", name, sql ? e.msg : "not found");
+    const char *named = db_query_lookup(ancsdb_embedded_queries, name);
+    if (db_query_parse(&qi, named ? named : sql, &e) ||
+        db_query_binds(binds, &qi, argc, argv, &e)) {
+        cli_error("demo: query %s: %s", name, e.msg);
         return -1;
     }
+    demo_sink s = {keep, limit, 0, 0, {0}, NULL};
+    db_sink sink = {&s, ds_begin, ds_row, NULL};
+    int rc = db_exec(d, sql, qi.param_count, binds, &sink, &e);
+    if (s.t)
+        out_finish(s.t);
+    if (limit && s.rows > limit)
+        printf("... and %ld more rows\n", s.rows - limit);
+    if (rc)
+        cli_error("demo: query %s: %s", name, e.msg);
+    return rc ? -1 : 0;
+}
+
+static void heading(const char *title, const char *name, int argc, char **argv)
+{
     printf("\n== %s  (ancsdb query %s", title, name);
     for (int i = 0; i < argc; i++)
         printf(" %s", argv[i]);
     printf(")\n");
     fflush(stdout);
-    if (cli_print_sql(d, stdout, OUT_TABLE, sql, qi.param_count, binds, &e)) {
-        cli_error("query %s: %s", name, e.msg);
-        return -1;
-    }
-    return 0;
 }
 
-/* The census condensed to one line per field: how many distinct values, how often the field
- * occurs, and its most common value (`ancsdb query unknown-census` lists every value). */
-static int census_summary(db *d)
+/* A named query under a heading; skipped with a line when this build lacks it. */
+static int show(db *d, const char *title, const char *name, int argc, char **argv,
+                const char *const *keep, long limit)
 {
-    const char *census = db_query_lookup(ancsdb_embedded_queries, "unknown-census");
-    if (!census)
-        return -1;
-    size_t n = strlen(census);
-    while (n && (census[n - 1] == ';' || census[n - 1] == '\n' || census[n - 1] == ' '))
+    const char *sql = db_query_lookup(ancsdb_embedded_queries, name);
+    heading(title, name, argc, argv);
+    if (!sql) {
+        printf("(skipped: this build has no query '%s' yet)\n", name);
+        return 0;
+    }
+    return print_query(d, name, sql, argc, argv, keep, limit);
+}
+
+/* A named query wrapped as `WITH q AS (<query>) <outer>` (outer reads q). */
+static int show_wrapped(db *d, const char *title, const char *name, const char *outer,
+                        const char *note)
+{
+    const char *q = db_query_lookup(ancsdb_embedded_queries, name);
+    printf("\n== %s  (%s)\n", title, note);
+    fflush(stdout);
+    if (!q) {
+        printf("(skipped: this build has no query '%s' yet)\n", name);
+        return 0;
+    }
+    size_t n = strlen(q);
+    while (n && (q[n - 1] == ';' || q[n - 1] == '\n' || q[n - 1] == ' '))
         n--;
-    static const char head[] = "WITH c AS (\n";
-    static const char tail[] =
-        "\n)\nSELECT game, field, count(*) AS distinct_values, sum(count) AS occurrences, "
-        "(SELECT value FROM c c2 WHERE c2.game = c.game AND c2.field = c.field ORDER BY "
-        "c2.count DESC, c2.value LIMIT 1) AS most_common FROM c GROUP BY game, field "
-        "ORDER BY field, game";
-    char *sql = malloc(sizeof head + n + sizeof tail);
+    size_t cap = n + strlen(outer) + 32;
+    char *sql = malloc(cap);
     if (!sql)
         return -1;
-    memcpy(sql, head, sizeof head - 1);
-    memcpy(sql + sizeof head - 1, census, n);
-    memcpy(sql + sizeof head - 1 + n, tail, sizeof tail);
-    printf("\n== Fields known only as 'unknown', one line each  (every value: ancsdb query "
-           "unknown-census)\n");
-    fflush(stdout);
-    util_err e;
-    util_err_clear(&e);
-    int rc = cli_print_sql(d, stdout, OUT_TABLE, sql, 0, NULL, &e);
-    if (rc)
-        cli_error("census: %s", e.msg);
+    snprintf(sql, cap, "WITH q AS (\n%.*s\n)\n%s", (int)n, q, outer);
+    int rc = print_query(d, name, sql, 0, NULL, NULL, 0);
     free(sql);
-    return rc ? -1 : 0;
+    return rc;
 }
 
 /* One integer from a single-row query (or def when there is none). */
-static int64_t scalar_cb_value;
+typedef struct scalar_ctx {
+    int64_t v;
+    char s[128];
+} scalar_ctx;
+
 static int scalar_row(void *ctx, int ncols, const db_cell *cells)
 {
-    (void)ctx;
+    scalar_ctx *c = ctx;
     if (ncols > 0 && cells[0].type == DB_INT)
-        scalar_cb_value = cells[0].i;
+        c->v = cells[0].i;
+    if (ncols > 1 && cells[1].type == DB_TEXT && cells[1].s)
+        snprintf(c->s, sizeof c->s, "%s", cells[1].s);
     return 1;
 }
 
-static int64_t scalar(db *d, const char *sql, int64_t def)
+static int64_t scalar(db *d, const char *sql, int64_t def, char *text, size_t text_cap)
 {
     util_err e;
-    scalar_cb_value = def;
-    db_sink sink = {NULL, NULL, scalar_row, NULL};
+    scalar_ctx c = {def, ""};
+    db_sink sink = {&c, NULL, scalar_row, NULL};
     if (db_exec(d, sql, 0, NULL, &sink, &e))
-        return def;
-    return scalar_cb_value;
+        c.v = def;
+    if (text)
+        snprintf(text, text_cap, "%s", c.s);
+    return c.v;
+}
+
+/* ---- the demo ---------------------------------------------------------------------------- */
+
+typedef struct demo {
+    const char *dir;
+    int quiet;
+    fixture_corpus_opts o;
+    fixture_game *game[2][2]; /* [MP2][release B] */
+    fixture_manifest man;
+    char dbpath[4096], mappath[4096], manpath[4096];
+} demo;
+
+static void demo_free(demo *dm)
+{
+    for (int g = 0; g < 2; g++)
+        for (int r = 0; r < 2; r++)
+            fixture_game_free(dm->game[g][r]);
+    fixture_manifest_free(&dm->man);
+}
+
+/* Build both releases of both games in memory, write release A's PAKs, the name map and the
+ * fixture's record of what release B changed. */
+static int build(demo *dm, util_err *e)
+{
+    fixture_corpus_stats st;
+    memset(&st, 0, sizeof st);
+    FILE *log = dm->quiet ? NULL : stderr;
+    for (int g = 0; g < 2; g++) {
+        if (fixture_game_build(&dm->game[g][0], g, &dm->o, &st, NULL, e) ||
+            fixture_release_b(&dm->game[g][1], dm->game[g][0], dm->o.seed, &dm->man, e))
+            return -1;
+        char sub[4096];
+        snprintf(sub, sizeof sub, "%s/%s", dm->dir, g ? "mp2" : "mp1");
+        if (fixture_game_write_paks(dm->game[g][0], sub, &st, NULL, e))
+            return -1;
+    }
+    if (log)
+        fprintf(log,
+                "ancsdb demo: release A: %ld PAKs, %ld entries, %ld assets, %ld ANCS (%ld "
+                "characters), %ld EVNT, %.1f MiB in %s/mp1 and %s/mp2\n",
+                st.paks, st.entries, st.assets, st.ancs, st.characters, st.evnt,
+                (double)st.bytes / 1048576.0, dm->dir, dm->dir);
+    fixture_game *all[4] = {dm->game[0][0], dm->game[0][1], dm->game[1][0], dm->game[1][1]};
+    size_t names = 0;
+    if (fixture_names_write_games(dm->mappath, all, 4, &names, e))
+        return -1;
+    FILE *f = fopen(dm->manpath, "w");
+    if (!f)
+        return util_fail(e, UTIL_EIO, UINT64_MAX, "cannot write %s", dm->manpath);
+    fixture_manifest_write(f, &dm->man);
+    if (fclose(f) != 0)
+        return util_fail(e, UTIL_EIO, UINT64_MAX, "cannot write %s", dm->manpath);
+    if (log)
+        fprintf(log, "ancsdb demo: %zu names in %s; release B's edits in %s\n", names, dm->mappath,
+                dm->manpath);
+    return 0;
+}
+
+/* Run subcommand name with the given arguments; -2 when this build lacks it. */
+static int run_command(const char *name, int argc, char **argv)
+{
+    cli_command_fn fn = cli_command(name);
+    if (!fn)
+        return -2;
+    fflush(stdout);
+    int rc = fn(argc, argv);
+    fflush(stdout);
+    return rc;
+}
+
+static int import_names(demo *dm)
+{
+    char *argv[] = {"names", "import", "--db", dm->dbpath, dm->mappath, NULL};
+    int rc = run_command("names", 5, argv);
+    if (rc == -2) {
+        printf("(skipped: this build has no `ancsdb names import` yet; answers show PAK names "
+               "only)\n");
+        return 0;
+    }
+    return rc == EXIT_OK ? 0 : -1;
+}
+
+static int build_report(demo *dm)
+{
+    char out[4096];
+    snprintf(out, sizeof out, "%s/report", dm->dir);
+    char *argv[] = {"report", "--db", dm->dbpath, "-o", out, NULL};
+    printf("\n== The HTML report  (ancsdb report --db %s -o %s)\n", dm->dbpath, out);
+    fflush(stdout);
+    int rc = run_command("report", 5, argv);
+    if (rc == -2) {
+        printf("(skipped: this build has no `ancsdb report` yet)\n");
+        return 0;
+    }
+    if (rc != EXIT_OK)
+        return -1;
+    char cwd[4096] = "";
+    if (out[0] != '/' && !getcwd(cwd, sizeof cwd))
+        cwd[0] = '\0';
+    const char *rel = out;
+    while (rel[0] == '.' && rel[1] == '/')
+        rel += 2;
+    printf("report: file://%s%s%s/index.html\n", cwd, cwd[0] ? "/" : "", rel);
+    return 0;
+}
+
+/* The condensed census: one line per field (`ancsdb query unknown-census` lists every value). */
+static const char census_outer[] =
+    "SELECT field, sum(game = 'MP1') AS mp1_values, (SELECT value FROM q q2 WHERE q2.game = "
+    "'MP1' AND q2.field = q.field ORDER BY q2.count DESC, q2.value LIMIT 1) AS mp1_most_common, "
+    "sum(game = 'MP2') AS mp2_values, (SELECT value FROM q q2 WHERE q2.game = 'MP2' AND "
+    "q2.field = q.field ORDER BY q2.count DESC, q2.value LIMIT 1) AS mp2_most_common FROM q "
+    "GROUP BY field ORDER BY field";
+
+static int answers(demo *dm, db *d)
+{
+    int rc = 0;
+    rc |= show_wrapped(d, "What the corpus holds", "corpus-summary",
+                       "SELECT * FROM q WHERE item NOT LIKE 'assets.%'",
+                       "ancsdb query corpus-summary; without the per-type asset counts");
+    /* a particle that some character reaches only through its animations' events */
+    int64_t part = scalar(d,
+                          "SELECT dst_id FROM asset_refs WHERE src_type IN ('EVNT','ANCS') AND "
+                          "dst_type = 'PART' AND dst_id NOT IN (SELECT particle_id FROM "
+                          "particle_refs) GROUP BY dst_id ORDER BY count(*) DESC, dst_id LIMIT 1",
+                          -1, NULL, 0);
+    if (part < 0)
+        part = scalar(d, "SELECT particle_id FROM particle_refs ORDER BY particle_id LIMIT 1", -1,
+                      NULL, 0);
+    if (part >= 0) {
+        char idbuf[32], type[] = "PART";
+        snprintf(idbuf, sizeof idbuf, "0x%08llX", (unsigned long long)(part & 0xFFFFFFFF));
+        char *qargv[] = {type, idbuf};
+        rc |= show(d, "Which characters use this particle", "who-references", 2, qargv, NULL, 8);
+    }
+    /* a character found by part of its name: the start of one that release B renames */
+    char frag[16] = "pirate";
+    for (size_t i = 0; i < dm->man.field_count; i++)
+        if (!strcmp(dm->man.fields[i].field, "characters.name")) {
+            const char *s = dm->man.fields[i].value_a;
+            size_t k = 0;
+            for (; s[k] && k < 5; k++)
+                frag[k] = (char)(s[k] >= 'A' && s[k] <= 'Z' ? s[k] - 'A' + 'a' : s[k]);
+            frag[k] = '\0';
+            break;
+        }
+    char *cargv[] = {frag};
+    static const char *const char_cols[] = {"game",         "release",    "releases", "ancs_id",
+                                            "ancs_id_name", "char_index", "name",     NULL};
+    rc |= show(d, "Characters by part of a name", "character", 1, cargv, char_cols, 8);
+    static const char *const rel[2][2] = {{"GM8E01_00", "GM8E01_02"}, {"G2ME01_00", "G2MP01_00"}};
+    for (int g = 0; g < 2; g++) {
+        char *rargv[] = {(char *)rel[g][0], (char *)rel[g][1]};
+        rc |= show(d, g ? "What changed in Echoes, NTSC to PAL" : "What changed from 0-00 to 0-02",
+                   "release-diff", 2, rargv, NULL, 12);
+        rc |= show(d, "Which decoded values changed", "release-diff-fields", 2, rargv, NULL, 12);
+    }
+    /* the dependencies of the first character of the first MP1 ANCS */
+    char idbuf[32] = "", name[128] = "";
+    int64_t ancs = scalar(d,
+                          "SELECT ancs_id, name FROM characters WHERE game = 'MP1' ORDER BY "
+                          "ancs_id, char_index LIMIT 1",
+                          -1, name, sizeof name);
+    if (ancs >= 0) {
+        snprintf(idbuf, sizeof idbuf, "0x%08llX", (unsigned long long)(ancs & 0xFFFFFFFF));
+        char zero[] = "0";
+        char *dargv[] = {idbuf, zero};
+        char title[192];
+        snprintf(title, sizeof title, "What %s needs", name[0] ? name : "this character");
+        rc |= show(d, title, "deps", 2, dargv, NULL, 12);
+    }
+    rc |= show_wrapped(
+        d, "Fields known only as 'unknown', one line each", "unknown-census", census_outer,
+        "distinct values and the most common per game; every value: ancsdb query unknown-census");
+    return rc ? -1 : 0;
 }
 
 int cmd_demo(int argc, char **argv)
 {
-    fixture_corpus_opts o = {.seed = 1, .scale = 0.1, .opaque_bytes = 0, .games = 3};
-    int build_only = 0, quiet = 0;
-    const char *dir = NULL;
+    demo dm;
+    memset(&dm, 0, sizeof dm);
+    dm.o = (fixture_corpus_opts){.seed = 1, .scale = 0.1, .opaque_bytes = 0, .games = 3};
+    int build_only = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -119,7 +377,7 @@ int cmd_demo(int argc, char **argv)
         } else if (!strcmp(a, "--build-only")) {
             build_only = 1;
         } else if (!strcmp(a, "--quiet")) {
-            quiet = 1;
+            dm.quiet = 1;
         } else if ((!strcmp(a, "--scale") || !strcmp(a, "--seed") || !strcmp(a, "--opaque-mib")) &&
                    i + 1 < argc) {
             char *end;
@@ -130,58 +388,71 @@ int cmd_demo(int argc, char **argv)
                 return EXIT_USAGE;
             }
             if (!strcmp(a, "--scale"))
-                o.scale = x;
+                dm.o.scale = x;
             else if (!strcmp(a, "--seed"))
-                o.seed = (uint64_t)x;
+                dm.o.seed = (uint64_t)x;
             else
-                o.opaque_bytes = (uint64_t)(x * 1048576.0);
+                dm.o.opaque_bytes = (uint64_t)(x * 1048576.0);
         } else if (a[0] == '-') {
             cli_error("demo: unknown option '%s'", a);
             demo_usage(stderr);
             return EXIT_USAGE;
-        } else if (!dir) {
-            dir = a;
+        } else if (!dm.dir) {
+            dm.dir = a;
         } else {
             cli_error("demo: more than one folder given");
             return EXIT_USAGE;
         }
     }
-    if (!dir)
-        dir = "ancsdb-demo";
+    if (!dm.dir)
+        dm.dir = "ancsdb-demo";
 
     util_err e;
     util_err_clear(&e);
-    fixture_corpus_stats st;
-    if (!quiet)
-        fprintf(stderr, "ancsdb demo: building a demo corpus in %s (scale %g)\n", dir, o.scale);
-    if (fixture_corpus_build(dir, &o, &st, quiet ? NULL : stderr, &e)) {
-        cli_error("demo: %s", e.msg);
+    if (!dm.quiet)
+        fprintf(stderr, "ancsdb demo: building a demo corpus in %s (scale %g)\n", dm.dir,
+                dm.o.scale);
+    if (build_only) {
+        fixture_corpus_stats st;
+        if (fixture_corpus_build(dm.dir, &dm.o, &st, dm.quiet ? NULL : stderr, &e)) {
+            cli_error("demo: %s", e.msg);
+            return EXIT_FATAL;
+        }
+        if (!dm.quiet)
+            fprintf(stderr,
+                    "ancsdb demo: %ld PAKs, %ld entries, %ld assets, %ld ANCS (%ld characters), "
+                    "%ld EVNT, %.1f MiB\n",
+                    st.paks, st.entries, st.assets, st.ancs, st.characters, st.evnt,
+                    (double)st.bytes / 1048576.0);
+        return EXIT_OK;
+    }
+    if (mkdir(dm.dir, 0777) != 0 && access(dm.dir, W_OK) != 0) {
+        cli_error("demo: cannot create %s", dm.dir);
         return EXIT_FATAL;
     }
-    if (!quiet)
-        fprintf(stderr,
-                "ancsdb demo: %ld PAKs, %ld entries, %ld assets, %ld ANCS (%ld characters), "
-                "%ld EVNT, %.1f MiB\n",
-                st.paks, st.entries, st.assets, st.ancs, st.characters, st.evnt,
-                (double)st.bytes / 1048576.0);
-    if (build_only)
-        return EXIT_OK;
+    snprintf(dm.dbpath, sizeof dm.dbpath, "%s/corpus.db", dm.dir);
+    snprintf(dm.mappath, sizeof dm.mappath, "%s/AssetNameMap32.xml", dm.dir);
+    snprintf(dm.manpath, sizeof dm.manpath, "%s/release-changes.tsv", dm.dir);
+    if (build(&dm, &e)) {
+        cli_error("demo: %s", e.msg);
+        demo_free(&dm);
+        return EXIT_FATAL;
+    }
 
-    char dbpath[4096];
-    snprintf(dbpath, sizeof dbpath, "%s/corpus.db", dir);
     db *d = NULL;
-    if (db_open(&d, dbpath, DB_OPEN_READWRITE, &e)) {
-        cli_error("demo: cannot open %s: %s", dbpath, e.msg);
+    if (db_open(&d, dm.dbpath, DB_OPEN_READWRITE, &e)) {
+        cli_error("demo: cannot open %s: %s", dm.dbpath, e.msg);
+        demo_free(&dm);
         return EXIT_FATAL;
     }
     char p1[4096], p2[4096];
-    snprintf(p1, sizeof p1, "%s/mp1", dir);
-    snprintf(p2, sizeof p2, "%s/mp2", dir);
+    snprintf(p1, sizeof p1, "%s/mp1", dm.dir);
+    snprintf(p2, sizeof p2, "%s/mp2", dm.dir);
     const char *paths[] = {p1, p2};
     db_ingest_opts io = {.game = PAK_GAME_UNKNOWN,
                          .jobs = 0,
-                         .quiet = quiet,
-                         .progress = !quiet && isatty(2),
+                         .quiet = dm.quiet,
+                         .progress = !dm.quiet && isatty(2),
                          .rehash = 0,
                          .log = stderr};
     db_ingest_stats is;
@@ -189,32 +460,30 @@ int cmd_demo(int argc, char **argv)
     if (db_ingest_paths(d, paths, 2, &io, &is, &e)) {
         cli_error("demo: ingest failed: %s", e.msg);
         db_close(d);
+        demo_free(&dm);
         return EXIT_FATAL;
     }
     printf("ingested %ld PAKs (%ld skipped as unchanged), %ld resources, %ld ANCS, %ld EVNT, "
            "%ld characters, %ld errors, %ld warnings in %.2f s into %s\n",
            is.paks_ingested, is.paks_skipped, is.resources, is.ancs, is.evnt, is.characters,
-           is.errors, is.warnings, is.seconds, dbpath);
-
-    int rc = show(d, "What the corpus holds", "corpus-summary", 0, NULL);
-    /* a particle that some character reaches only through its animations' events */
-    int64_t part = scalar(d,
-                          "SELECT dst_id FROM asset_refs WHERE src_type IN ('EVNT','ANCS') AND "
-                          "dst_type = 'PART' AND dst_id NOT IN (SELECT particle_id FROM "
-                          "particle_refs) GROUP BY dst_id ORDER BY count(*) DESC, dst_id LIMIT 1",
-                          -1);
-    if (part < 0)
-        part = scalar(d, "SELECT particle_id FROM particle_refs ORDER BY particle_id LIMIT 1", -1);
-    if (part >= 0) {
-        char idbuf[32], type[] = "PART";
-        snprintf(idbuf, sizeof idbuf, "0x%08llX", (unsigned long long)(part & 0xFFFFFFFF));
-        char *qargv[] = {type, idbuf};
-        rc |= show(d, "Which characters use this particle", "who-references", 2, qargv);
-    }
-    rc |= census_summary(d);
+           is.errors, is.warnings, is.seconds, dm.dbpath);
+    printf("(release B of each game is built but not ingested: this build reads no disc images "
+           "and keeps no releases yet)\n");
+    /* names go in through the command, on its own connection */
     db_close(d);
+    d = NULL;
+    int rc = import_names(&dm);
+    if (db_open(&d, dm.dbpath, DB_OPEN_READONLY, &e)) {
+        cli_error("demo: cannot open %s: %s", dm.dbpath, e.msg);
+        demo_free(&dm);
+        return EXIT_FATAL;
+    }
+    rc |= answers(&dm, d);
+    db_close(d);
+    rc |= build_report(&dm);
     printf("\nThe database is %s: try `ancsdb query --db %s --list` or `ancsdb sql --db %s "
            "\"SELECT ...\"`.\n",
-           dbpath, dbpath, dbpath);
+           dm.dbpath, dm.dbpath, dm.dbpath);
+    demo_free(&dm);
     return rc ? EXIT_FATAL : (is.errors ? EXIT_PARTIAL : EXIT_OK);
 }

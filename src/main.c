@@ -50,6 +50,14 @@ static const struct {
     {"graph", cmd_graph, "draw a character's dependencies as Graphviz DOT or SVG"},
 };
 
+cli_command_fn cli_command(const char *name)
+{
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(name, commands[i].name))
+            return commands[i].fn;
+    return NULL;
+}
+
 static void usage(FILE *f)
 {
     fputs("usage: ancsdb [--version] [--help] COMMAND [ARGS...]\n\n"

@@ -1,5 +1,9 @@
 #!/usr/bin/env bash
-# End-to-end: `ancsdb demo` builds a small demo corpus, ingests it and prints answers.
+# End-to-end: `ancsdb demo` builds two releases of each game, a name map, ingests them and
+# prints answers. Expected values come from the fixture's own record of what release B
+# changed (DIR/release-changes.tsv, written by the corpus builder, not by the code under
+# test; tests/fixture/test_release_b checks that record against the bytes) and from the name
+# map read with python3's XML parser.
 # Usage: e2e_demo.sh ANCSDB [SHARED_DIR]
 set -euo pipefail
 bin=$1
@@ -13,32 +17,126 @@ set +e
 "$bin" demo --bogus 2>/dev/null; [ $? -eq 2 ] || fail "unknown option must exit 2"
 set -e
 
+# --build-only (bench/run.sh) writes release A's PAK folders and nothing else
+"$bin" demo --build-only --quiet --scale 0.01 "$work/b" || fail "--build-only"
+[ "$(ls "$work/b/mp1" | wc -l)" -eq 17 ] || fail "--build-only: MP1 must have 17 PAKs"
+[ "$(ls "$work/b/mp2" | wc -l)" -eq 13 ] || fail "--build-only: MP2 must have 13 PAKs"
+[ ! -e "$work/b/corpus.db" ] || fail "--build-only must not ingest"
+
 "$bin" demo --quiet --scale 0.02 --seed 5 "$work/demo" >"$work/out.txt" 2>"$work/err.txt" \
     || fail "demo exit $? ($(tail -3 "$work/err.txt"))"
-grep -q "^ingested " "$work/out.txt" || fail "no ingest summary"
-grep -q "== What the corpus holds" "$work/out.txt" || fail "no corpus summary"
-grep -q "== Which characters use this particle" "$work/out.txt" || fail "no who-references"
-grep -q "== Fields known only as 'unknown'" "$work/out.txt" || fail "no census"
-# the condensed census has one line per (game, field) of the full census
-full=$("$bin" query --db "$work/demo/corpus.db" --format tsv unknown-census | tail -n +2 | cut -f1,2 | sort -u | wc -l)
-shown=$(awk "/== Fields known only as 'unknown'/{f=1;next} /^The database/{f=0} f" "$work/out.txt" | grep -cE "^MP[12]|^\\?")
-[ "$full" -eq "$shown" ] || fail "condensed census: $shown lines for $full fields"
-[ "$(ls "$work/demo/mp1" | wc -l)" -eq 17 ] || fail "MP1 must have 17 PAKs"
-[ "$(ls "$work/demo/mp2" | wc -l)" -eq 13 ] || fail "MP2 must have 13 PAKs"
-
+out=$work/out.txt
 db="$work/demo/corpus.db"
+man="$work/demo/release-changes.tsv"
+map="$work/demo/AssetNameMap32.xml"
 q() { "$bin" sql --db "$db" --format tsv "$1" | tail -n +2; }
-[ "$(q "SELECT count(*) FROM paks")" -eq 30 ] || fail "paks rows"
+has_query() { "$bin" query --list --format tsv | cut -f1 | grep -qx "$1"; }
+section() { awk -v h="$1" 'index($0, "== " h) == 1 {f=1; next} /^== /{f=0} f' "$out"; }
+
+grep -q "^ingested " "$out" || fail "no ingest summary"
+grep -q "== What the corpus holds" "$out" || fail "no corpus summary"
+grep -q "== Which characters use this particle" "$out" || fail "no who-references"
+grep -q "== Fields known only as 'unknown'" "$out" || fail "no census"
 [ "$(q "SELECT count(*) FROM load_errors")" -eq 0 ] || fail "demo corpus must load without errors"
-[ "$(q "SELECT count(*) FROM ancs WHERE game='MP1'")" -ge 5 ] || fail "MP1 ANCS rows"
-[ "$(q "SELECT count(*) FROM ancs WHERE game='MP2'")" -ge 9 ] || fail "MP2 ANCS rows"
 [ "$(q "SELECT count(*) FROM characters WHERE game='MP1' AND version NOT IN (5,6)")" -eq 0 ] \
     || fail "MP1 character versions must be 5 or 6"
 [ "$(q "SELECT count(*) FROM characters WHERE game='MP2' AND version <> 10")" -eq 0 ] \
     || fail "MP2 character versions must be 10"
 [ "$(q "SELECT count(*) FROM pak_entries")" -eq "$(q "SELECT sum(resource_count) FROM paks")" ] \
     || fail "entries vs paks.resource_count"
+# the condensed census has one line per field of the full census
+full=$("$bin" query --db "$db" --format tsv unknown-census | tail -n +2 | cut -f2 | sort -u | wc -l)
+shown=$(awk "/== Fields known only as 'unknown'/{f=1; n=0; next} /^$/{f=0} f{n++} END{print n - 2}" "$out")
+[ "$full" -eq "$shown" ] || fail "condensed census: $shown lines for $full fields"
 # the particle the demo asked about is printed with at least one character row
-awk '/== Which characters use this particle/{f=1;next} /^== /{f=0} f' "$work/out.txt" \
-    | grep -qE "MP[12]" || fail "who-references printed no row"
+section "Which characters use this particle" | grep -qE "MP[12]" || fail "who-references printed no row"
+
+# ---- the fixture's record of release B: what the issue asks for, per game -------------
+[ -s "$man" ] || fail "no release-changes.tsv"
+for g in MP1 MP2; do
+    n() { awk -F'\t' -v g="$g" -v k="$1" -v c="$2" '$1==k && $2==g && ($5==c || $6==c)' "$man" | wc -l; }
+    [ "$(n field characters.name)" -eq 2 ] || fail "$g: two characters renamed"
+    [ "$(n field particle_refs.particle_id)" -eq 1 ] || fail "$g: one particle swapped"
+    [ "$(n field events.sound_id)" -eq 1 ] || fail "$g: one sound changed"
+    [ "$(n asset added)" -eq 3 ] || fail "$g: three assets added"
+    [ "$(n asset removed)" -eq 2 ] || fail "$g: two assets removed"
+    [ "$(awk -F'\t' -v g="$g" '$1=="asset" && $2==g && $3=="TXTR" && $5=="changed"' "$man" | wc -l)" -eq 3 ] \
+        || fail "$g: three textures changed"
+done
+
+# ---- the name map: well-formed PWE XML (python3's parser), naming every ANCS ---------------
+python3 - "$map" "$work/map_ids.txt" <<'PY' || fail "name map is not a well-formed PWE map"
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+assert root.tag == "AssetNameMap", root.tag
+inner = root.find("AssetNameMap")
+keys = []
+for a in inner.findall("Asset"):
+    k = a.find("Key").text
+    assert len(k) == 8 and int(k, 16) >= 0, k
+    v = a.find("Value")
+    for f in ("Name", "Directory", "Type", "AutoGenName", "AutoGenDir"):
+        assert v.find(f) is not None, f
+    keys.append(k)
+assert len(keys) == len(set(keys)), "a key twice"
+open(sys.argv[2], "w").write("\n".join(keys) + "\n")
+PY
+missing=$(q "SELECT printf('%08X', asset_id) FROM ancs" | sort -u | comm -23 - <(sort -u "$work/map_ids.txt") | wc -l)
+[ "$missing" -eq 0 ] || fail "$missing ANCS are not in the name map"
+
+# ---- names imported and shown beside IDs ------------------------------------------------
+if "$bin" names --help >/dev/null 2>&1; then
+    [ "$(q "SELECT count(*) FROM asset_names WHERE source <> 'pak'")" -eq "$(wc -l <"$work/map_ids.txt")" ] \
+        || fail "names import: not every map entry imported"
+    grep -q "Characters/" "$out" || fail "no answer shows a name from the map"
+fi
+
+# ---- releases: two per game, and their diff equals what the fixture changed --------------
+if has_query release-diff; then
+    [ "$(q "SELECT group_concat(label, ' ') FROM (SELECT label FROM releases ORDER BY label)")" = \
+        "G2ME01_00 G2MP01_00 GM8E01_00 GM8E01_02" ] || fail "releases: $(q "SELECT label FROM releases")"
+    for pair in "MP1 GM8E01_00 GM8E01_02" "MP2 G2ME01_00 G2MP01_00"; do
+        set -- $pair
+        grep -q "$2" "$out" && grep -q "$3" "$out" || fail "demo output does not show $2 and $3"
+        expect=$(awk -F'\t' -v g="$1" '$1=="asset" && $2==g {print $2"\t"$3"\t"$4"\t"$5}' "$man" | sort)
+        got=$("$bin" query --db "$db" --format tsv release-diff "$2" "$3" | tail -n +2 | cut -f1-4 | sort)
+        [ "$expect" = "$got" ] || fail "release-diff $2 $3:
+expected:
+$expect
+got:
+$got"
+        # every field edit appears with its old and new value (IDs as hex or decimal)
+        "$bin" query --db "$db" --format tsv release-diff-fields "$2" "$3" >"$work/fields.tsv"
+        awk -F'\t' -v g="$1" '$1=="field" && $2==g' "$man" | while IFS=$'\t' read -r _ game type id ci field va vb; do
+            python3 - "$work/fields.tsv" "$type" "$id" "$field" "$va" "$vb" <<'PY' \
+                || fail "release-diff-fields $2 $3 lacks $type $id $field $va -> $vb"
+import csv, sys
+path, typ, aid, field, va, vb = sys.argv[1:]
+def norm(v):
+    v = (v or "").strip()
+    try:
+        return int(v, 16) if len(v) == 8 and field.endswith("_id") and field != "events.sound_id" else int(v)
+    except ValueError:
+        return v
+rows = list(csv.DictReader(open(path), delimiter="\t"))
+ok = any(r["type"] == typ and int(r["asset_id"], 16) == int(aid, 16) and r["field"] == field
+         and norm(r["value_a"]) == norm(va) and norm(r["value_b"]) == norm(vb) for r in rows)
+sys.exit(0 if ok else 1)
+PY
+        done
+    done
+    # the renamed characters' old and new names are in the demo's output
+    awk -F'\t' '$1=="field" && $6=="characters.name" {print $7; print $8}' "$man" | while read -r nm; do
+        grep -qF "$nm" "$out" || fail "renamed character '$nm' is not in the demo's output"
+    done
+else
+    [ "$(q "SELECT count(*) FROM paks")" -eq 30 ] || fail "paks rows"
+fi
+
+# ---- the report: the demo prints where it is ------------------------------------------
+if "$bin" report --help >/dev/null 2>&1; then
+    url=$(grep -o "file://[^ ]*" "$out" | head -1)
+    [ -n "$url" ] || fail "the demo does not print where its report is"
+    [ -f "${url#file://}" ] || fail "the report's index ${url#file://} does not exist"
+fi
 echo "e2e_demo: 1 passed, 0 failed"
