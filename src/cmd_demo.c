@@ -355,7 +355,8 @@ static int answers(demo *dm, db *d)
         char *dargv[] = {idbuf, zero};
         char title[192];
         snprintf(title, sizeof title, "What %s needs", name[0] ? name : "this character");
-        rc |= show(d, title, "deps", 2, dargv, NULL, 12);
+        static const char *const dep_cols[] = {"dst_type", "dst_id", "dst_id_name", "via", NULL};
+        rc |= show(d, title, "deps", 2, dargv, dep_cols, 10);
     }
     rc |= show_wrapped(
         d, "Fields known only as 'unknown', one line each", "unknown-census", census_outer,
