@@ -20,3 +20,12 @@ if [ -n "$missing" ]; then
     # shellcheck disable=SC2086
     apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
+# Optional: wit (an independent GameCube disc reader) for e2e_disc_wit, which skips without it.
+if ! dpkg-query -W -f='${Status}' wit 2>/dev/null | grep -q "install ok installed"; then
+    if [ "$(id -u)" = 0 ] && { apt-get install -y -qq --no-install-recommends wit >/dev/null 2>&1 ||
+        { apt-get update -qq && apt-get install -y -qq --no-install-recommends wit >/dev/null 2>&1; }; }; then
+        echo "installed: wit" >&2
+    else
+        echo "note: wit could not be installed; e2e_disc_wit will skip" >&2
+    fi
+fi

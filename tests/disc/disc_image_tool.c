@@ -1,0 +1,89 @@
+/* disc_image_tool.c — writes a GameCube disc image with the fixture writer, for checking by
+ * an independent reader (tests/cli/e2e_disc_wit.sh runs wit on it). Usage:
+ *   disc_image_tool OUT_DIR
+ * writes OUT_DIR/disc.iso (game GM8P01, revision 1, title "Fixture Disc") and every file it
+ * holds under OUT_DIR/expect/ (the bytes given to the writer), then lists the paths on
+ * stdout, one a line. Exit 0 on success, 1 on failure. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fixture.h"
+
+static int mkdirs(const char *path)
+{
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = 0;
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: disc_image_tool OUT_DIR\n");
+        return 1;
+    }
+    /* Folders nested three deep, a zero-length file, names differing only in case, sizes
+     * that are not multiples of the alignment, one file over a 32 KiB block. */
+    static const struct {
+        const char *path;
+        size_t len;
+    } spec[] = {
+        {"Metroid1.pak", 1000},        {"METROID1.PAK", 33},
+        {"AudioGrp.pak", 70000},       {"Audio/frontend_1.dsp", 4097},
+        {"Audio/empty.bin", 0},        {"Audio/Deep/Deeper/x.pak", 5},
+        {"Audio/Deep/y.pak", 64},      {"opening.bnr", 6496},
+        {"Video/attract0.thp", 12345}, {"zz_last.pak", 1},
+    };
+    enum { N = sizeof spec / sizeof spec[0] };
+    fixture_disc_file files[N];
+    uint8_t *bufs[N];
+    uint32_t x = 0x12345678u;
+    for (size_t i = 0; i < N; i++) {
+        bufs[i] = malloc(spec[i].len + 1);
+        if (!bufs[i])
+            return 1;
+        for (size_t k = 0; k < spec[i].len; k++) {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            bufs[i][k] = (uint8_t)(x >> 24);
+        }
+        files[i] = (fixture_disc_file){.path = spec[i].path, .data = bufs[i], .len = spec[i].len};
+    }
+    const char *out = argv[1];
+    char path[4096];
+    int rc = 0;
+    for (size_t i = 0; i < N && rc == 0; i++) {
+        snprintf(path, sizeof path, "%s/expect/%s", out, spec[i].path);
+        FILE *f = NULL;
+        if (mkdirs(path) != 0 || !(f = fopen(path, "wb")) ||
+            fwrite(bufs[i], 1, spec[i].len, f) != spec[i].len)
+            rc = 1;
+        if (f && fclose(f) != 0)
+            rc = 1;
+        printf("%s\n", spec[i].path);
+    }
+    fixture_disc_opts o;
+    fixture_disc_opts_init(&o, "GM8P01", 1, "Fixture Disc");
+    util_err err;
+    util_err_clear(&err);
+    snprintf(path, sizeof path, "%s/disc.iso", out);
+    if (rc == 0 && fixture_disc_write(path, &o, files, N, &err) != 0) {
+        fprintf(stderr, "disc_image_tool: %s\n", err.msg);
+        rc = 1;
+    }
+    for (size_t i = 0; i < N; i++)
+        free(bufs[i]);
+    return rc;
+}
