@@ -1,4 +1,4 @@
-/* minimal.c — benchmark (b): the least work any ingest must do. Map each PAK, parse its
+/* minimal.c — benchmark (b): the least work any ingest must do. Open each PAK, parse its
  * tables, and inflate only its ANCS and EVNT entries. Prints what it touched. */
 #include <inttypes.h>
 #include <stdio.h>

@@ -50,9 +50,9 @@ static const char extract_usage[] =
     "segmented LZO, recognised from the data), as DIR/<ID>.<type>: the asset ID as 8\n"
     "upper-case hex digits and the FourCC in lower case (characters other than letters and\n"
     "digits become '_'). File names come from IDs only, so nothing is written outside DIR.\n"
-    "Stored (uncompressed) entries are written without their 0xFF padding: trailing 0xFF\n"
-    "bytes are dropped, at most 31 of them (the padding to the next multiple of 32), so the\n"
-    "file has the decompressed_size shown by 'pak list'.\n"
+    "A compressed entry is written inflated to exactly its declared size; a stored one as all\n"
+    "its stored bytes, 0xFF padding included: the PAK does not say where a stored resource\n"
+    "ends, and trimming 0xFF bytes would cut resources that end in them.\n"
     "When the same type and ID appear several times in the PAK, the first copy that inflates\n"
     "is written once.\n"
     "\n"
@@ -61,8 +61,10 @@ static const char extract_usage[] =
     "  --id ID        only this asset ID (0x1A2B3C4D, 1A2B3C4D or decimal); repeatable\n"
     "  -o, --output DIR\n"
     "                 write into DIR (default: the current directory); created if missing\n"
-    "  --force        replace existing files (symbolic links are still never followed);\n"
-    "                 without it an existing file is left alone and counts as a failure\n"
+    "  --force        replace existing files: each is written beside the old one and renamed\n"
+    "                 over it, so another hard link to it keeps its bytes; a symbolic link\n"
+    "                 is never followed nor replaced. Without --force an existing file is\n"
+    "                 left alone and counts as a failure\n"
     "  -h, --help     show this help\n"
     "\n"
     "Entries that cannot be inflated or written are reported on stderr (file, entry index,\n"
@@ -224,27 +226,70 @@ static int cmp_entry_key(const void *a, const void *b)
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
-/* Write n bytes to a new file; -1 with errno on failure. */
-static int write_file(const char *path, const uint8_t *data, size_t n, int force)
+static int write_all(int fd, const uint8_t *data, size_t n)
 {
-    int flags = O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (force ? O_TRUNC : O_EXCL);
-    int fd = open(path, flags, 0666);
-    if (fd < 0)
-        return -1;
     while (n > 0) {
         ssize_t w = write(fd, data, n);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            int saved = errno;
-            close(fd);
-            errno = saved;
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0)
             return -1;
-        }
         data += w;
         n -= (size_t)w;
     }
+    return 0;
+}
+
+/* Write n bytes to a new file at path, created exclusively (never through a link). */
+static int write_new(const char *path, const uint8_t *data, size_t n)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd < 0)
+        return -1;
+    if (write_all(fd, data, n) != 0) {
+        int saved = errno;
+        close(fd);
+        unlink(path);
+        errno = saved;
+        return -1;
+    }
     return close(fd);
+}
+
+/* Write n bytes as path; -1 with errno on failure (ELOOP: a symbolic link is in the way).
+ * With force an existing file is replaced: the bytes go to a new file beside it, renamed
+ * over it, so the old file's other hard links keep their bytes and nothing is written
+ * through a link. */
+static int write_file(const char *path, const uint8_t *data, size_t n, int force)
+{
+    if (!force)
+        return write_new(path, data, n);
+    struct stat st;
+    if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        errno = S_ISLNK(st.st_mode) ? ELOOP : EEXIST;
+        return -1;
+    }
+    char tmp[4200];
+    int rc = -1;
+    for (int k = 0; k < 100 && rc != 0; k++) {
+        int len = snprintf(tmp, sizeof tmp, "%s.tmp%ld-%d", path, (long)getpid(), k);
+        if (len < 0 || (size_t)len >= sizeof tmp) {
+            errno = ENAMETOOLONG;
+            return -1;
+        }
+        rc = write_new(tmp, data, n);
+        if (rc != 0 && errno != EEXIST)
+            return -1;
+    }
+    if (rc != 0)
+        return -1;
+    if (rename(tmp, path) != 0) {
+        int saved = errno;
+        unlink(tmp);
+        errno = saved;
+        return -1;
+    }
+    return 0;
 }
 
 /* Extract one entry; 0 written, 1 failed (reported), 3 fatal (reported). */
@@ -271,8 +316,6 @@ static int extract_one(const char *pak_path, const pak_file *p, const pak_entry 
                       e->id, util_strerror(err.code), err.msg);
         return err.code == UTIL_ENOMEM ? EXIT_FATAL : EXIT_PARTIAL;
     }
-    if (!e->compressed && len > e->decompressed_size)
-        len = e->decompressed_size; /* drop the 0xFF padding */
     int n = snprintf(name, sizeof name, "%s/%08" PRIX32 ".%s", o->dir, e->id, ext);
     int rc = EXIT_OK;
     if (n < 0 || (size_t)n >= sizeof name) {
@@ -280,9 +323,16 @@ static int extract_one(const char *pak_path, const pak_file *p, const pak_entry 
         rc = EXIT_FATAL;
     } else if (write_file(name, buf, len, o->force) != 0) {
         int saved = errno;
-        if (saved == EEXIST)
+        if (saved == EEXIST && !o->force)
             cli_error("%s entry %" PRIu32 " %s %08" PRIX32 ": %s exists (use --force)", pak_path,
                       e->index, type, e->id, name);
+        else if (saved == ELOOP)
+            cli_error("%s entry %" PRIu32 " %s %08" PRIX32 ": %s is a symbolic link (not followed "
+                      "nor replaced)",
+                      pak_path, e->index, type, e->id, name);
+        else if (saved == EEXIST)
+            cli_error("%s entry %" PRIu32 " %s %08" PRIX32 ": %s exists and is not a regular file",
+                      pak_path, e->index, type, e->id, name);
         else
             cli_error("%s entry %" PRIu32 " %s %08" PRIX32 ": cannot write %s: %s", pak_path,
                       e->index, type, e->id, name, strerror(saved));

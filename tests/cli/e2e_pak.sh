@@ -90,10 +90,14 @@ for r in csv.DictReader(open(tsv), delimiter="\t"):
 got = sorted(os.listdir(d))
 if got != sorted(want):
     print(f"files {got[:5]}... want {sorted(want)[:5]}...", file=sys.stderr); sys.exit(1)
+# FORMATS.md §2.8: a compressed entry is its declared size; a stored one all its stored bytes,
+# the resource (decompressed_size bytes, crc32) then 0xFF padding.
 for name, r in want.items():
     b = open(os.path.join(d, name), "rb").read()
-    if len(b) != int(r["decompressed_size"]) or zlib.crc32(b) != int(r["crc32"]):
-        print(f"{name}: {len(b)} bytes crc {zlib.crc32(b)}, want {r['decompressed_size']} "
+    n = int(r["decompressed_size"])
+    size = n if r["compressed"] == "1" else int(r["stored_size"])
+    if len(b) != size or zlib.crc32(b[:n]) != int(r["crc32"]) or b[n:].strip(b"\xff"):
+        print(f"{name}: {len(b)} bytes crc {zlib.crc32(b[:n])}, want {size} "
               f"{r['crc32']}", file=sys.stderr); sys.exit(1)
 EOF
 }
@@ -127,6 +131,14 @@ rc=$?
 grep -q "exists" "$TMP/err" || fail "re-extract: no 'exists' message"
 expect_rc 0 "$BIN" pak extract --force --type ANCS -o "$TMP/x1" "$P1"
 check_extract "$TMP/x1" mp1 Metroid1.pak 'r["type"] == "ANCS"' || fail "--force did not replace"
+# --force onto a file with a second hard link: the link keeps its bytes
+rm -f "$TMP/x1/$F"
+printf 'linked' >"$TMP/x1/$F"
+ln "$TMP/x1/$F" "$TMP/hardlink"
+expect_rc 0 "$BIN" pak extract --force --type ANCS -o "$TMP/x1" "$P1"
+[ "$(cat "$TMP/hardlink")" = linked ] || fail "extract --force wrote through a hard link"
+check_extract "$TMP/x1" mp1 Metroid1.pak 'r["type"] == "ANCS"' || fail "--force over a hard link"
+ls "$TMP/x1" | grep -q tmp && fail "extract --force left a temporary file"
 printf 'outside' >"$TMP/outside"
 rm -f "$TMP/x1/$F"
 ln -s "$TMP/outside" "$TMP/x1/$F"
@@ -134,6 +146,45 @@ ln -s "$TMP/outside" "$TMP/x1/$F"
 rc=$?
 [ "$rc" = 1 ] || fail "extract onto a symlink: exit $rc, wanted 1"
 [ "$(cat "$TMP/outside")" = outside ] || fail "extract followed a symlink"
+[ -L "$TMP/x1/$F" ] || fail "extract replaced a symlink"
+
+# --- lossless: a hand-built PAK (FORMATS.md §2.2-2.5) whose resources end in 0xFF bytes
+python3 - "$TMP/ff.pak" <<'EOF'
+import struct, sys, zlib
+stored = b"abc" + b"\xff" * 4             # a stored resource of 7 bytes, the last 4 are 0xFF
+plain = bytes(range(32)) + b"\xff" * 8    # 40 bytes, compressed with zlib
+comp = struct.pack(">I", len(plain)) + zlib.compress(plain, 9)
+pad = lambda b: b + b"\xff" * (-len(b) % 32)
+data = [pad(stored), pad(comp)]
+hdr = struct.pack(">IIII", 0x00030005, 0, 0, 2)  # header, no names, 2 resources
+off = 64                                         # 16 + 2 * 20 = 56 -> data at 64
+table = b""
+for (fcc, rid, flag), d in zip([(b"STRG", 0x11223344, 0), (b"ANCS", 0x55667788, 1)], data):
+    table += struct.pack(">I4sIII", flag, fcc, rid, len(d), off)
+    off += len(d)
+body = hdr + table
+body += b"\0" * (64 - len(body))
+open(sys.argv[1], "wb").write(body + b"".join(data))
+# what pak list must say: decompressed_size is the stored size less its trailing 0xFF (at
+# most 31) for the stored entry, the u32 prefix for the compressed one
+cols = "entry_index type asset_id compressed data_offset stored_size decompressed_size"
+rows = [cols.split(), ["0", "STRG", "11223344", "0", "64", "32", "3"],
+        ["1", "ANCS", "55667788", "1", "96", str(len(data[1])), "40"]]
+open(sys.argv[1] + ".want", "w").write("".join("\t".join(r) + "\n" for r in rows))
+EOF
+expect_rc 0 "$BIN" pak extract -o "$TMP/ff" "$TMP/ff.pak"
+python3 - "$TMP/ff" <<'EOF' || fail "extract is not lossless"
+import os, sys
+d = sys.argv[1]
+s = open(os.path.join(d, "11223344.strg"), "rb").read()
+c = open(os.path.join(d, "55667788.ancs"), "rb").read()
+ok = s == b"abc" + b"\xff" * 29 and c == bytes(range(32)) + b"\xff" * 8
+if not ok:
+    print(f"stored {s!r}\ncompressed {c!r}", file=sys.stderr)
+sys.exit(0 if ok else 1)
+EOF
+expect_rc 0 "$BIN" pak list --format tsv "$TMP/ff.pak"
+cmp -s "$TMP/out" "$TMP/ff.pak.want" || fail "pak list of ff.pak: $(cat "$TMP/out")"
 
 # --- usage errors (2), unreadable input (3), help (0)
 expect_rc 2 "$BIN" pak
