@@ -136,12 +136,12 @@ typedef struct db_query_info {
     struct {
         char name[32]; /* TYPE, ID, NAME_OR_ID, ... (decides how an argument binds) */
         char meaning[160];
-        int optional; /* written "[NAME]": may be left out (binds NULL); only trailing ones */
+        int optional; /* written "NAME?" or "[NAME]": may be left out (binds NULL); trailing */
     } params[DB_QUERY_MAX_PARAMS];
 } db_query_info;
 
 /* Parse the header of a named query's text: first line "-- description", then
- * "-- param: NAME — meaning" lines in bind order ("-- param: [NAME] — ..." for an optional
+ * "-- param: NAME — meaning" lines in bind order ("-- param: NAME? — ..." for an optional
  * trailing parameter). UTIL_EFORMAT when malformed. */
 int db_query_parse(db_query_info *out, const char *text, util_err *err);
 

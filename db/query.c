@@ -54,6 +54,9 @@ int db_query_parse(db_query_info *out, const char *text, util_err *err)
                     out->params[k].optional = 1;
                     s++;
                     copy_trim(out->params[k].name, sizeof out->params[k].name, s, ne - 1);
+                } else if (ne - s > 1 && ne[-1] == '?') { /* NAME?: optional */
+                    out->params[k].optional = 1;
+                    copy_trim(out->params[k].name, sizeof out->params[k].name, s, ne - 1);
                 } else {
                     if (k > 0 && out->params[k - 1].optional)
                         return util_fail(err, UTIL_EFORMAT, UINT64_MAX,

@@ -1,6 +1,6 @@
 -- Every asset a character reaches by the reach rules, one row per (character, asset) with its path (via) and names
 -- param: ANCS_ID — the ANCS asset ID (0x1A2B3C4D, 1A2B3C4D or decimal)
--- param: [CHAR_INDEX] — optional: one character's position in the set (every character when absent)
+-- param: CHAR_INDEX? — optional: one character's position in the set (every character when absent)
 --
 -- The reach rules of CONTRACT.md "How a character reaches an asset", read from the decoded
 -- tables (not from asset_refs), so that `via` can spell the path:
