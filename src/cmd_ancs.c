@@ -602,15 +602,59 @@ static void dump(em *e, const char *file, int has_id, uint32_t asset, size_t siz
         fputs("}\n", e->f);
 }
 
+/* An EVNT resource: the same header, then its event nodes (FORMATS.md section 5). */
+static void dump_evnt(em *e, const char *file, int has_id, uint32_t asset, size_t size,
+                      const ancs_evnt_file *ev)
+{
+    if (e->json) {
+        e->count[0] = 0;
+        e->is_arr[0] = 0;
+        fputc('{', e->f);
+    }
+    str(e, "file", file);
+    str(e, "type", "EVNT");
+    if (has_id)
+        id(e, "asset_id", asset);
+    else
+        null_(e, "asset_id");
+    str(e, "game", ancs_game_name(ev->game));
+    u(e, "size", size);
+    u(e, "consumed", ev->report.consumed);
+    u(e, "trailing_bytes", ev->report.trailing_len);
+    arr(e, "warnings", (uint32_t)ev->report.warning_count);
+    for (const ancs_warning *w = ev->report.warnings; w; w = w->next) {
+        obj(e, NULL);
+        u(e, "offset", w->offset);
+        str(e, "code", w->code);
+        str(e, "message", w->msg);
+        end(e, 0);
+    }
+    end(e, 1);
+    evnt(e, "events", &ev->evnt, ev->game);
+    if (e->json)
+        fputs("}\n", e->f);
+}
+
+/* An EVNT starts with its version (1 or 2), an ANCS with u16 1, u16 1 (0x00010001). */
+static int looks_evnt(const char *path, const uint8_t *buf, size_t len)
+{
+    size_t n = strlen(path);
+    if (n >= 5 && (!strcmp(path + n - 5, ".evnt") || !strcmp(path + n - 5, ".EVNT")))
+        return 1;
+    return len >= 4 && buf[0] == 0 && buf[1] == 0 && buf[2] == 0 && (buf[3] == 1 || buf[3] == 2);
+}
+
 /* ---- argv and input -------------------------------------------------------------------- */
 
 static void usage(FILE *f)
 {
     fputs("usage: ancsdb ancs dump [--game MP1|MP2] [--json] FILE | FILE.pak:ID\n\n"
-          "Decodes one ANCS and prints its whole structure: an indented tree, or with --json\n"
+          "Decodes one ANCS or EVNT and prints its whole structure: an indented tree, or with "
+          "--json\n"
           "one JSON object (snake_case fields; asset IDs as 8 hex digit strings; absent\n"
           "version-gated fields as null; warnings and the trailing-byte count included).\n"
-          "FILE is a raw .ancs file; FILE.pak:ID inflates the first ANCS entry with that ID\n"
+          "FILE is a raw .ancs or .evnt file (an EVNT is told by its name or its first word, the\n"
+          "version 1 or 2); FILE.pak:ID inflates the first ANCS (else EVNT) entry with that ID\n"
           "(ID as 0x1A2B3C4D, 1A2B3C4D or decimal). Without --game the PAK's detected game\n"
           "is used, else the ANCS bytes decide (first character version 10 = MP2).\n"
           "exit status: 0 ok, 1 decode error, 2 usage, 3 cannot open/read\n",
@@ -639,7 +683,7 @@ static int split_pak_arg(const char *arg, char **path, uint32_t *asset)
 }
 
 static int load_from_pak(const char *path, uint32_t asset, uint8_t **buf, size_t *len,
-                         ancs_game *game)
+                         ancs_game *game, int *is_evnt)
 {
     pak_file *p = NULL;
     util_err err;
@@ -653,12 +697,16 @@ static int load_from_pak(const char *path, uint32_t asset, uint8_t **buf, size_t
     for (i = 0; i < p->entry_count; i++)
         if (p->entries[i].type == UTIL_FCC_ANCS && p->entries[i].id == asset)
             break;
+    *is_evnt = i == p->entry_count;
+    for (uint32_t k = 0; *is_evnt && i == p->entry_count && k < p->entry_count; k++)
+        if (p->entries[k].type == UTIL_FCC_EVNT && p->entries[k].id == asset)
+            i = k;
     if (i == p->entry_count) {
-        cli_error("%s: no ANCS entry with ID %08X", path, asset);
+        cli_error("%s: no ANCS or EVNT entry with ID %08X", path, asset);
         rc = EXIT_PARTIAL;
     } else if (pak_inflate(buf, len, p, i, PAK_MAX_INFLATE, &err)) {
-        cli_error("%s: ANCS %08X entry %u: inflate @0x%llx: %s", path, asset, i,
-                  (unsigned long long)err.offset, err.msg);
+        cli_error("%s: %s %08X entry %u: inflate @0x%llx: %s", path, *is_evnt ? "EVNT" : "ANCS",
+                  asset, i, (unsigned long long)err.offset, err.msg);
         rc = EXIT_PARTIAL;
     } else if (*game == ANCS_GAME_AUTO) {
         ancs_game a = ancs_guess_game(*buf, *len); /* the ANCS signal: this ANCS's own */
@@ -718,12 +766,12 @@ static int dump_main(int argc, char **argv)
     uint32_t asset = 0;
     uint8_t *buf = NULL;
     size_t len = 0;
-    int has_id = split_pak_arg(arg, &pak_path, &asset);
+    int has_id = split_pak_arg(arg, &pak_path, &asset), is_evnt = 0;
     int rc = EXIT_OK;
     util_arena a;
     util_arena_init(&a);
     if (has_id) {
-        rc = load_from_pak(pak_path, asset, &buf, &len, &game);
+        rc = load_from_pak(pak_path, asset, &buf, &len, &game, &is_evnt);
         if (rc)
             goto done;
     } else {
@@ -738,6 +786,30 @@ static int dump_main(int argc, char **argv)
     ancs_set s;
     util_err err;
     util_err_clear(&err);
+    if (is_evnt || (!has_id && looks_evnt(arg, buf, len))) {
+        ancs_evnt_file ev;
+        if (ancs_evnt_decode(&ev, buf, len, game == ANCS_GAME_MP2 ? game : ANCS_GAME_MP1, &a,
+                             &err)) {
+            if (has_id)
+                cli_error("%s: EVNT %08X: decode error @0x%llx: %s", pak_path, asset,
+                          (unsigned long long)err.offset, err.msg);
+            else
+                cli_error("%s: decode error @0x%llx: %s", arg, (unsigned long long)err.offset,
+                          err.msg);
+            rc = EXIT_PARTIAL;
+            goto done;
+        }
+        em e;
+        memset(&e, 0, sizeof e);
+        e.f = stdout;
+        e.json = json;
+        dump_evnt(&e, has_id ? pak_path : arg, has_id, asset, len, &ev);
+        if (fflush(stdout) != 0) {
+            cli_error("write error on stdout");
+            rc = EXIT_FATAL;
+        }
+        goto done;
+    }
     if (ancs_decode(&s, buf, len, game, &a, &err)) {
         if (has_id)
             cli_error("%s: ANCS %08X: decode error @0x%llx: %s", pak_path, asset,

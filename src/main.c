@@ -48,6 +48,7 @@ static const struct {
     {"pak", cmd_pak, "list or extract the resources of one PAK"},
     {"ancs", cmd_ancs, "decode one ANCS and print its whole structure"},
     {"graph", cmd_graph, "draw a character's dependencies as Graphviz DOT or SVG"},
+    {"export", cmd_export, "one ANCS, character or EVNT as a nested JSON document"},
 };
 
 cli_command_fn cli_command(const char *name)
