@@ -18,22 +18,26 @@ static void demo_usage(FILE *f)
 {
     fputs("usage: ancsdb demo [--scale F] [--seed N] [--opaque-mib N] [--build-only] [--quiet]\n"
           "                   [DIR]\n\n"
-          "Builds a demo corpus with the fixture builder (default DIR: ancsdb-demo): MP1 and MP2\n"
-          "PAKs named, shaped and versioned like the real games' (MP1 characters of versions 5\n"
-          "and 6, MP2 10) at SCALE times their counts (default 0.1; 1 = real-game size: MP1\n"
-          "22,000 assets and 271 ANCS, MP2 21,000 and 484), and a second release of each game\n"
-          "with a few characters renamed, a particle swapped, an event's sound changed, textures\n"
-          "changed and assets added and removed (DIR/release-changes.tsv lists each edit). It\n"
-          "writes a Prime World Editor name map for them (DIR/AssetNameMap32.xml), ingests the\n"
-          "corpus into DIR/corpus.db, imports the names, prints answers (the releases, who uses\n"
-          "a particle, a character found by part of its name, what changed between releases, a\n"
-          "character's dependencies, the unknown-field census) and builds the HTML report in\n"
-          "DIR/report.\n\n"
+          "Builds a demo corpus with the fixture builder in DIR (default ancsdb-demo): MP1 and\n"
+          "MP2 PAKs named, shaped and versioned like the real games' (MP1 characters of versions\n"
+          "5 and 6, MP2 10) at SCALE times their counts (default 0.1; 1 = real-game size: MP1\n"
+          "22,000 assets and 271 ANCS, MP2 21,000 and 484), in two releases of each game written\n"
+          "as GameCube disc images with the retail headers: GM8E01_00.iso and GM8E01_02.iso\n"
+          "(Metroid Prime NTSC 0-00 and 0-02), G2ME01_00.iso and G2MP01_00.iso (Echoes NTSC and\n"
+          "PAL). Release B of each game has a few characters renamed, a particle swapped, an\n"
+          "event's sound changed, textures changed and assets added and removed; the builder's\n"
+          "record of each edit is DIR/release-changes.tsv. A Prime World Editor name map for the\n"
+          "corpus goes to DIR/AssetNameMap32.xml.\n\n"
+          "Then it ingests the images into DIR/corpus.db, imports the names (ancsdb names\n"
+          "import), prints answers (the releases, who uses a particle, characters found by part\n"
+          "of a name, release-diff and release-diff-fields of each game, a character's deps, the\n"
+          "unknown-field census) and writes the HTML report to DIR/report (ancsdb report),\n"
+          "printing its file:// address. Each step runs the same code as its command.\n\n"
           "  --scale F        counts relative to the real games (default 0.1)\n"
           "  --seed N         generator seed (default 1); the same seed gives the same bytes\n"
           "  --opaque-mib N   MiB of non-ANCS/EVNT resources per game (default: ~1.5 KiB each)\n"
           "  --build-only     write release A's PAKs to DIR/mp1 and DIR/mp2 and stop (used by\n"
-          "                   bench/run.sh)\n"
+          "                   bench/run.sh and tests)\n"
           "  --quiet          no progress lines\n",
           f);
 }
@@ -189,6 +193,18 @@ static int64_t scalar(db *d, const char *sql, int64_t def, char *text, size_t te
 
 /* ---- the demo ---------------------------------------------------------------------------- */
 
+/* The four discs: release A and B of each game, with their retail headers. */
+static const struct demo_disc {
+    const char *label, *code, *title, *what;
+    uint8_t revision;
+    int mp2, relb;
+} discs[4] = {
+    {"GM8E01_00", "GM8E01", "Metroid Prime", "NTSC-U, 0-00", 0, 0, 0},
+    {"GM8E01_02", "GM8E01", "Metroid Prime", "NTSC-U, 0-02", 2, 0, 1},
+    {"G2ME01_00", "G2ME01", "Metroid Prime 2 Echoes", "NTSC-U", 0, 1, 0},
+    {"G2MP01_00", "G2MP01", "Metroid Prime 2 Echoes", "PAL", 0, 1, 1},
+};
+
 typedef struct demo {
     const char *dir;
     int quiet;
@@ -196,6 +212,7 @@ typedef struct demo {
     fixture_game *game[2][2]; /* [MP2][release B] */
     fixture_manifest man;
     char dbpath[4096], mappath[4096], manpath[4096];
+    char images[4][4096];
 } demo;
 
 static void demo_free(demo *dm)
@@ -206,41 +223,81 @@ static void demo_free(demo *dm)
     fixture_manifest_free(&dm->man);
 }
 
-/* Build both releases of both games in memory, write release A's PAKs, the name map and the
+/* Build both releases of both games, write them as disc images, the name map and the
  * fixture's record of what release B changed. */
 static int build(demo *dm, util_err *e)
 {
     fixture_corpus_stats st;
     memset(&st, 0, sizeof st);
-    FILE *log = dm->quiet ? NULL : stderr;
-    for (int g = 0; g < 2; g++) {
+    for (int g = 0; g < 2; g++)
         if (fixture_game_build(&dm->game[g][0], g, &dm->o, &st, NULL, e) ||
             fixture_release_b(&dm->game[g][1], dm->game[g][0], dm->o.seed, &dm->man, e))
             return -1;
-        char sub[4096];
-        snprintf(sub, sizeof sub, "%s/%s", dm->dir, g ? "mp2" : "mp1");
-        if (fixture_game_write_paks(dm->game[g][0], sub, &st, NULL, e))
+    printf("built %ld ANCS (%ld characters) and %ld EVNT per release; release B of each game "
+           "differs from A by the edits listed in %s:\n",
+           st.ancs, st.characters, st.evnt, dm->manpath);
+    for (int i = 0; i < 4; i++) {
+        const struct demo_disc *x = &discs[i];
+        fixture_corpus_stats ds;
+        memset(&ds, 0, sizeof ds);
+        snprintf(dm->images[i], sizeof dm->images[i], "%s/%s.iso", dm->dir, x->label);
+        if (fixture_game_write_disc(dm->game[x->mp2][x->relb], dm->images[i], x->code, x->revision,
+                                    x->title, &ds, e))
             return -1;
+        printf("  %-22s  %-22s  %-12s  release %c  %2ld PAKs  %4.1f MiB\n", dm->images[i], x->title,
+               x->what, x->relb ? 'B' : 'A', ds.paks, (double)ds.bytes / 1048576.0);
     }
-    if (log)
-        fprintf(log,
-                "ancsdb demo: release A: %ld PAKs, %ld entries, %ld assets, %ld ANCS (%ld "
-                "characters), %ld EVNT, %.1f MiB in %s/mp1 and %s/mp2\n",
-                st.paks, st.entries, st.assets, st.ancs, st.characters, st.evnt,
-                (double)st.bytes / 1048576.0, dm->dir, dm->dir);
     fixture_game *all[4] = {dm->game[0][0], dm->game[0][1], dm->game[1][0], dm->game[1][1]};
     size_t names = 0;
     if (fixture_names_write_games(dm->mappath, all, 4, &names, e))
         return -1;
+    printf("  %s: a name map naming %zu of their assets\n", dm->mappath, names);
     FILE *f = fopen(dm->manpath, "w");
     if (!f)
         return util_fail(e, UTIL_EIO, UINT64_MAX, "cannot write %s", dm->manpath);
     fixture_manifest_write(f, &dm->man);
     if (fclose(f) != 0)
         return util_fail(e, UTIL_EIO, UINT64_MAX, "cannot write %s", dm->manpath);
-    if (log)
-        fprintf(log, "ancsdb demo: %zu names in %s; release B's edits in %s\n", names, dm->mappath,
-                dm->manpath);
+    return 0;
+}
+
+/* Ingest the four images; a build whose ingest keeps no releases gets release A's PAKs as
+ * folders instead. */
+static int ingest(demo *dm, db *d, db_ingest_stats *is, util_err *e)
+{
+    char p[2][4096];
+    const char *paths[4];
+    int n = 0;
+    int releases =
+        scalar(d, "SELECT count(*) FROM sqlite_master WHERE name = 'releases'", 0, NULL, 0) > 0;
+    if (releases) {
+        for (int i = 0; i < 4; i++)
+            paths[n++] = dm->images[i];
+    } else {
+        for (int g = 0; g < 2; g++) {
+            snprintf(p[g], sizeof p[g], "%s/%s", dm->dir, g ? "mp2" : "mp1");
+            if (fixture_game_write_paks(dm->game[g][0], p[g], NULL, NULL, e))
+                return -1;
+            paths[n++] = p[g];
+        }
+    }
+    db_ingest_opts io = {.game = PAK_GAME_UNKNOWN,
+                         .jobs = 0,
+                         .quiet = dm->quiet,
+                         .progress = !dm->quiet && isatty(2),
+                         .rehash = 0,
+                         .log = stderr};
+    memset(is, 0, sizeof *is);
+    if (db_ingest_paths(d, paths, n, &io, is, e))
+        return -1;
+    printf("ingested %ld PAKs (%ld skipped as unchanged), %ld resources, %ld ANCS, %ld EVNT, "
+           "%ld characters, %ld errors, %ld warnings in %.2f s into %s\n",
+           is->paks_ingested, is->paks_skipped, is->resources, is->ancs, is->evnt, is->characters,
+           is->errors, is->warnings, is->seconds, dm->dbpath);
+    if (!releases)
+        printf("(this build's ingest reads no disc images and keeps no releases: it read "
+               "release A's PAKs from %s and %s)\n",
+               p[0], p[1]);
     return 0;
 }
 
@@ -446,30 +503,13 @@ int cmd_demo(int argc, char **argv)
         demo_free(&dm);
         return EXIT_FATAL;
     }
-    char p1[4096], p2[4096];
-    snprintf(p1, sizeof p1, "%s/mp1", dm.dir);
-    snprintf(p2, sizeof p2, "%s/mp2", dm.dir);
-    const char *paths[] = {p1, p2};
-    db_ingest_opts io = {.game = PAK_GAME_UNKNOWN,
-                         .jobs = 0,
-                         .quiet = dm.quiet,
-                         .progress = !dm.quiet && isatty(2),
-                         .rehash = 0,
-                         .log = stderr};
     db_ingest_stats is;
-    memset(&is, 0, sizeof is);
-    if (db_ingest_paths(d, paths, 2, &io, &is, &e)) {
+    if (ingest(&dm, d, &is, &e)) {
         cli_error("demo: ingest failed: %s", e.msg);
         db_close(d);
         demo_free(&dm);
         return EXIT_FATAL;
     }
-    printf("ingested %ld PAKs (%ld skipped as unchanged), %ld resources, %ld ANCS, %ld EVNT, "
-           "%ld characters, %ld errors, %ld warnings in %.2f s into %s\n",
-           is.paks_ingested, is.paks_skipped, is.resources, is.ancs, is.evnt, is.characters,
-           is.errors, is.warnings, is.seconds, dm.dbpath);
-    printf("(release B of each game is built but not ingested: this build reads no disc images "
-           "and keeps no releases yet)\n");
     /* names go in through the command, on its own connection */
     db_close(d);
     d = NULL;

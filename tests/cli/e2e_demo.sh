@@ -51,6 +51,32 @@ shown=$(awk "/== Fields known only as 'unknown'/{f=1; n=0; next} /^$/{f=0} f{n++
 # the particle the demo asked about is printed with at least one character row
 section "Which characters use this particle" | grep -qE "MP[12]" || fail "who-references printed no row"
 
+# ---- the four disc images, read by an independent tool (wit) ---------------------------
+for spec in "GM8E01_00 GM8E01 0 17 Metroid Prime" "GM8E01_02 GM8E01 2 17 Metroid Prime" \
+            "G2ME01_00 G2ME01 0 13 Metroid Prime 2 Echoes" "G2MP01_00 G2MP01 0 13 Metroid Prime 2 Echoes"; do
+    set -- $spec
+    img="$work/demo/$1.iso"; code=$2; rev=$3; npaks=$4; shift 4; title="$*"
+    [ -f "$img" ] || fail "no disc image $img"
+    grep -qF "$img" "$out" || fail "the demo does not say it wrote $img"
+    [ "$(head -c 6 "$img")" = "$code" ] || fail "$img: game code"
+    [ "$(od -An -tu1 -j7 -N1 "$img" | tr -d ' ')" = "$rev" ] || fail "$img: revision must be $rev"
+    [ "$(od -An -tx1 -j28 -N4 "$img" | tr -d ' ')" = "c2339f3d" ] || fail "$img: disc magic"
+    if command -v wit >/dev/null; then
+        wit dump "$img" >"$work/wit.txt" 2>&1 || fail "wit cannot read $img"
+        grep -q "disc=$code" "$work/wit.txt" || fail "wit: $img is not disc $code"
+        grep -qE "Disc name: +$title\$" "$work/wit.txt" || fail "wit: $img title is not '$title'"
+        case $code in ???P*) region=PAL ;; *) region=NTSC ;; esac
+        grep -qE "ID Region: +$region" "$work/wit.txt" || fail "wit: $img region is not $region"
+        wit files "$img" >"$work/files.txt" 2>&1 || fail "wit cannot list $img"
+        [ "$(grep -cE '/files/[A-Za-z0-9]+\.pak$' "$work/files.txt")" -eq "$npaks" ] \
+            || fail "wit: $img must hold $npaks PAKs at the disc root"
+        grep -q "/files/opening.bnr$" "$work/files.txt" || fail "wit: $img has no opening.bnr"
+        grep -q "\.thp$" "$work/files.txt" || fail "wit: $img has no video"
+    else
+        echo "e2e_demo: wit not installed, skipping the independent image checks"
+    fi
+done
+
 # ---- the fixture's record of release B: what the issue asks for, per game -------------
 [ -s "$man" ] || fail "no release-changes.tsv"
 for g in MP1 MP2; do
@@ -112,15 +138,22 @@ $got"
                 || fail "release-diff-fields $2 $3 lacks $type $id $field $va -> $vb"
 import csv, sys
 path, typ, aid, field, va, vb = sys.argv[1:]
-def norm(v):
+# the record writes asset IDs as 8 hex digits, other numbers in decimal, names as they are
+is_id = field.endswith("_id") and field != "events.sound_id"
+def want(v):
+    return int(v, 16) if is_id else int(v) if v.lstrip("-").isdigit() else v
+def readings(v):  # what a printed value may mean: hex ID, decimal, or text
     v = (v or "").strip()
-    try:
-        return int(v, 16) if len(v) == 8 and field.endswith("_id") and field != "events.sound_id" else int(v)
-    except ValueError:
-        return v
+    out = {v}
+    if v.lstrip("-").isdigit():
+        out.add(int(v))
+    if len(v) == 8 and all(c in "0123456789abcdefABCDEF" for c in v):
+        out.add(int(v, 16))
+    return out
 rows = list(csv.DictReader(open(path), delimiter="\t"))
 ok = any(r["type"] == typ and int(r["asset_id"], 16) == int(aid, 16) and r["field"] == field
-         and norm(r["value_a"]) == norm(va) and norm(r["value_b"]) == norm(vb) for r in rows)
+         and want(va) in readings(r["value_a"]) and want(vb) in readings(r["value_b"])
+         for r in rows)
 sys.exit(0 if ok else 1)
 PY
         done
