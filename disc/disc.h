@@ -148,6 +148,9 @@ typedef enum {
 /* What the file is, from its first head_len bytes (DISC_SNIFF_SIZE are enough; fewer only
  * recognise what they hold) and its size (a GCM needs at least the header). */
 disc_kind disc_sniff(const uint8_t *head, size_t head_len, uint64_t file_size);
+/* disc_sniff on the first DISC_SNIFF_SIZE bytes of src (fewer when it is smaller).
+ * UTIL_EIO from the source. */
+int disc_sniff_src(disc_kind *out, const util_src *src, util_err *err);
 /* "GameCube disc image", "RVZ", "WIA", "GCZ", "CISO", "WBFS", "NKit", "Wii disc",
  * "unknown". */
 const char *disc_kind_name(disc_kind k);

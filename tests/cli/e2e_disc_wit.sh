@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# e2e_disc_wit.sh BINARY SHARED_DIR — the fixture's disc image read by an independent reader,
-# wit (Debian package `wit`): the header (game code, title, region), every file extracted
-# byte-identical to what was given to the writer, and no other file. The image comes from
-# the test program disc_image_tool (built beside the tests; $ANCSDB_DISC_IMAGE_TOOL).
+# e2e_disc_wit.sh BINARY SHARED_DIR — disc images against an independent reader, wit (Debian
+# package `wit`). The fixture's image: the header (game code, title, region), every file
+# extracted by wit byte-identical to what was given to the writer, and no other file. Then
+# the disc module's reading of that image and of the shared corpus's ISOs: the same files
+# with the same bytes as wit extracts, the same game code and title. Both through the test
+# program disc_image_tool (built beside the tests; $ANCSDB_DISC_IMAGE_TOOL).
 set -euo pipefail
 bin=$1
 tool=${ANCSDB_DISC_IMAGE_TOOL:-$(dirname "$bin")/tests/disc_image_tool}
@@ -42,4 +44,34 @@ sys=$(dirname "$files")/sys
     || { echo "e2e_disc_wit: disc number / revision in boot.bin" >&2; exit 1; }
 # wit's memory map places each part where the header says, nothing overlapping.
 wit dump -ll "$tmp/disc.iso" | grep -q 'fst.bin' || { echo "e2e_disc_wit: no fst.bin" >&2; exit 1; }
-echo "e2e_disc_wit: $(wc -l < "$tmp/paths.txt") files checked by wit"
+echo "e2e_disc_wit: the fixture image's $(wc -l < "$tmp/paths.txt") files checked by wit"
+
+# The disc module reads what wit reads: files, bytes, game code, title.
+check_read() { # IMAGE NAME
+    local img=$1 name=$2 w="$tmp/wit-$2" o="$tmp/ours-$2" header wfiles
+    wit extract "$img" --dest "$w" > /dev/null
+    wfiles=$(find "$w" -mindepth 2 -maxdepth 2 -type d -name files | head -n 1)
+    header=$("$tool" extract "$img" "$o")
+    if ! diff -r "$wfiles" "$o" > "$tmp/diff.txt"; then
+        head -20 "$tmp/diff.txt"
+        echo "e2e_disc_wit: $name: files read by the disc module differ from wit's" >&2
+        exit 1
+    fi
+    wit dump "$img" > "$tmp/dump-$name.txt"
+    local code title
+    code=$(sed -n 's/.*disc=\([A-Z0-9]\{6\}\).*/\1/p' "$tmp/dump-$name.txt" | head -n 1)
+    title=$(sed -n 's/^ *Disc name: *//p' "$tmp/dump-$name.txt" | head -n 1)
+    [ "${header%% *}" = "$code" ] || { echo "e2e_disc_wit: $name: game code ${header%% *}, wit $code" >&2; exit 1; }
+    [ "$(echo "$header" | cut -d' ' -f4-)" = "$title" ] \
+        || { echo "e2e_disc_wit: $name: title '$header', wit '$title'" >&2; exit 1; }
+    echo "e2e_disc_wit: $name: $(find "$o" -type f | wc -l) files as wit reads them ($header)"
+}
+check_read "$tmp/disc.iso" fixture
+shared=${2:-}
+if [ -n "$shared" ] && [ -d "$shared/corpus/iso" ]; then
+    for img in "$shared"/corpus/iso/*.iso; do
+        check_read "$img" "$(basename "$img" .iso)"
+    done
+else
+    echo "skipping the corpus images: $shared/corpus/iso is absent"
+fi

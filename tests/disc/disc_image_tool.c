@@ -1,15 +1,20 @@
-/* disc_image_tool.c — writes a GameCube disc image with the fixture writer, for checking by
- * an independent reader (tests/cli/e2e_disc_wit.sh runs wit on it). Usage:
+/* disc_image_tool.c — the disc module and the fixture's disc writer face to face with an
+ * independent reader (tests/cli/e2e_disc_wit.sh runs wit beside it). Usage:
  *   disc_image_tool OUT_DIR
- * writes OUT_DIR/disc.iso (game GM8P01, revision 1, title "Fixture Disc") and every file it
- * holds under OUT_DIR/expect/ (the bytes given to the writer), then lists the paths on
- * stdout, one a line. Exit 0 on success, 1 on failure. */
+ *     writes OUT_DIR/disc.iso (game GM8P01, revision 1, title "Fixture Disc") and every file
+ *     it holds under OUT_DIR/expect/ (the bytes given to the writer), then lists the paths on
+ *     stdout, one a line;
+ *   disc_image_tool extract IMAGE DIR
+ *     reads IMAGE with the disc module and writes each file of its FST under DIR (as wit
+ *     extract writes files/), then prints the header: game code, label, region, title.
+ * Exit 0 on success, 1 on failure. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "disc.h"
 #include "fixture.h"
 
 static int mkdirs(const char *path)
@@ -27,10 +32,47 @@ static int mkdirs(const char *path)
     return 0;
 }
 
+static int extract(const char *image, const char *dir)
+{
+    disc_image *d = NULL;
+    util_err err;
+    util_err_clear(&err);
+    if (disc_open_file(&d, image, &err) != 0) {
+        fprintf(stderr, "disc_image_tool: %s: %s @0x%llx\n", image, err.msg,
+                (unsigned long long)err.offset);
+        return 1;
+    }
+    int rc = 0;
+    for (uint32_t i = 0; i < d->fst.file_count && rc == 0; i++) {
+        const disc_file *f = &d->fst.files[i];
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, f->path);
+        util_src *s = NULL;
+        uint8_t *buf = NULL;
+        FILE *out = NULL;
+        if (mkdirs(path) != 0 || disc_file_open(&s, d, f, &err) != 0 ||
+            util_src_read_alloc(s, &buf, 0, (size_t)f->length, &err) != 0 ||
+            !(out = fopen(path, "wb")) || fwrite(buf, 1, (size_t)f->length, out) != f->length) {
+            fprintf(stderr, "disc_image_tool: %s: %s\n", f->path, err.msg);
+            rc = 1;
+        }
+        if (out && fclose(out) != 0)
+            rc = 1;
+        free(buf);
+        util_src_close(s);
+    }
+    const disc_header *h = &d->header;
+    printf("%s %s %s %s\n", h->game_code, h->label, h->region ? h->region : "-", h->title);
+    disc_close(d);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 4 && strcmp(argv[1], "extract") == 0)
+        return extract(argv[2], argv[3]);
     if (argc != 2) {
-        fprintf(stderr, "usage: disc_image_tool OUT_DIR\n");
+        fprintf(stderr, "usage: disc_image_tool OUT_DIR | extract IMAGE DIR\n");
         return 1;
     }
     /* Folders nested three deep, a zero-length file, names differing only in case, sizes

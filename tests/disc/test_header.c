@@ -225,9 +225,19 @@ static void test_containers(void **state)
         assert_int_equal(disc_open_mem(&dp, h, sizeof h, &err), UTIL_EFORMAT);
         assert_null(dp);
         assert_non_null(strstr(err.msg, cs[i].name));
+        util_src *src = NULL;
+        assert_int_equal(util_src_open_mem(&src, h, sizeof h, NULL), 0);
+        disc_kind got = DISC_KIND_GCM;
+        assert_int_equal(disc_sniff_src(&got, src, NULL), 0);
+        assert_int_equal(got, cs[i].kind);
+        util_src_close(src);
         /* a file holding only the first bytes is recognised as well */
         if (cs[i].kind != DISC_KIND_NKIT && cs[i].kind != DISC_KIND_WII) {
             assert_int_equal(disc_sniff(h, 4, 4), cs[i].kind);
+            assert_int_equal(util_src_open_mem(&src, h, 4, NULL), 0);
+            assert_int_equal(disc_sniff_src(&got, src, NULL), 0);
+            assert_int_equal(got, cs[i].kind);
+            util_src_close(src);
             util_err_clear(&err);
             assert_int_equal(disc_open_mem(&dp, h, 4, &err), UTIL_EFORMAT);
             assert_non_null(strstr(err.msg, cs[i].name));
