@@ -92,6 +92,53 @@ int db_begin(db *d, util_err *err);
 int db_commit(db *d, util_err *err);
 void db_rollback(db *d);
 
+/* ---- names (names.c) ----------------------------------------------------------------- */
+
+/* What one map import did. */
+typedef struct db_names_stats {
+    long entries;         /* <Asset> entries read */
+    long rows;            /* asset_names rows of this source afterwards */
+    long duplicates;      /* entries whose Key came again later in the map (the last kept) */
+    long replaced;        /* rows of the same source deleted first (a re-import) */
+    long type_mismatches; /* rows whose Type the corpus contradicts (kept) */
+    unsigned long line;   /* refused map: line of the fault (1 = first), else 0 */
+} db_names_stats;
+
+/* Import a Prime World Editor asset name map (AssetNameMap32.xml) into asset_names with
+ * source = the file's base name, replacing that source's rows, in one transaction. Streams
+ * (fixed-size reads, one row per <Asset>). A map that is not well-formed XML, has another
+ * root element than <AssetNameMap>, an <Asset> without <Key> or <Name>, or a Key that is not
+ * 8 hex digits is refused: UTIL_EFORMAT with the reason in err and its line in st->line,
+ * the database unchanged. UTIL_EIO (unreadable), UTIL_ESQL, UTIL_ENOMEM. */
+int db_names_import(db *d, const char *path, db_names_stats *st, util_err *err);
+/* The same for xml[0..len) as the map named source (tests). */
+int db_names_import_mem(db *d, const char *source, const char *xml, size_t len, db_names_stats *st,
+                        util_err *err);
+
+/* Write every named asset to f as a map: one <Asset> per asset ID, holding the row
+ * asset_label shows (a map's name, else the PAK name), XML-escaped; *count (may be NULL)
+ * = entries. UTIL_ESQL, UTIL_EIO (write error). */
+int db_names_export(db *d, FILE *f, long *count, util_err *err);
+
+/* One entry of a map to write. */
+typedef struct db_name_entry {
+    uint32_t asset_id;
+    const char *type;      /* FourCC, or NULL */
+    const char *name;      /* the name (without directory) */
+    const char *directory; /* e.g. "Characters/Samus/cooked/", or NULL */
+    int auto_name;         /* <AutoGenName>: 1 true, else false */
+    int auto_dir;          /* <AutoGenDir> */
+} db_name_entry;
+
+/* Write entries[0..n) to f as an asset name map in Prime World Editor's format (what
+ * db_names_import reads). UTIL_EIO on a write error. */
+int db_names_write_map(FILE *f, const db_name_entry *entries, size_t n, util_err *err);
+
+/* Replace the rows of source 'pak' by the PAKs' named resources: one per asset, its first
+ * name by PAK path, then position in the named-resource table. Runs in the caller's
+ * transaction (the ingest's final pass). */
+int db_names_refresh_pak(db *d, util_err *err);
+
 /* ---- statements and named queries ---------------------------------------------------- */
 
 enum { DB_NULL = 0, DB_INT, DB_REAL, DB_TEXT, DB_BLOB };

@@ -27,13 +27,16 @@ WITH hits(game, ancs_id, char_index, via, evnt_id) AS (
 )
 SELECT h.game,
        h.ancs_id,
+       (SELECT l.label FROM asset_label l WHERE l.asset_id = h.ancs_id) AS ancs_id_name,
        h.char_index,
        c.name AS character,
        group_concat(DISTINCT h.via) AS via,
        group_concat(DISTINCT CASE WHEN h.evnt_id IS NOT NULL
-                                  THEN printf('%08X', h.evnt_id) END) AS through_evnt
+                                  THEN printf('%08X', h.evnt_id) END) AS through_evnt,
+       group_concat(DISTINCT le.label) AS through_evnt_name
 FROM hits h
 LEFT JOIN characters c ON c.game = h.game AND c.ancs_id = h.ancs_id
                       AND c.char_index = h.char_index
+LEFT JOIN asset_label le ON le.asset_id = h.evnt_id
 GROUP BY h.game, h.ancs_id, h.char_index
 ORDER BY h.game, h.ancs_id, h.char_index IS NOT NULL, h.char_index;

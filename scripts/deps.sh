@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install the Debian packages ancsdb needs, when any is missing (run as root).
 set -euo pipefail
-pkgs="build-essential cmake pkg-config zlib1g-dev libsqlite3-dev liblzo2-dev libcmocka-dev sqlite3 clang"
+pkgs="build-essential cmake pkg-config zlib1g-dev libsqlite3-dev liblzo2-dev libexpat1-dev libcmocka-dev sqlite3 clang"
 [ "${1:-}" = "--with-fuzz" ] && pkgs="$pkgs libclang-rt-dev"
 missing=""
 for p in $pkgs; do

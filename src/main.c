@@ -49,6 +49,7 @@ static const struct {
     {"ancs", cmd_ancs, "decode one ANCS and print its whole structure"},
     {"graph", cmd_graph, "draw a character's dependencies as Graphviz DOT or SVG"},
     {"export", cmd_export, "one ANCS, character or EVNT as a nested JSON document"},
+    {"names", cmd_names, "import or export asset name maps (AssetNameMap32.xml)"},
 };
 
 cli_command_fn cli_command(const char *name)

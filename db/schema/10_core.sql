@@ -480,42 +480,72 @@ CREATE INDEX warnings_asset ON warnings(game, asset_id);
 CREATE INDEX warnings_pak ON warnings(pak_id);
 CREATE INDEX warnings_code ON warnings(code);
 
--- Views for people: IDs as 8 hex digits, names joined in.
+-- Views for people: IDs as 8 upper-case hex digits (compared case-insensitively: COLLATE
+-- NOCASE), each with its name beside it (`<column>_name`, asset_label in 30_names.sql) and
+-- enumerations labelled (`<column>_label`, 40_labels.sql). More views: 50_views.sql.
 CREATE VIEW v_characters AS
-SELECT c.game, printf('%08X', c.ancs_id) AS ancs, c.char_index, c.char_id, c.version, c.name,
-       printf('%08X', c.model_id) AS model, printf('%08X', c.skin_id) AS skin,
-       printf('%08X', c.skeleton_id) AS skeleton,
+SELECT c.game, printf('%08X', c.ancs_id) COLLATE NOCASE AS ancs, na.label AS ancs_name,
+       c.char_index, c.char_id, c.version, c.name,
+       printf('%08X', c.model_id) COLLATE NOCASE AS model, nm.label AS model_name,
+       printf('%08X', c.skin_id) COLLATE NOCASE AS skin, ns.label AS skin_name,
+       printf('%08X', c.skeleton_id) COLLATE NOCASE AS skeleton, nk.label AS skeleton_name,
        CASE WHEN c.frozen_model_id IS NULL THEN NULL ELSE printf('%08X', c.frozen_model_id) END
-           AS frozen_model,
+           COLLATE NOCASE AS frozen_model, nfm.label AS frozen_model_name,
        CASE WHEN c.frozen_skin_id IS NULL THEN NULL ELSE printf('%08X', c.frozen_skin_id) END
-           AS frozen_skin,
-       CASE WHEN c.cspp_id IS NULL THEN NULL ELSE printf('%08X', c.cspp_id) END AS cspp,
-       c.unknown_a, c.unknown_b, c.unknown_c, c.anim_name_count
-FROM characters c;
+           COLLATE NOCASE AS frozen_skin, nfs.label AS frozen_skin_name,
+       CASE WHEN c.cspp_id IS NULL THEN NULL ELSE printf('%08X', c.cspp_id) END
+           COLLATE NOCASE AS cspp, nc.label AS cspp_name,
+       c.unknown_a, c.unknown_b, c.unknown_c, c.anim_name_count,
+       c.pas_default_state, ld.label AS pas_default_state_label
+FROM characters c
+LEFT JOIN asset_label na ON na.asset_id = c.ancs_id
+LEFT JOIN asset_label nm ON nm.asset_id = c.model_id
+LEFT JOIN asset_label ns ON ns.asset_id = c.skin_id
+LEFT JOIN asset_label nk ON nk.asset_id = c.skeleton_id
+LEFT JOIN asset_label nfm ON nfm.asset_id = c.frozen_model_id
+LEFT JOIN asset_label nfs ON nfs.asset_id = c.frozen_skin_id
+LEFT JOIN asset_label nc ON nc.asset_id = c.cspp_id
+LEFT JOIN label_anim_state ld ON ld.value = c.pas_default_state;
 
 CREATE VIEW v_asset_refs AS
-SELECT r.game, r.src_type, printf('%08X', r.src_id) AS src, r.dst_type,
-       printf('%08X', r.dst_id) AS dst, r.char_index, c.name AS character, r.via,
+SELECT r.game, r.src_type, printf('%08X', r.src_id) COLLATE NOCASE AS src,
+       ns.label AS src_name, r.dst_type,
+       printf('%08X', r.dst_id) COLLATE NOCASE AS dst, nd.label AS dst_name,
+       r.char_index, c.name AS character, r.via,
        (SELECT a.type FROM assets a WHERE a.game = r.game AND a.asset_id = r.dst_id) AS dst_held_as
 FROM asset_refs r
 LEFT JOIN characters c ON r.src_type = 'ANCS' AND c.game = r.game AND c.ancs_id = r.src_id
-                      AND c.char_index = r.char_index;
+                      AND c.char_index = r.char_index
+LEFT JOIN asset_label ns ON ns.asset_id = r.src_id
+LEFT JOIN asset_label nd ON nd.asset_id = r.dst_id;
 
 CREATE VIEW v_pak_entries AS
-SELECT p.game, p.path, e.entry_index, e.type, printf('%08X', e.asset_id) AS asset,
+SELECT p.game, p.path, e.entry_index, e.type,
+       printf('%08X', e.asset_id) COLLATE NOCASE AS asset, n.label AS asset_name,
        e.compressed, e.data_offset, e.stored_size, e.decompressed_size
-FROM pak_entries e JOIN paks p USING (pak_id);
+FROM pak_entries e JOIN paks p USING (pak_id)
+LEFT JOIN asset_label n ON n.asset_id = e.asset_id;
 
 CREATE VIEW v_events AS
-SELECT e.game, e.owner_type, printf('%08X', e.owner_id) AS owner, e.anim_index, e.kind,
-       e.node_index, e.name, e.poi_type, e.time, e.char_index, e.particle_type,
+SELECT e.game, e.owner_type, printf('%08X', e.owner_id) COLLATE NOCASE AS owner,
+       nown.label AS owner_name, e.anim_index, e.kind, lk.label AS kind_label,
+       e.node_index, e.name, e.poi_type, lp.label AS poi_type_label, e.time,
+       e.time_type, lt.label AS time_type_label, e.char_index, e.particle_type,
        CASE WHEN e.particle_id IS NULL THEN NULL ELSE printf('%08X', e.particle_id) END
-           AS particle, e.sound_id
-FROM events e;
+           COLLATE NOCASE AS particle, np.label AS particle_name,
+       e.parented_mode, lm.label AS parented_mode_label, e.sound_id
+FROM events e
+LEFT JOIN asset_label nown ON nown.asset_id = e.owner_id
+LEFT JOIN asset_label np ON np.asset_id = e.particle_id
+LEFT JOIN label_event_kind lk ON lk.value = e.kind
+LEFT JOIN label_poi_type lp ON lp.value = e.poi_type
+LEFT JOIN label_time_type lt ON lt.value = e.time_type
+LEFT JOIN label_parented_mode lm ON lm.value = e.parented_mode;
 
 CREATE VIEW v_load_errors AS
-SELECT pak_path, entry_index, type,
-       CASE WHEN asset_id IS NULL THEN NULL ELSE printf('%08X', asset_id) END AS asset,
-       stage, printf('0x%x', byte_offset) AS at, message
-FROM load_errors;
-
+SELECT l.pak_path, l.entry_index, l.type,
+       CASE WHEN l.asset_id IS NULL THEN NULL ELSE printf('%08X', l.asset_id) END
+           COLLATE NOCASE AS asset, n.label AS asset_name,
+       l.stage, printf('0x%x', l.byte_offset) AS at, l.message
+FROM load_errors l
+LEFT JOIN asset_label n ON n.asset_id = l.asset_id;

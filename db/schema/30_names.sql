@@ -13,12 +13,12 @@ CREATE TABLE asset_names (
 CREATE INDEX asset_names_name ON asset_names(name COLLATE NOCASE);
 
 -- The one name shown beside an asset ID everywhere (`<column>_name`): a map's directory +
--- name, else the PAK name, else no row.
+-- name (the first map by source when several name the asset), else the PAK name, else no
+-- row. One row per named asset ID (IDs are not per game: a map names an ID in both games).
+-- A plain filtered SELECT, so SQLite flattens it into `LEFT JOIN asset_label l ON
+-- l.asset_id = x.some_id` and each lookup is a search of asset_names' primary key.
 CREATE VIEW asset_label AS
-SELECT asset_id,
-       COALESCE((SELECT COALESCE(m.directory, '') || m.name FROM asset_names m
-                 WHERE m.asset_id = n.asset_id AND m.source <> 'pak'
-                 ORDER BY m.source LIMIT 1),
-                (SELECT p.name FROM asset_names p
-                 WHERE p.asset_id = n.asset_id AND p.source = 'pak')) AS label
-FROM (SELECT DISTINCT asset_id FROM asset_names) n;
+SELECT n.asset_id, ifnull(n.directory, '') || n.name AS label
+FROM asset_names n
+WHERE n.source = ifnull((SELECT min(m.source) FROM asset_names m
+                         WHERE m.asset_id = n.asset_id AND m.source <> 'pak'), 'pak');

@@ -110,7 +110,7 @@ for fmt in table csv json tsv; do
         check "json output parses" 0 $?
     fi
 done
-"$BIN" query --db "$DB" --format csv who-references PART "$PART" | head -1 | grep -q '^game,ancs_id,char_index,character,via'
+"$BIN" query --db "$DB" --format csv who-references PART "$PART" | head -1 | grep -q '^game,ancs_id,ancs_id_name,char_index,character,via'
 check "who-references columns" 0 $?
 CHAR=$("$BIN" sql --db "$DB" --format tsv "SELECT name FROM characters ORDER BY game, ancs_id, char_index LIMIT 1" | tail -1)
 check "character by name finds it" 1 "$("$BIN" query --db "$DB" --format tsv character "$CHAR" | tail -n +2 | grep -c "$CHAR" | head -1 | sed 's/^[2-9].*/1/')"

@@ -582,12 +582,12 @@ static void compare_who(const char *game, const char *type, long long id, sset *
     sset got = {.n = 0};
     size_t glen = strlen(game);
     for (int i = 0; i < r.n; i++) {
-        /* game|ancs_id|char_index|... */
+        /* game|ancs_id|ancs_id_name|char_index|... */
         if (strncmp(r.rows[i], game, glen) || r.rows[i][glen] != '|')
             continue;
         long long ancs;
         char cbuf[32];
-        if (sscanf(r.rows[i] + glen + 1, "%lld|%31[^|]", &ancs, cbuf) != 2)
+        if (sscanf(r.rows[i] + glen + 1, "%lld|%*[^|]|%31[^|]", &ancs, cbuf) != 2)
             continue;
         ss_add(&got, ancs, atoll(cbuf), !strcmp(cbuf, "-"));
     }
@@ -658,13 +658,14 @@ static void test_dangling(void **state)
     rowset r;
     q(&r, 0, NULL, "%s", g_dangling_sql);
     free(g_dangling_sql);
-    /* got: game|src_type|src_id|dst_type|dst_id|via -> distinct game|src|src_id|type|id */
+    /* got: game|src_type|src_id|src_id_name|dst_type|dst_id|dst_id_name|via
+     * -> distinct game|src|src_id|type|id */
     sset got = {.n = 0}, want = {.n = 0};
     for (int i = 0; i < r.n; i++) {
         char key[128];
         char gm[8], st[8], dt[8];
         long long si, di;
-        if (sscanf(r.rows[i], "%7[^|]|%7[^|]|%lld|%7[^|]|%lld", gm, st, &si, dt, &di) != 5)
+        if (sscanf(r.rows[i], "%7[^|]|%7[^|]|%lld|%*[^|]|%7[^|]|%lld", gm, st, &si, dt, &di) != 5)
             continue;
         snprintf(key, sizeof key, "%s|%s|%lld|%s|%lld", gm, st, si, dt, di);
         int dup = 0;

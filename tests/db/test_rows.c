@@ -91,15 +91,15 @@ static void who(db *d, const char *type, uint32_t id, char *out, size_t n)
     free(sql);
     out[0] = 0;
     for (int i = 0; i < r.n; i++) {
-        /* columns: game|ancs_id|char_index|character|via|through_evnt */
+        /* columns: game|ancs_id|ancs_id_name|char_index|character|via|through_evnt|... */
         char tmp[160];
         snprintf(tmp, sizeof tmp, "%s", r.text[i]);
-        char *f[6] = {0};
+        char *f[8] = {0};
         int k = 0;
-        for (char *p = strtok(tmp, "|"); p && k < 6; p = strtok(NULL, "|"))
+        for (char *p = strtok(tmp, "|"); p && k < 8; p = strtok(NULL, "|"))
             f[k++] = p;
         size_t len = strlen(out);
-        snprintf(out + len, n - len, "%s%s", i ? "," : "", f[2] ? f[2] : "?");
+        snprintf(out + len, n - len, "%s%s", i ? "," : "", f[3] ? f[3] : "?");
     }
 }
 
