@@ -305,7 +305,7 @@ int graph_add_ancs(graph *g, struct db *d, const char *game, uint32_t ancs_id, i
     return rc;
 }
 
-/* who-references rows: (game, ancs_id, char_index, character, via, ...) */
+/* who-references rows: (game, ancs_id, ancs_id_name, char_index, character, via, ...) */
 typedef struct who_row {
     char game[4];
     uint32_t ancs_id;
@@ -323,7 +323,7 @@ typedef struct who_ctx {
 static int who_row_cb(void *ctx, int ncols, const db_cell *c)
 {
     who_ctx *w = ctx;
-    if (ncols < 5 || c[0].type != DB_TEXT || c[1].type != DB_INT)
+    if (ncols < 6 || c[0].type != DB_TEXT || c[1].type != DB_INT)
         return 0;
     if (w->n == w->cap) {
         size_t cap = w->cap ? w->cap * 2 : 16;
@@ -338,9 +338,9 @@ static int who_row_cb(void *ctx, int ncols, const db_cell *c)
     who_row *r = &w->rows[w->n++];
     snprintf(r->game, sizeof r->game, "%s", c[0].s);
     r->ancs_id = (uint32_t)c[1].i;
-    r->set_level = c[2].type == DB_NULL;
-    r->char_index = c[2].type == DB_INT ? c[2].i : -1;
-    snprintf(r->via, sizeof r->via, "%s", c[4].type == DB_TEXT ? c[4].s : "");
+    r->set_level = c[3].type == DB_NULL;
+    r->char_index = c[3].type == DB_INT ? c[3].i : -1;
+    snprintf(r->via, sizeof r->via, "%s", c[5].type == DB_TEXT ? c[5].s : "");
     return 0;
 }
 
