@@ -12,9 +12,7 @@ WITH pat(p) AS (
 hit(asset_id) AS (
     SELECT DISTINCT n.asset_id
     FROM asset_names n, pat
-    WHERE n.name LIKE pat.p ESCAPE '\'
-       OR n.directory LIKE pat.p ESCAPE '\'
-       OR ifnull(n.directory, '') || n.name LIKE pat.p ESCAPE '\'
+    WHERE ifnull(n.directory, '') || n.name LIKE pat.p ESCAPE '\'  -- covers name, directory
 ),
 shown(asset_id, type, name, directory) AS (
     SELECT n.asset_id, n.type, n.name, n.directory
