@@ -35,10 +35,13 @@ typedef struct disc_header {
     char maker[3];     /* "01" */
     uint8_t disc_number;
     uint8_t revision;
-    char region_letter;    /* game_code[3] */
-    const char *region;    /* "NTSC-U", "PAL", "NTSC-J", "NTSC-K"; NULL for another letter */
-    char label[12];        /* release label: game code, '_', revision in 2+ digits: GM8E01_00 */
-    char title[0x3E0 + 1]; /* bytes as on the disc (ASCII or Shift-JIS), zero-terminated */
+    char region_letter; /* game_code[3] */
+    const char *region; /* "NTSC-U", "PAL", "NTSC-J", "NTSC-K"; NULL for another letter */
+    char label[12];     /* release label: game code, '_', revision in 2+ digits: GM8E01_00 */
+    /* The title as UTF-8: Shift-JIS (code page 932) on NTSC-J discs, else Windows-1252,
+     * as Dolphin reads GameCube titles; a byte that does not convert becomes '?'. */
+    char title[DISC_TITLE_SIZE * 3 + 1];
+    char title_raw[DISC_TITLE_SIZE + 1]; /* the bytes as on the disc, zero-terminated */
     uint32_t dol_offset, fst_offset, fst_size, fst_max_size;
 } disc_header;
 
@@ -127,6 +130,7 @@ void disc_close(disc_image *d);
 const disc_file *disc_find(const disc_image *d, const char *path);
 
 /* A byte source over file f of d (an image: a range of d->src; extracted: the file itself).
+ * Sources of one disc may be read from several threads at once (pread, no shared state).
  * owned: caller frees with util_src_close, before disc_close. UTIL_EFORMAT at the file's
  * offset when it runs past the end of the image; UTIL_EIO from opening a file. */
 int disc_file_open(util_src **out, const disc_image *d, const disc_file *f, util_err *err);

@@ -1,5 +1,6 @@
 /* disc_header.c — the GameCube disc header (boot.bin, FORMATS.md §10), the region of a game
  * code, and recognising the disc containers that are not plain GameCube images. */
+#include <iconv.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -101,6 +102,38 @@ int disc_kind_refused(disc_kind k)
     return k != DISC_KIND_UNKNOWN && k != DISC_KIND_GCM;
 }
 
+/* Title bytes to UTF-8 (see disc_header.title). ASCII is copied; every other character is
+ * converted alone (one byte, or a two-byte Shift-JIS pair), so one bad byte costs one '?'. */
+static void title_to_utf8(char *out, size_t cap, const uint8_t *in, size_t n, int japanese)
+{
+    iconv_t cd = iconv_open("UTF-8", japanese ? "CP932" : "CP1252");
+    size_t o = 0, i = 0;
+    while (i < n && o + 1 < cap) {
+        if (in[i] < 0x80) {
+            out[o++] = (char)in[i++];
+            continue;
+        }
+        size_t used = 0;
+        for (size_t k = 1; cd != (iconv_t)-1 && !used && k <= 2 && k <= n - i; k++) {
+            char *ip = (char *)(uintptr_t)(in + i), *op = out + o;
+            size_t il = k, ol = cap - 1 - o;
+            iconv(cd, NULL, NULL, NULL, NULL);
+            if (iconv(cd, &ip, &il, &op, &ol) != (size_t)-1 && il == 0) {
+                o = (size_t)(op - out);
+                used = k;
+            }
+        }
+        if (!used) {
+            out[o++] = '?';
+            used = 1;
+        }
+        i += used;
+    }
+    out[o] = '\0';
+    if (cd != (iconv_t)-1)
+        iconv_close(cd);
+}
+
 static int is_code_char(uint8_t c)
 {
     return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
@@ -142,8 +175,9 @@ int disc_parse_header(disc_header *out, const uint8_t *buf, size_t len, util_err
     size_t n = 0;
     while (n < DISC_TITLE_SIZE && t[n] != 0)
         n++;
-    memcpy(out->title, t, n);
-    out->title[n] = '\0';
+    memcpy(out->title_raw, t, n);
+    out->title_raw[n] = '\0';
+    title_to_utf8(out->title, sizeof out->title, t, n, out->region_letter == 'J');
     out->dol_offset = be32(buf + 0x420);
     out->fst_offset = be32(buf + 0x424);
     out->fst_size = be32(buf + 0x428);

@@ -104,6 +104,39 @@ static void test_title_fills_field(void **state)
     assert_int_equal(d.title[0x3DF], 'A');
 }
 
+static void test_title_encodings(void **state)
+{
+    (void)state;
+    uint8_t h[0x440];
+    disc_header d;
+    /* NTSC-J: Shift-JIS; bytes of "メトロイドプライム" as Python's shift_jis codec gives them */
+    static const uint8_t sjis[] = {0x83, 0x81, 0x83, 0x67, 0x83, 0x8d, 0x83, 0x43, 0x83,
+                                   0x68, 0x83, 0x76, 0x83, 0x89, 0x83, 0x43, 0x83, 0x80};
+    make_header(h, "GM8J01", 0, 0, "");
+    memcpy(h + 0x20, sjis, sizeof sjis);
+    assert_int_equal(disc_parse_header(&d, h, sizeof h, NULL), 0);
+    assert_string_equal(d.title, "\xe3\x83\xa1\xe3\x83\x88\xe3\x83\xad\xe3\x82\xa4\xe3\x83\x89"
+                                 "\xe3\x83\x97\xe3\x83\xa9\xe3\x82\xa4\xe3\x83\xa0");
+    assert_memory_equal(d.title_raw, sjis, sizeof sjis);
+    assert_int_equal(strlen(d.title_raw), sizeof sjis);
+    /* a lead byte with no second byte left: '?' */
+    h[0x20 + sizeof sjis] = 0x83;
+    assert_int_equal(disc_parse_header(&d, h, sizeof h, NULL), 0);
+    assert_int_equal(d.title[strlen(d.title) - 1], '?');
+    /* elsewhere Windows-1252: 0xE9 is U+00E9; 0x81 is undefined there: '?' */
+    make_header(h, "GM8P01", 0, 0,
+                "Metro\xe9\x81"
+                "d");
+    assert_int_equal(disc_parse_header(&d, h, sizeof h, NULL), 0);
+    assert_string_equal(d.title, "Metro\xc3\xa9?d");
+    assert_string_equal(d.title_raw, "Metro\xe9\x81"
+                                     "d");
+    /* a whole field of non-ASCII bytes fits the UTF-8 title */
+    memset(h + 0x20, 0xE9, 0x3E0);
+    assert_int_equal(disc_parse_header(&d, h, sizeof h, NULL), 0);
+    assert_int_equal(strlen(d.title), 2 * 0x3E0);
+}
+
 static void test_truncated(void **state)
 {
     (void)state;
@@ -275,6 +308,7 @@ int main(void)
         cmocka_unit_test(test_fields),
         cmocka_unit_test(test_regions),
         cmocka_unit_test(test_title_fills_field),
+        cmocka_unit_test(test_title_encodings),
         cmocka_unit_test(test_truncated),
         cmocka_unit_test(test_bad_magic_and_code),
         cmocka_unit_test(test_containers),
