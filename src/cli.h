@@ -20,6 +20,7 @@ int cmd_demo(int argc, char **argv);
 int cmd_graph(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_names(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 /* The entry of subcommand name ("ingest", "names", ...) as main dispatches to it; NULL when
  * this build has no such command (the demo skips what is missing). */

@@ -50,6 +50,7 @@ static const struct {
     {"graph", cmd_graph, "draw a character's dependencies as Graphviz DOT or SVG"},
     {"export", cmd_export, "one ANCS, character or EVNT as a nested JSON document"},
     {"names", cmd_names, "import or export asset name maps (AssetNameMap32.xml)"},
+    {"report", cmd_report, "write a static HTML report of the database (charts, graphs)"},
 };
 
 cli_command_fn cli_command(const char *name)

@@ -1,0 +1,90 @@
+/* report.h — `ancsdb report`: a static HTML site of the database that opens from file:// with
+ * no server and no network. report_main.c (options, progress, the run), report_html.c (page
+ * frame, escaping, style sheet, inline-SVG bar charts), report_index.c (index, census, search
+ * index), report_ancs.c (one page per ANCS with its dependency graph, one per asset). */
+#ifndef ANCSDB_REPORT_H
+#define ANCSDB_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "util.h"
+
+struct db;
+
+/* One asset a character reaches (a row of queries/deps.sql). */
+typedef struct rep_ref {
+    char game[4];
+    char type[5]; /* '????' for third-list IDs */
+    uint32_t ancs_id;
+    int char_index;
+    uint32_t id;
+    char *character; /* owned */
+    char *name;      /* asset label, owned, or NULL */
+    char *via;       /* owned */
+} rep_ref;
+
+/* An entry of the search index. */
+typedef struct rep_find {
+    char kind[10]; /* FourCC, 'character' */
+    char game[4];
+    uint32_t id;
+    char *name; /* owned, or NULL */
+    char *href; /* owned, relative to the report root */
+} rep_find;
+
+typedef struct report {
+    struct db *d;
+    const char *dir;
+    const char *dbname; /* shown in page footers */
+    int have_dot;       /* Graphviz found */
+    int jobs;           /* dot processes at once */
+    int progress;       /* stderr is a terminal */
+    int quiet;
+    long pages, bytes; /* written so far */
+    /* every asset reached, sorted by (game, type, id) once the ANCS pages are done */
+    rep_ref *refs;
+    size_t nrefs, caprefs;
+    rep_find *finds;
+    size_t nfinds, capfinds;
+    util_err err;
+} report;
+
+/* ---- report_html.c ---- */
+
+/* Open DIR/rel for writing (folders created); NULL with r->err filled. */
+FILE *rep_open(report *r, const char *rel);
+/* Close, count the page; -1 with r->err filled on a write error. */
+int rep_close(report *r, FILE *f);
+/* Text with & < > " ' escaped (invalid UTF-8 bytes shown as U+FFFD). NULL writes nothing. */
+void rep_esc(FILE *f, const char *s);
+/* Page frame: root is "" or "../" (where index.html is). */
+void rep_page_begin(FILE *f, const char *root, const char *title);
+void rep_page_end(report *r, FILE *f, const char *root);
+/* The style sheet (style.css). */
+int rep_write_css(report *r);
+/* A horizontal bar chart as inline SVG: n bars labelled labels[i] with values v[i]. */
+void rep_bar_chart(FILE *f, const char *title, int n, const char *const *labels, const int64_t *v,
+                   const char *color);
+/* Relative href of an asset page / ANCS page into buf ("asset/MP1_PART_1A2B3C4D.html"). */
+void rep_asset_href(char *buf, size_t size, const char *game, const char *type, uint32_t id);
+void rep_ancs_href(char *buf, size_t size, const char *game, uint32_t id);
+/* Progress on stderr: a rewritten line on a terminal, else nothing until rep_progress_done. */
+void rep_progress(report *r, const char *what, long done, long total);
+void rep_progress_done(report *r, const char *what, long total);
+/* Add an entry to the search index (name and href copied). -1 when out of memory. */
+int rep_find_add(report *r, const char *kind, const char *game, uint32_t id, const char *name,
+                 const char *href);
+
+/* ---- report_index.c ---- */
+int rep_write_index(report *r);
+int rep_write_census(report *r);
+int rep_write_search(report *r);
+
+/* ---- report_ancs.c ---- */
+/* Every ANCS page (graphs rendered by dot when present) and every asset page. */
+int rep_write_ancs_pages(report *r);
+int rep_write_asset_pages(report *r);
+
+#endif

@@ -1,0 +1,700 @@
+/* report_ancs.c — `ancsdb report`: one page per ANCS (facts, characters, the dependency graph
+ * drawn by Graphviz or a nested list, everything each character reaches) and one small page per
+ * asset reached (where it is stored, who reaches it and how). */
+#include <errno.h>
+#include <inttypes.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "db.h"
+#include "graph.h"
+#include "report.h"
+
+extern char **environ;
+extern const char *const ancsdb_embedded_queries[][2];
+
+/* ==== SQL ================================================================================
+ * The ANCS of the database with their name and counts; one ANCS's characters with their own
+ * IDs' names; where an asset is stored. Reached assets come from queries/deps.sql. Tables:
+ * ancs, characters, pak_entries, paks, asset_label. */
+static const char sql_all_ancs[] =
+    "SELECT a.game, a.asset_id, l.label, a.character_count, a.animation_count, "
+    "a.transition_count, a.animset_version, a.ancs_version, a.size, "
+    "(SELECT group_concat(c.name, ', ') FROM (SELECT name FROM characters c WHERE c.game = "
+    "a.game AND c.ancs_id = a.asset_id ORDER BY char_index) c) AS names "
+    "FROM ancs a LEFT JOIN asset_label l ON l.asset_id = a.asset_id ORDER BY a.game, a.asset_id";
+static const char sql_chars[] =
+    "SELECT c.char_index, c.char_id, c.name, c.version, c.model_id, c.skin_id, c.skeleton_id, "
+    "c.anim_name_count, (SELECT count(*) FROM particle_refs p WHERE p.game = c.game AND "
+    "p.ancs_id = c.ancs_id AND p.char_index = c.char_index) AS particles "
+    "FROM characters c WHERE c.game = ?1 AND c.ancs_id = ?2 ORDER BY c.char_index";
+static const char sql_where[] =
+    "SELECT p.path, count(*) AS copies, max(e.compressed) AS compressed, "
+    "max(e.decompressed_size) AS size FROM pak_entries e JOIN paks p USING (pak_id) "
+    "WHERE p.game = ?1 AND e.asset_id = ?2 AND (?3 = char(63, 63, 63, 63) OR e.type = ?3) "
+    "GROUP BY p.path ORDER BY p.path";
+/* ==== end of SQL ========================================================================= */
+
+typedef struct ancs_row {
+    char game[4];
+    uint32_t id;
+    char *label, *names;
+    int64_t chars, anims, trans, animset_version, size;
+} ancs_row;
+
+/* ---- small row collectors ------------------------------------------------------------------ */
+
+typedef struct cells {
+    int ncols;
+    size_t nrows, cap;
+    db_cell *v; /* strings owned */
+    int oom;
+} cells;
+
+static int cells_row(void *ctx, int ncols, const db_cell *c)
+{
+    cells *t = ctx;
+    if (t->nrows == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 32;
+        db_cell *n = realloc(t->v, cap * (size_t)ncols * sizeof *n);
+        if (!n) {
+            t->oom = 1;
+            return 1;
+        }
+        t->v = n;
+        t->cap = cap;
+    }
+    t->ncols = ncols;
+    db_cell *d = t->v + t->nrows * (size_t)ncols;
+    for (int k = 0; k < ncols; k++) {
+        d[k] = c[k];
+        if (c[k].type == DB_TEXT) {
+            d[k].s = strdup(c[k].s);
+            if (!d[k].s) {
+                d[k].type = DB_NULL;
+                t->oom = 1;
+            }
+        } else if (c[k].type == DB_BLOB) {
+            d[k].type = DB_NULL;
+        }
+    }
+    t->nrows++;
+    return 0;
+}
+
+static void cells_free(cells *t)
+{
+    for (size_t i = 0; i < t->nrows * (size_t)t->ncols; i++)
+        if (t->v[i].type == DB_TEXT)
+            free((char *)t->v[i].s);
+    free(t->v);
+    memset(t, 0, sizeof *t);
+}
+
+static int run(report *r, cells *t, const char *sql, const char *game, uint32_t id, const char *s3)
+{
+    memset(t, 0, sizeof *t);
+    db_bind b[3];
+    memset(b, 0, sizeof b);
+    b[0].type = game ? DB_TEXT : DB_NULL;
+    b[0].s = game;
+    b[1].type = DB_INT;
+    b[1].i = id;
+    if (s3) {
+        b[2].type = DB_TEXT;
+        b[2].s = s3;
+    }
+    db_sink sink = {t, NULL, cells_row, NULL};
+    if (db_exec(r->d, sql, 3, b, &sink, &r->err))
+        return -1;
+    if (t->oom)
+        return util_fail(&r->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    return 0;
+}
+
+/* queries/deps.sql: ?1 ANCS ID, ?2 character index (NULL: all) */
+static int run_deps(report *r, cells *t, const char *sql, uint32_t ancs)
+{
+    memset(t, 0, sizeof *t);
+    db_bind b[2];
+    memset(b, 0, sizeof b);
+    b[0].type = DB_INT;
+    b[0].i = ancs;
+    db_sink sink = {t, NULL, cells_row, NULL};
+    if (db_exec(r->d, sql, 2, b, &sink, &r->err))
+        return -1;
+    if (t->oom)
+        return util_fail(&r->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    return 0;
+}
+
+static const db_cell *at(const cells *t, size_t row, int col)
+{
+    return &t->v[row * (size_t)t->ncols + (size_t)col];
+}
+
+static const char *txt(const cells *t, size_t row, int col)
+{
+    const db_cell *c = at(t, row, col);
+    return c->type == DB_TEXT ? c->s : NULL;
+}
+
+static int64_t num(const cells *t, size_t row, int col)
+{
+    const db_cell *c = at(t, row, col);
+    return c->type == DB_INT ? c->i : -1;
+}
+
+/* ---- graphs ---------------------------------------------------------------------------------- */
+
+static const char *node_url(const graph_node *n, void *ctx)
+{
+    static char buf[160];
+    (void)ctx;
+    if (!strcmp(n->kind, "char")) {
+        snprintf(buf, sizeof buf, "#char-%" PRId64, n->sub);
+        return buf;
+    }
+    if (!strcmp(n->kind, "anim") || !strcmp(n->kind, "evset") || !strcmp(n->kind, "sound") ||
+        !strcmp(n->kind, "ANCS"))
+        return NULL;
+    char h[128];
+    rep_asset_href(h, sizeof h, n->game, n->kind, n->id);
+    snprintf(buf, sizeof buf, "../%s", h);
+    return buf;
+}
+
+static void work_path(char *buf, size_t size, report *r, const ancs_row *a, const char *ext)
+{
+    snprintf(buf, size, "%s/ancs/.%s_%08" PRIX32 ".%s", r->dir, a->game, a->id, ext);
+}
+
+static int build_graph(report *r, graph *g, const ancs_row *a)
+{
+    graph_init(g);
+    return graph_add_ancs(g, r->d, a->game, a->id, -1, &r->err);
+}
+
+/* Write each ANCS's DOT and run up to r->jobs `dot -Tsvg` at once. A graph dot cannot draw
+ * leaves no SVG: its page shows the nested list instead. */
+static int render_graphs(report *r, ancs_row *as, size_t n)
+{
+    pid_t *pids = calloc(r->jobs > 0 ? (size_t)r->jobs : 1, sizeof *pids);
+    if (!pids)
+        return util_fail(&r->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    int running = 0, rc = 0;
+    size_t done = 0;
+    for (size_t i = 0; i <= n && !rc; i++) {
+        while (running > 0 && (running >= r->jobs || i == n)) {
+            int st;
+            pid_t p = waitpid(-1, &st, 0);
+            if (p < 0 && errno == EINTR)
+                continue;
+            if (p < 0)
+                break;
+            for (int k = 0; k < r->jobs; k++)
+                if (pids[k] == p) {
+                    pids[k] = 0;
+                    running--;
+                    rep_progress(r, "graphs", (long)++done, (long)n);
+                }
+        }
+        if (i == n)
+            break;
+        char dot[4096], svg[4096];
+        work_path(dot, sizeof dot, r, &as[i], "dot");
+        work_path(svg, sizeof svg, r, &as[i], "svg");
+        graph g;
+        if (build_graph(r, &g, &as[i])) {
+            graph_free(&g);
+            rc = -1;
+            break;
+        }
+        char rel[64];
+        snprintf(rel, sizeof rel, "ancs/.%s_%08" PRIX32 ".dot", as[i].game, as[i].id);
+        FILE *f = rep_open(r, rel);
+        if (!f) {
+            graph_free(&g);
+            rc = -1;
+            break;
+        }
+        char name[64];
+        snprintf(name, sizeof name, "ANCS %s %08" PRIX32, as[i].game, as[i].id);
+        graph_write_dot(&g, f, name, node_url, NULL);
+        graph_free(&g);
+        if (fclose(f) != 0) {
+            rc = util_fail(&r->err, UTIL_EIO, UINT64_MAX, "write error on %s", dot);
+            break;
+        }
+        char *argv[] = {"dot", "-Tsvg", "-o", svg, dot, NULL};
+        int slot = 0;
+        while (slot < r->jobs && pids[slot])
+            slot++;
+        if (posix_spawnp(&pids[slot], "dot", NULL, NULL, argv, environ) != 0) {
+            pids[slot] = 0;
+            continue; /* no SVG: the page falls back to the list */
+        }
+        running++;
+    }
+    while (running > 0) {
+        int st;
+        if (waitpid(-1, &st, 0) < 0 && errno != EINTR)
+            break;
+        running--;
+    }
+    free(pids);
+    if (!rc)
+        rep_progress_done(r, "graphs", (long)n);
+    return rc;
+}
+
+/* Copy the SVG dot wrote into the page, without its XML prolog and namespace declarations
+ * (an inline <svg> in HTML needs neither). 0 when copied, -1 when there is none. */
+static int inline_svg(FILE *out, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    char *buf = NULL;
+    size_t len = 0, cap = 0, got;
+    char chunk[65536];
+    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
+        if (len + got + 1 > cap) {
+            size_t nc = (len + got + 1) * 2;
+            char *nb = realloc(buf, nc);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                return -1;
+            }
+            buf = nb;
+            cap = nc;
+        }
+        memcpy(buf + len, chunk, got);
+        len += got;
+    }
+    fclose(f);
+    if (!buf)
+        return -1;
+    buf[len] = 0;
+    char *s = strstr(buf, "<svg");
+    if (!s) {
+        free(buf);
+        return -1;
+    }
+    static const char *const drop[] = {" xmlns=\"http://www.w3.org/2000/svg\"",
+                                       " xmlns:xlink=\"http://www.w3.org/1999/xlink\""};
+    for (size_t k = 0; k < 2; k++) {
+        char *x = strstr(s, drop[k]);
+        if (x)
+            memmove(x, x + strlen(drop[k]), strlen(x + strlen(drop[k])) + 1);
+    }
+    fputs(s, out);
+    free(buf);
+    return 0;
+}
+
+/* The graph as nested lists (when Graphviz is not there): depth first from the ANCS, each node
+ * expanded once. */
+static void tree_list(FILE *f, const graph *g, int node, unsigned char *seen, int depth)
+{
+    char label[300], href[160];
+    size_t kids = 0;
+    for (size_t e = 0; e < g->nedges; e++)
+        if (g->edges[e].from == node && g->nodes[g->edges[e].to].keep)
+            kids++;
+    if (!kids || depth > 12)
+        return;
+    fputs("<ul class=\"tree\">", f);
+    for (size_t e = 0; e < g->nedges; e++) {
+        const graph_edge *ed = &g->edges[e];
+        if (ed->from != node || !g->nodes[ed->to].keep)
+            continue;
+        const graph_node *n = &g->nodes[ed->to];
+        graph_node_label(n, label, sizeof label);
+        const char *u = node_url(n, NULL);
+        fputs("<li>", f);
+        if (ed->label) {
+            fputs("<span class=\"muted\">", f);
+            rep_esc(f, ed->label);
+            fputs(":</span> ", f);
+        }
+        if (u) {
+            snprintf(href, sizeof href, "%s", u);
+            fputs("<a href=\"", f);
+            rep_esc(f, href);
+            fputs("\">", f);
+        }
+        rep_esc(f, label);
+        if (u)
+            fputs("</a>", f);
+        if (seen[ed->to]) {
+            fputs(" <span class=\"muted\">(above)</span>", f);
+        } else {
+            seen[ed->to] = 1;
+            tree_list(f, g, ed->to, seen, depth + 1);
+        }
+        fputs("</li>\n", f);
+    }
+    fputs("</ul>", f);
+}
+
+static int write_tree(report *r, FILE *f, const ancs_row *a)
+{
+    graph g;
+    if (build_graph(r, &g, a)) {
+        graph_free(&g);
+        return -1;
+    }
+    graph_apply_cut(&g);
+    unsigned char *seen = calloc(g.nnodes ? g.nnodes : 1, 1);
+    if (!seen) {
+        graph_free(&g);
+        return util_fail(&r->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    }
+    for (size_t i = 0; i < g.nnodes; i++)
+        if (!strcmp(g.nodes[i].kind, "ANCS") && g.nodes[i].keep) {
+            seen[i] = 1;
+            tree_list(f, &g, (int)i, seen, 0);
+        }
+    if (g.cut)
+        fprintf(f,
+                "<p class=\"note\">Cut at %d nodes: %zu more are not shown (the table "
+                "below lists every asset).</p>\n",
+                GRAPH_MAX_DRAWN, g.cut);
+    free(seen);
+    graph_free(&g);
+    return 0;
+}
+
+/* ---- pages -------------------------------------------------------------------------------------
+ */
+
+static void id_link(FILE *f, const char *game, const char *type, uint32_t id, const char *root)
+{
+    char h[128];
+    rep_asset_href(h, sizeof h, game, type, id);
+    fprintf(f, "<a class=\"id\" href=\"%s%s\">%08" PRIX32 "</a>", root, h, id);
+}
+
+static int add_ref(report *r, const char *game, const cells *d, size_t i)
+{
+    if (r->nrefs == r->caprefs) {
+        size_t cap = r->caprefs ? r->caprefs * 2 : 1024;
+        rep_ref *n = realloc(r->refs, cap * sizeof *n);
+        if (!n)
+            return util_fail(&r->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+        r->refs = n;
+        r->caprefs = cap;
+    }
+    rep_ref *x = &r->refs[r->nrefs];
+    memset(x, 0, sizeof *x);
+    snprintf(x->game, sizeof x->game, "%s", game);
+    snprintf(x->type, sizeof x->type, "%s", txt(d, i, 5) ? txt(d, i, 5) : "????");
+    x->ancs_id = (uint32_t)num(d, i, 1);
+    x->char_index = (int)num(d, i, 3);
+    x->id = (uint32_t)num(d, i, 6);
+    x->character = strdup(txt(d, i, 4) ? txt(d, i, 4) : "");
+    x->name = txt(d, i, 7) ? strdup(txt(d, i, 7)) : NULL;
+    x->via = strdup(txt(d, i, 8) ? txt(d, i, 8) : "");
+    if (!x->character || !x->via || (txt(d, i, 7) && !x->name)) {
+        free(x->character);
+        free(x->name);
+        free(x->via);
+        return util_fail(&r->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    }
+    r->nrefs++;
+    return 0;
+}
+
+static int ancs_page(report *r, const ancs_row *a, const char *deps_sql)
+{
+    char rel[128], title[160];
+    rep_ancs_href(rel, sizeof rel, a->game, a->id);
+    snprintf(title, sizeof title, "ANCS %s %08" PRIX32 "%s%s", a->game, a->id, a->label ? " " : "",
+             a->label ? a->label : "");
+    cells ch, dp;
+    if (run(r, &ch, sql_chars, a->game, a->id, NULL))
+        return -1;
+    /* deps: game, ancs_id, ancs_id_name, char_index, character, dst_type, dst_id,
+     * dst_id_name, via, paths (both games; this one's rows kept) */
+    if (run_deps(r, &dp, deps_sql, a->id)) {
+        cells_free(&ch);
+        return -1;
+    }
+    FILE *f = rep_open(r, rel);
+    if (!f) {
+        cells_free(&ch);
+        cells_free(&dp);
+        return -1;
+    }
+    int rc = 0;
+    rep_page_begin(f, "../", title);
+    fputs("<h1>", f);
+    rep_esc(f, title);
+    fputs("</h1>\n<p>", f);
+    fprintf(f,
+            "%s animated character set: %" PRId64 " character%s, %" PRId64 " animation%s, %" PRId64
+            " transition%s; animation-set version %" PRId64 ", %" PRId64 " bytes. ",
+            a->game, a->chars, a->chars == 1 ? "" : "s", a->anims, a->anims == 1 ? "" : "s",
+            a->trans, a->trans == 1 ? "" : "s", a->animset_version, a->size);
+    fprintf(f, "<code>ancsdb export --game %s ancs %08" PRIX32 "</code> prints all of it.</p>\n",
+            a->game, a->id);
+    fputs("<h2 id=\"characters\">Characters</h2>\n<div class=\"scroll\"><table><tr><th "
+          "class=\"n\">#</th><th class=\"n\">ID</th><th>name</th><th class=\"n\">version</th>"
+          "<th>model</th><th>skin</th><th>skeleton</th><th class=\"n\">animations</th><th "
+          "class=\"n\">particle refs</th></tr>\n",
+          f);
+    for (size_t i = 0; i < ch.nrows; i++) {
+        fprintf(f,
+                "<tr id=\"char-%" PRId64 "\"><td class=\"n\">%" PRId64
+                "</td><td class=\"n\">%" PRId64 "</td><td>",
+                num(&ch, i, 0), num(&ch, i, 0), num(&ch, i, 1));
+        rep_esc(f, txt(&ch, i, 2));
+        fprintf(f, "</td><td class=\"n\">%" PRId64 "</td>", num(&ch, i, 3));
+        static const char *const types[] = {"CMDL", "CSKR", "CINF"};
+        for (int k = 0; k < 3; k++) {
+            fputs("<td>", f);
+            if (at(&ch, i, 4 + k)->type == DB_INT)
+                id_link(f, a->game, types[k], (uint32_t)num(&ch, i, 4 + k), "../");
+            fputs("</td>", f);
+        }
+        fprintf(f, "<td class=\"n\">%" PRId64 "</td><td class=\"n\">%" PRId64 "</td></tr>\n",
+                num(&ch, i, 7), num(&ch, i, 8));
+        char anchor[160];
+        snprintf(anchor, sizeof anchor, "%s#char-%" PRId64, rel, num(&ch, i, 0));
+        if (txt(&ch, i, 2) &&
+            rep_find_add(r, "character", a->game, a->id, txt(&ch, i, 2), anchor) != 0)
+            rc = util_fail(&r->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    }
+    fputs("</table></div>\n", f);
+
+    fputs("<h2 id=\"graph\">Dependency graph</h2>\n", f);
+    char svg[4096];
+    work_path(svg, sizeof svg, r, a, "svg");
+    if (r->have_dot && access(svg, R_OK) == 0) {
+        fputs("<div class=\"graph\">", f);
+        if (inline_svg(f, svg))
+            fputs("<p class=\"muted\">(the drawing could not be read)</p>", f);
+        fputs("</div>\n", f);
+        fputs("<p class=\"muted\">Drawn by Graphviz: characters (ovals), the assets they reach "
+              "(boxes, linked to their pages), animations, ANIMs, EVNTs and the particles and "
+              "sounds of their events.</p>\n",
+              f);
+    } else {
+        if (!r->have_dot)
+            fputs("<p class=\"muted\">Graphviz was not found when this report was made (apt-get "
+                  "install graphviz), so the graph is shown as a nested list.</p>\n",
+                  f);
+        if (!rc)
+            rc = write_tree(r, f, a);
+    }
+
+    fputs("<h2 id=\"reach\">Everything each character reaches</h2>\n", f);
+    int64_t cur = -1;
+    for (size_t i = 0; !rc && i < dp.nrows; i++) {
+        if (!txt(&dp, i, 0) || strcmp(txt(&dp, i, 0), a->game))
+            continue;
+        if (num(&dp, i, 3) != cur) {
+            if (cur >= 0)
+                fputs("</table></div>\n", f);
+            cur = num(&dp, i, 3);
+            fprintf(f, "<h3>character %" PRId64 " ", cur);
+            rep_esc(f, txt(&dp, i, 4));
+            fputs("</h3>\n<div class=\"scroll\"><table><tr><th>type</th><th>ID</th><th>name</th>"
+                  "<th>reached through</th></tr>\n",
+                  f);
+        }
+        const char *type = txt(&dp, i, 5) ? txt(&dp, i, 5) : "????";
+        fputs("<tr><td>", f);
+        rep_esc(f, type);
+        fputs("</td><td>", f);
+        id_link(f, a->game, type, (uint32_t)num(&dp, i, 6), "../");
+        fputs("</td><td>", f);
+        rep_esc(f, txt(&dp, i, 7));
+        fputs("</td><td>", f);
+        rep_esc(f, txt(&dp, i, 8));
+        fputs("</td></tr>\n", f);
+        rc = add_ref(r, a->game, &dp, i);
+    }
+    if (cur >= 0)
+        fputs("</table></div>\n", f);
+    else
+        fputs("<p class=\"muted\">No character of this set reaches another asset.</p>\n", f);
+    rep_page_end(r, f, "../");
+    cells_free(&ch);
+    cells_free(&dp);
+    if (rep_close(r, f))
+        return -1;
+    if (!rc)
+        rc = rep_find_add(r, "ANCS", a->game, a->id, a->label, rel) ? -1 : 0;
+    remove(svg);
+    work_path(svg, sizeof svg, r, a, "dot");
+    remove(svg);
+    return rc;
+}
+
+static int load_ancs(report *r, ancs_row **out, size_t *n)
+{
+    cells t;
+    *out = NULL;
+    *n = 0;
+    if (run(r, &t, sql_all_ancs, NULL, 0, NULL))
+        return -1;
+    ancs_row *as = calloc(t.nrows ? t.nrows : 1, sizeof *as);
+    if (!as) {
+        cells_free(&t);
+        return util_fail(&r->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    }
+    for (size_t i = 0; i < t.nrows; i++) {
+        snprintf(as[i].game, sizeof as[i].game, "%s", txt(&t, i, 0) ? txt(&t, i, 0) : "?");
+        as[i].id = (uint32_t)num(&t, i, 1);
+        as[i].label = txt(&t, i, 2) ? strdup(txt(&t, i, 2)) : NULL;
+        as[i].chars = num(&t, i, 3);
+        as[i].anims = num(&t, i, 4);
+        as[i].trans = num(&t, i, 5);
+        as[i].animset_version = num(&t, i, 6);
+        as[i].size = num(&t, i, 8);
+    }
+    *out = as;
+    *n = t.nrows;
+    cells_free(&t);
+    return 0;
+}
+
+int rep_write_ancs_pages(report *r)
+{
+    const char *deps_sql = db_query_lookup(ancsdb_embedded_queries, "deps");
+    if (!deps_sql)
+        return util_fail(&r->err, UTIL_EFORMAT, UINT64_MAX, "no deps query in this build");
+    ancs_row *as;
+    size_t n;
+    if (load_ancs(r, &as, &n))
+        return -1;
+    int rc = 0;
+    if (r->have_dot)
+        rc = render_graphs(r, as, n);
+    for (size_t i = 0; !rc && i < n; i++) {
+        rc = ancs_page(r, &as[i], deps_sql);
+        rep_progress(r, "ANCS pages", (long)i + 1, (long)n);
+    }
+    if (!rc)
+        rep_progress_done(r, "ANCS pages", (long)n);
+    for (size_t i = 0; i < n; i++)
+        free(as[i].label);
+    free(as);
+    return rc;
+}
+
+static int ref_cmp(const void *a, const void *b)
+{
+    const rep_ref *x = a, *y = b;
+    int c = strcmp(x->game, y->game);
+    if (!c)
+        c = strcmp(x->type, y->type);
+    if (!c)
+        c = x->id < y->id ? -1 : x->id > y->id;
+    if (!c)
+        c = x->ancs_id < y->ancs_id ? -1 : x->ancs_id > y->ancs_id;
+    if (!c)
+        c = x->char_index - y->char_index;
+    return c;
+}
+
+static int asset_page(report *r, const rep_ref *first, size_t count)
+{
+    char rel[128], title[200];
+    rep_asset_href(rel, sizeof rel, first->game, first->type, first->id);
+    snprintf(title, sizeof title, "%s %s %08" PRIX32 "%s%s", first->type, first->game, first->id,
+             first->name ? " " : "", first->name ? first->name : "");
+    cells w;
+    if (run(r, &w, sql_where, first->game, first->id, first->type))
+        return -1;
+    FILE *f = rep_open(r, rel);
+    if (!f) {
+        cells_free(&w);
+        return -1;
+    }
+    rep_page_begin(f, "../", title);
+    fputs("<h1>", f);
+    rep_esc(f, title);
+    fputs("</h1>\n", f);
+    if (!strcmp(first->type, "????"))
+        fputs("<p class=\"muted\">Listed in a third particle list (character version 6 and up), "
+              "whose asset type is unknown.</p>\n",
+              f);
+    fputs("<h2>Stored in</h2>\n", f);
+    if (w.nrows == 0) {
+        fputs("<p class=\"note\">No PAK of this game holds it (a dangling reference).</p>\n", f);
+    } else {
+        fputs("<div class=\"scroll\"><table><tr><th>PAK</th><th class=\"n\">copies</th><th>"
+              "compressed</th><th class=\"n\">bytes</th></tr>\n",
+              f);
+        for (size_t i = 0; i < w.nrows; i++) {
+            const char *path = txt(&w, i, 0) ? txt(&w, i, 0) : "";
+            const char *base = strrchr(path, '/');
+            fputs("<tr><td title=\"", f);
+            rep_esc(f, path);
+            fputs("\">", f);
+            rep_esc(f, base ? base + 1 : path);
+            fprintf(f,
+                    "</td><td class=\"n\">%" PRId64 "</td><td>%s</td><td class=\"n\">%" PRId64
+                    "</td></tr>\n",
+                    num(&w, i, 1), num(&w, i, 2) > 0 ? "yes" : "no", num(&w, i, 3));
+        }
+        fputs("</table></div>\n", f);
+    }
+    cells_free(&w);
+    fprintf(f, "<h2>Reached by</h2>\n<div class=\"scroll\"><table><tr><th>ANCS</th><th "
+               "class=\"n\">#</th><th>character</th><th>through</th></tr>\n");
+    for (size_t i = 0; i < count; i++) {
+        const rep_ref *x = &first[i];
+        char h[128];
+        rep_ancs_href(h, sizeof h, x->game, x->ancs_id);
+        fprintf(f,
+                "<tr><td><a class=\"id\" href=\"../%s\">%08" PRIX32
+                "</a></td><td class=\"n\">%d</td><td><a href=\"../%s#char-%d\">",
+                h, x->ancs_id, x->char_index, h, x->char_index);
+        rep_esc(f, x->character);
+        fputs("</a></td><td>", f);
+        rep_esc(f, x->via);
+        fputs("</td></tr>\n", f);
+    }
+    fprintf(f,
+            "</table></div>\n<p class=\"muted\"><code>ancsdb graph --who %s %08" PRIX32
+            "</code> draws these paths; <code>ancsdb query who-references %s %08" PRIX32
+            "</code> lists them with references no character owns.</p>\n",
+            strcmp(first->type, "????") ? first->type : "PART", first->id,
+            strcmp(first->type, "????") ? first->type : "PART", first->id);
+    rep_page_end(r, f, "../");
+    if (rep_close(r, f))
+        return -1;
+    return rep_find_add(r, first->type, first->game, first->id, first->name, rel) ? -1 : 0;
+}
+
+int rep_write_asset_pages(report *r)
+{
+    if (r->nrefs)
+        qsort(r->refs, r->nrefs, sizeof *r->refs, ref_cmp);
+    size_t distinct = 0;
+    for (size_t i = 0; i < r->nrefs; i++)
+        if (i == 0 || strcmp(r->refs[i].game, r->refs[i - 1].game) ||
+            strcmp(r->refs[i].type, r->refs[i - 1].type) || r->refs[i].id != r->refs[i - 1].id)
+            distinct++;
+    size_t k = 0;
+    for (size_t i = 0; i < r->nrefs;) {
+        size_t j = i + 1;
+        while (j < r->nrefs && !strcmp(r->refs[j].game, r->refs[i].game) &&
+               !strcmp(r->refs[j].type, r->refs[i].type) && r->refs[j].id == r->refs[i].id)
+            j++;
+        if (asset_page(r, &r->refs[i], j - i))
+            return -1;
+        rep_progress(r, "asset pages", (long)++k, (long)distinct);
+        i = j;
+    }
+    rep_progress_done(r, "asset pages", (long)distinct);
+    return 0;
+}

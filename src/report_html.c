@@ -1,0 +1,297 @@
+/* report_html.c — page frame, escaping, the style sheet, inline-SVG bar charts and progress
+ * for `ancsdb report` (see report.h). Pages use no script or font from elsewhere. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "report.h"
+
+#ifndef ANCSDB_VERSION
+#define ANCSDB_VERSION "0.0.0"
+#endif
+
+/* mkdir -p of the folders of path (not its last component). */
+static int make_parents(const char *path)
+{
+    char buf[4096];
+    size_t n = strlen(path);
+    if (n >= sizeof buf)
+        return -1;
+    memcpy(buf, path, n + 1);
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = 0;
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST) {
+            *p = '/';
+            return -1;
+        }
+        *p = '/';
+    }
+    return 0;
+}
+
+FILE *rep_open(report *r, const char *rel)
+{
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s/%s", r->dir, rel) >= (int)sizeof path) {
+        util_fail(&r->err, UTIL_EIO, UINT64_MAX, "%s/%s: path too long", r->dir, rel);
+        return NULL;
+    }
+    if (make_parents(path)) {
+        util_fail(&r->err, UTIL_EIO, UINT64_MAX, "cannot create the folders of %s: %s", path,
+                  strerror(errno));
+        return NULL;
+    }
+    FILE *f = fopen(path, "w");
+    if (!f)
+        util_fail(&r->err, UTIL_EIO, UINT64_MAX, "cannot write %s: %s", path, strerror(errno));
+    return f;
+}
+
+int rep_close(report *r, FILE *f)
+{
+    long size = ftell(f);
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad)
+        return util_fail(&r->err, UTIL_EIO, UINT64_MAX, "write error in %s: %s", r->dir,
+                         strerror(errno ? errno : EIO));
+    r->pages++;
+    if (size > 0)
+        r->bytes += size;
+    return 0;
+}
+
+/* Length of the well-formed UTF-8 sequence at p, or 0. */
+static int utf8_len(const unsigned char *p)
+{
+    int n = p[0] < 0x80                    ? 1
+            : p[0] >= 0xC2 && p[0] <= 0xDF ? 2
+            : p[0] >= 0xE0 && p[0] <= 0xEF ? 3
+            : p[0] >= 0xF0 && p[0] <= 0xF4 ? 4
+                                           : 0;
+    for (int i = 1; i < n; i++)
+        if ((p[i] & 0xC0) != 0x80)
+            return 0;
+    return n;
+}
+
+void rep_esc(FILE *f, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (p && *p) {
+        int n = utf8_len(p);
+        if (n == 0) {
+            fputs("\xEF\xBF\xBD", f);
+            p++;
+            continue;
+        }
+        switch (*p) {
+        case '&':
+            fputs("&amp;", f);
+            break;
+        case '<':
+            fputs("&lt;", f);
+            break;
+        case '>':
+            fputs("&gt;", f);
+            break;
+        case '"':
+            fputs("&quot;", f);
+            break;
+        case '\'':
+            fputs("&#39;", f);
+            break;
+        default:
+            if (*p < 0x20 && *p != '\n' && *p != '\t')
+                fputs("\xEF\xBF\xBD", f);
+            else
+                fwrite(p, 1, (size_t)n, f);
+        }
+        p += n;
+    }
+}
+
+void rep_page_begin(FILE *f, const char *root, const char *title)
+{
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
+          f);
+    rep_esc(f, title);
+    fprintf(f,
+            " — ancsdb report</title>\n<link rel=\"stylesheet\" href=\"%sstyle.css\">\n</head>\n"
+            "<body>\n<header><a class=\"home\" href=\"%sindex.html\">ancsdb report</a>"
+            "<nav><a href=\"%sindex.html#corpus\">Corpus</a> <a href=\"%sindex.html#sets\">"
+            "Character sets</a> <a href=\"%scensus.html\">Census</a> "
+            "<a href=\"%sindex.html#search\">Search</a></nav></header>\n<main>\n",
+            root, root, root, root, root, root);
+}
+
+void rep_page_end(report *r, FILE *f, const char *root)
+{
+    (void)root;
+    fputs("</main>\n<footer>Made by ancsdb " ANCSDB_VERSION " from ", f);
+    rep_esc(f, r->dbname);
+    fputs(". Asset IDs are 8 hex digits; names come from the PAKs and imported name "
+          "maps.</footer>\n</body>\n</html>\n",
+          f);
+}
+
+static const char css[] =
+    ":root{--fg:#1d2330;--muted:#5b6474;--bg:#fbfbfd;--card:#fff;--line:#dde1e8;"
+    "--link:#1f5fbf;--accent:#3b82c4}\n"
+    "*{box-sizing:border-box}\n"
+    "body{margin:0;font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,'Helvetica Neue',"
+    "Arial,sans-serif;color:var(--fg);background:var(--bg)}\n"
+    "header{display:flex;flex-wrap:wrap;gap:.3em 1.2em;align-items:baseline;padding:.6em "
+    "1.2em;background:#243447;color:#fff}\n"
+    "header a{color:#fff;text-decoration:none}header .home{font-weight:600;font-size:1.1em}\n"
+    "header nav a{margin-right:1em;opacity:.9}header nav a:hover{text-decoration:underline}\n"
+    "main{max-width:1240px;margin:0 auto;padding:1em 1.2em 2em}\n"
+    "footer{max-width:1240px;margin:0 auto;padding:1em 1.2em;color:var(--muted);"
+    "font-size:.85em;border-top:1px solid var(--line)}\n"
+    "h1{font-size:1.5em;margin:.3em 0 .5em;word-break:break-word}h2{font-size:1.2em;margin:1.6em "
+    "0 .5em;border-bottom:1px solid var(--line);padding-bottom:.2em}h3{font-size:1.02em;"
+    "margin:1.2em 0 .4em}\n"
+    "a{color:var(--link)}code,.id{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"
+    "monospace;font-size:.92em}\n"
+    ".muted{color:var(--muted)}.note{background:#fff8e1;border:1px solid #f0d98c;padding:.5em "
+    ".8em;border-radius:6px}\n"
+    ".scroll{overflow-x:auto;-webkit-overflow-scrolling:touch;max-width:100%}\n"
+    "table{border-collapse:collapse;background:var(--card);margin:.4em 0 1em;font-size:.93em}\n"
+    "th,td{border:1px solid var(--line);padding:.25em .55em;text-align:left;vertical-align:top}\n"
+    "th{background:#eef1f6;font-weight:600}td.n,th.n{text-align:right;font-variant-numeric:"
+    "tabular-nums}\n"
+    ".grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(400px,1fr));gap:1em}\n"
+    ".card{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:.6em "
+    ".9em}\n"
+    ".card h3{margin-top:.2em}\n"
+    "svg.chart{width:100%;height:auto;display:block}\n"
+    "svg.chart text{font-size:11px;fill:var(--fg)}svg.chart .v{fill:var(--muted)}\n"
+    ".graph{overflow:auto;background:var(--card);border:1px solid var(--line);"
+    "border-radius:8px;padding:.5em;max-height:80vh}\n"
+    ".graph svg{max-width:100%;height:auto}\n"
+    "ul.tree{list-style:none;padding-left:1.1em;margin:.2em 0}ul.tree li{margin:.1em 0}\n"
+    "ul.tree li::before{content:'\\2514\\00a0';color:var(--muted)}\n"
+    "#search input{width:100%;max-width:520px;font-size:1em;padding:.45em .6em;border:1px "
+    "solid #aab2c0;border-radius:6px}\n"
+    "#results{margin:.6em 0;padding-left:1.2em}#results li{margin:.15em 0}\n"
+    ".tag{display:inline-block;min-width:3.6em;font-size:.8em;background:#eef1f6;border:1px "
+    "solid var(--line);border-radius:4px;padding:0 .3em;margin-right:.3em;text-align:center}\n"
+    "@media (max-width:640px){body{font-size:14px}main{padding:.6em}header{padding:.5em .7em}"
+    ".grid{grid-template-columns:1fr}th,td{padding:.2em .35em}}\n";
+
+int rep_write_css(report *r)
+{
+    FILE *f = rep_open(r, "style.css");
+    if (!f)
+        return -1;
+    fputs(css, f);
+    return rep_close(r, f);
+}
+
+void rep_bar_chart(FILE *f, const char *title, int n, const char *const *labels, const int64_t *v,
+                   const char *color)
+{
+    int64_t max = 1;
+    for (int i = 0; i < n; i++)
+        if (v[i] > max)
+            max = v[i];
+    /* the label column as wide as the longest label (about 7 units a character) */
+    size_t longest = 1;
+    for (int i = 0; i < n; i++)
+        if (labels[i] && strlen(labels[i]) > longest)
+            longest = strlen(labels[i]);
+    const int row = 18, top = 4, bw = 320;
+    int lw = (int)(longest > 30 ? 30 : longest) * 7 + 12;
+    int h = top + row * (n > 0 ? n : 1) + 4;
+    fprintf(f,
+            "<svg class=\"chart\" viewBox=\"0 0 %d %d\" style=\"max-width:%dpx\" role=\"img\" "
+            "aria-label=\"",
+            lw + bw + 60, h, (lw + bw + 60) * 3 / 2);
+    rep_esc(f, title);
+    fputs("\"><title>", f);
+    rep_esc(f, title);
+    fputs("</title>\n", f);
+    for (int i = 0; i < n; i++) {
+        int y = top + i * row;
+        int w = (int)((double)v[i] / (double)max * bw);
+        if (v[i] > 0 && w < 1)
+            w = 1;
+        fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", lw - 6, y + 12);
+        rep_esc(f, labels[i]);
+        fprintf(f,
+                "</text><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" rx=\"2\" "
+                "fill=\"%s\"><title>",
+                lw, y + 2, w, row - 5, color);
+        rep_esc(f, labels[i]);
+        fprintf(f,
+                ": %" PRId64 "</title></rect><text class=\"v\" x=\"%d\" y=\"%d\">%" PRId64
+                "</text>\n",
+                v[i], lw + w + 5, y + 12, v[i]);
+    }
+    fputs("</svg>\n", f);
+}
+
+void rep_asset_href(char *buf, size_t size, const char *game, const char *type, uint32_t id)
+{
+    char t[5];
+    /* '????' (third-list IDs of no known type) cannot name a file portably */
+    snprintf(t, sizeof t, "%s", strcmp(type, "????") ? type : "anyP");
+    for (char *c = t; *c; c++)
+        if (!((*c >= 'A' && *c <= 'Z') || (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9')))
+            *c = '_';
+    snprintf(buf, size, "asset/%s_%s_%08" PRIX32 ".html", game, t, id);
+}
+
+void rep_ancs_href(char *buf, size_t size, const char *game, uint32_t id)
+{
+    snprintf(buf, size, "ancs/%s_%08" PRIX32 ".html", game, id);
+}
+
+void rep_progress(report *r, const char *what, long done, long total)
+{
+    if (r->quiet || !r->progress)
+        return;
+    fprintf(stderr, "\rreport: %s %ld/%ld ", what, done, total);
+    fflush(stderr);
+}
+
+void rep_progress_done(report *r, const char *what, long total)
+{
+    if (r->quiet)
+        return;
+    if (r->progress)
+        fputc('\r', stderr);
+    fprintf(stderr, "report: %s %ld/%ld\n", what, total, total);
+}
+
+int rep_find_add(report *r, const char *kind, const char *game, uint32_t id, const char *name,
+                 const char *href)
+{
+    if (r->nfinds == r->capfinds) {
+        size_t cap = r->capfinds ? r->capfinds * 2 : 256;
+        rep_find *n = realloc(r->finds, cap * sizeof *n);
+        if (!n)
+            return -1;
+        r->finds = n;
+        r->capfinds = cap;
+    }
+    rep_find *x = &r->finds[r->nfinds];
+    memset(x, 0, sizeof *x);
+    snprintf(x->kind, sizeof x->kind, "%s", kind);
+    snprintf(x->game, sizeof x->game, "%s", game);
+    x->id = id;
+    x->name = name ? strdup(name) : NULL;
+    x->href = strdup(href);
+    if ((name && !x->name) || !x->href) {
+        free(x->name);
+        free(x->href);
+        return -1;
+    }
+    r->nfinds++;
+    return 0;
+}

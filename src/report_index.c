@@ -1,0 +1,463 @@
+/* report_index.c — `ancsdb report`: the index page (corpus per release and game, a chart of
+ * assets per type, the character sets, the search box), the census page (one chart per
+ * unknown field) and the search index (search.js). */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "db.h"
+#include "jsonw.h"
+#include "report.h"
+
+extern const char *const ancsdb_embedded_queries[][2];
+
+/* ==== SQL ================================================================================
+ * @REL@ is replaced by the release label of a PAK row `p`: the releases table's label when
+ * the database has releases, else 'all'. Tables: paks, pak_entries, ancs, evnt, characters,
+ * load_errors, warnings, releases (when present), asset_label. */
+static const char sql_has_releases[] =
+    "SELECT (SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'releases') "
+    "AND (SELECT count(*) FROM pragma_table_info('paks') WHERE name = 'release_id')";
+static const char rel_all[] = "'all'";
+static const char rel_label[] =
+    "ifnull((SELECT x.label FROM releases x WHERE x.release_id = p.release_id), '(none)')";
+static const char sql_counts[] =
+    "SELECT rel, game, count(DISTINCT pak_id), count(entry_index), count(DISTINCT asset_id), "
+    "count(DISTINCT CASE WHEN type = 'ANCS' THEN asset_id END), "
+    "(SELECT ifnull(sum(a.character_count), 0) FROM ancs a WHERE a.game = q.game AND "
+    "a.asset_id IN (SELECT e2.asset_id FROM pak_entries e2 JOIN paks p USING (pak_id) WHERE "
+    "p.game = q.game AND e2.type = 'ANCS' AND @REL@ = q.rel)), "
+    "count(DISTINCT CASE WHEN type = 'EVNT' THEN asset_id END), "
+    "(SELECT count(*) FROM load_errors l JOIN paks p ON p.path = l.pak_path WHERE p.game = "
+    "q.game AND @REL@ = q.rel), "
+    "(SELECT count(*) FROM warnings w WHERE w.game = q.game) "
+    "FROM (SELECT @REL@ AS rel, p.game, p.pak_id, e.entry_index, e.asset_id, e.type FROM paks p "
+    "LEFT JOIN pak_entries e USING (pak_id)) q GROUP BY rel, game ORDER BY rel, game";
+static const char sql_types[] =
+    "SELECT @REL@ AS rel, p.game, e.type, count(DISTINCT e.asset_id) AS n FROM paks p JOIN "
+    "pak_entries e USING (pak_id) GROUP BY rel, p.game, e.type ORDER BY rel, p.game, n DESC, "
+    "e.type";
+static const char sql_sets[] =
+    "SELECT a.game, a.asset_id, l.label, a.character_count, a.animation_count, "
+    "(SELECT group_concat(c.name, ', ') FROM (SELECT name FROM characters c WHERE c.game = "
+    "a.game AND c.ancs_id = a.asset_id ORDER BY char_index) c) "
+    "FROM ancs a LEFT JOIN asset_label l ON l.asset_id = a.asset_id ORDER BY a.game, "
+    "l.label IS NULL, l.label, a.asset_id";
+/* ==== end of SQL ========================================================================= */
+
+typedef struct tab {
+    int ncols;
+    size_t nrows, cap;
+    db_cell *v;
+    int oom;
+} tab;
+
+static int tab_row(void *ctx, int ncols, const db_cell *c)
+{
+    tab *t = ctx;
+    if (t->nrows == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 64;
+        db_cell *n = realloc(t->v, cap * (size_t)ncols * sizeof *n);
+        if (!n) {
+            t->oom = 1;
+            return 1;
+        }
+        t->v = n;
+        t->cap = cap;
+    }
+    t->ncols = ncols;
+    db_cell *d = t->v + t->nrows++ * (size_t)ncols;
+    for (int k = 0; k < ncols; k++) {
+        d[k] = c[k];
+        if (c[k].type == DB_TEXT && !(d[k].s = strdup(c[k].s))) {
+            d[k].type = DB_NULL;
+            t->oom = 1;
+        } else if (c[k].type == DB_BLOB) {
+            d[k].type = DB_NULL;
+        }
+    }
+    return 0;
+}
+
+static void tab_free(tab *t)
+{
+    for (size_t i = 0; i < t->nrows * (size_t)t->ncols; i++)
+        if (t->v[i].type == DB_TEXT)
+            free((char *)t->v[i].s);
+    free(t->v);
+    memset(t, 0, sizeof *t);
+}
+
+/* Run sql (with @REL@ replaced by rel) into t. */
+static int q(report *r, tab *t, const char *sql, const char *rel)
+{
+    memset(t, 0, sizeof *t);
+    size_t n = strlen(sql) + 1, rl = rel ? strlen(rel) : 0;
+    for (const char *p = sql; rel && (p = strstr(p, "@REL@")); p += 5)
+        n += rl;
+    char *text = malloc(n);
+    if (!text)
+        return util_fail(&r->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    char *o = text;
+    for (const char *p = sql; *p;) {
+        if (rel && !strncmp(p, "@REL@", 5)) {
+            memcpy(o, rel, rl);
+            o += rl;
+            p += 5;
+        } else {
+            *o++ = *p++;
+        }
+    }
+    *o = 0;
+    db_sink sink = {t, NULL, tab_row, NULL};
+    int rc = db_exec(r->d, text, 0, NULL, &sink, &r->err);
+    free(text);
+    if (!rc && t->oom)
+        rc = util_fail(&r->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    return rc;
+}
+
+static const char *S(const tab *t, size_t i, int c)
+{
+    const db_cell *x = &t->v[i * (size_t)t->ncols + (size_t)c];
+    return x->type == DB_TEXT ? x->s : NULL;
+}
+
+static int64_t N(const tab *t, size_t i, int c)
+{
+    const db_cell *x = &t->v[i * (size_t)t->ncols + (size_t)c];
+    return x->type == DB_INT ? x->i : x->type == DB_REAL ? (int64_t)x->r : 0;
+}
+
+static int same(const char *a, const char *b)
+{
+    return a && b && !strcmp(a, b);
+}
+
+static const char *game_color(const char *game)
+{
+    return same(game, "MP2") ? "#7a5cc2" : "#3b82c4";
+}
+
+static const char search_script[] =
+    "<script src=\"search.js\"></script>\n"
+    "<script>\n"
+    "(function () {\n"
+    "  var idx = window.ANCSDB_INDEX || [];\n"
+    "  var q = document.getElementById('q'), out = document.getElementById('results');\n"
+    "  var st = document.getElementById('search-status');\n"
+    "  st.textContent = idx.length + ' entries indexed: character sets, characters and every "
+    "asset a character reaches. Type a name or the start of an ID.';\n"
+    "  st.setAttribute('data-entries', String(idx.length));\n"
+    "  function run() {\n"
+    "    var s = q.value.trim().toLowerCase(), hex = s.replace(/^0x/, ''), n = 0;\n"
+    "    while (out.firstChild) out.removeChild(out.firstChild);\n"
+    "    if (!s) return;\n"
+    "    for (var i = 0; i < idx.length && n < 200; i++) {\n"
+    "      var e = idx[i]; /* kind, game, id, name, href */\n"
+    "      var name = (e[3] || '').toLowerCase();\n"
+    "      if (name.indexOf(s) < 0 && e[2].toLowerCase().indexOf(hex) !== 0) continue;\n"
+    "      var li = document.createElement('li'), tag = document.createElement('span');\n"
+    "      tag.className = 'tag'; tag.textContent = e[0];\n"
+    "      var a = document.createElement('a'); a.href = e[4];\n"
+    "      a.textContent = e[1] + ' ' + e[2] + (e[3] ? ' ' + e[3] : '');\n"
+    "      li.appendChild(tag); li.appendChild(a); out.appendChild(li); n++;\n"
+    "    }\n"
+    "    if (!n) { var li = document.createElement('li'); li.textContent = 'no match'; "
+    "out.appendChild(li); }\n"
+    "  }\n"
+    "  q.addEventListener('input', run);\n"
+    "  var m = /[?&]q=([^&]*)/.exec(location.search);\n"
+    "  if (m) { q.value = decodeURIComponent(m[1].replace(/\\+/g, ' ')); run(); }\n"
+    "})();\n"
+    "</script>\n";
+
+int rep_write_index(report *r)
+{
+    tab hr, counts, types, sets;
+    if (q(r, &hr, sql_has_releases, NULL))
+        return -1;
+    const char *rel = hr.nrows && N(&hr, 0, 0) ? rel_label : rel_all;
+    tab_free(&hr);
+    if (q(r, &counts, sql_counts, rel))
+        return -1;
+    if (q(r, &types, sql_types, rel)) {
+        tab_free(&counts);
+        return -1;
+    }
+    if (q(r, &sets, sql_sets, NULL)) {
+        tab_free(&counts);
+        tab_free(&types);
+        return -1;
+    }
+    FILE *f = rep_open(r, "index.html");
+    if (!f) {
+        tab_free(&counts);
+        tab_free(&types);
+        tab_free(&sets);
+        return -1;
+    }
+    rep_page_begin(f, "", "Corpus");
+    int64_t paks = 0, assets = 0, ancs = 0, chars = 0;
+    for (size_t i = 0; i < counts.nrows; i++) {
+        paks += N(&counts, i, 2);
+        assets += N(&counts, i, 4);
+        ancs += N(&counts, i, 5);
+        chars += N(&counts, i, 6);
+    }
+    char when[64] = "";
+    time_t now = time(NULL);
+    struct tm tmv;
+    if (gmtime_r(&now, &tmv))
+        strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", &tmv);
+    fputs("<h1>ancsdb report</h1>\n<p>", f);
+    fprintf(f,
+            "%" PRId64 " PAK%s holding %" PRId64 " distinct asset%s, %" PRId64
+            " animated character set%s (ANCS) with %" PRId64 " character%s; made %s from ",
+            paks, paks == 1 ? "" : "s", assets, assets == 1 ? "" : "s", ancs, ancs == 1 ? "" : "s",
+            chars, chars == 1 ? "" : "s", when);
+    rep_esc(f, r->dbname);
+    fputs(".</p>\n", f);
+
+    fputs("<section id=\"search\"><h2>Find an asset</h2>\n<label for=\"q\" class=\"muted\">Name "
+          "or ID</label><br>\n<input id=\"q\" type=\"search\" autocomplete=\"off\" "
+          "placeholder=\"e.g. Samus or 1A2B3C4D\">\n<p id=\"search-status\" class=\"muted\">The "
+          "search needs JavaScript; every character set is also listed below.</p>\n<ol "
+          "id=\"results\"></ol>\n</section>\n",
+          f);
+
+    fputs("<section id=\"corpus\"><h2>Corpus</h2>\n", f);
+    if (rel == rel_all)
+        fputs("<p class=\"muted\">This database keeps no releases: everything is shown as one "
+              "release, <b>all</b>.</p>\n",
+              f);
+    for (size_t i = 0; i < counts.nrows; i++) {
+        if (i == 0 || !same(S(&counts, i, 0), S(&counts, i - 1, 0))) {
+            if (i)
+                fputs("</table></div>\n", f);
+            fputs("<h3>Release ", f);
+            rep_esc(f, S(&counts, i, 0));
+            fputs("</h3>\n<div class=\"scroll\"><table><tr><th>game</th><th class=\"n\">PAKs</th>"
+                  "<th class=\"n\">entries</th><th class=\"n\">assets</th><th "
+                  "class=\"n\">ANCS</th><th class=\"n\">characters</th><th class=\"n\">EVNT</th>"
+                  "<th class=\"n\">load errors</th><th class=\"n\">warnings</th></tr>\n",
+                  f);
+        }
+        fputs("<tr><td>", f);
+        rep_esc(f, S(&counts, i, 1));
+        fputs("</td>", f);
+        for (int c = 2; c <= 9; c++)
+            fprintf(f, "<td class=\"n\">%" PRId64 "</td>", N(&counts, i, c));
+        fputs("</tr>\n", f);
+    }
+    if (counts.nrows)
+        fputs("</table></div>\n", f);
+    else
+        fputs("<p class=\"note\">The database holds no PAK yet.</p>\n", f);
+
+    /* one chart of assets per type for each (release, game) */
+    fputs("<div class=\"grid\">\n", f);
+    for (size_t i = 0; i < types.nrows;) {
+        size_t j = i;
+        while (j < types.nrows && same(S(&types, j, 0), S(&types, i, 0)) &&
+               same(S(&types, j, 1), S(&types, i, 1)))
+            j++;
+        int n = (int)(j - i);
+        const char **labels = calloc((size_t)n, sizeof *labels);
+        int64_t *v = calloc((size_t)n, sizeof *v);
+        if (labels && v) {
+            for (int k = 0; k < n; k++) {
+                labels[k] = S(&types, i + (size_t)k, 2) ? S(&types, i + (size_t)k, 2) : "?";
+                v[k] = N(&types, i + (size_t)k, 3);
+            }
+            char title[128];
+            snprintf(title, sizeof title, "%s, release %s: distinct assets per type",
+                     S(&types, i, 1) ? S(&types, i, 1) : "?",
+                     S(&types, i, 0) ? S(&types, i, 0) : "?");
+            fputs("<div class=\"card\"><h3>", f);
+            rep_esc(f, title);
+            fputs("</h3>\n", f);
+            rep_bar_chart(f, title, n, labels, v, game_color(S(&types, i, 1)));
+            fputs("</div>\n", f);
+        }
+        free(labels);
+        free(v);
+        i = j;
+    }
+    fputs("</div>\n</section>\n", f);
+
+    fputs("<section id=\"sets\"><h2>Animated character sets</h2>\n", f);
+    for (size_t i = 0; i < sets.nrows; i++) {
+        if (i == 0 || !same(S(&sets, i, 0), S(&sets, i - 1, 0))) {
+            if (i)
+                fputs("</table></div>\n", f);
+            fputs("<h3>", f);
+            rep_esc(f, S(&sets, i, 0));
+            fputs("</h3>\n<div class=\"scroll\"><table><tr><th>ANCS</th><th>name</th><th "
+                  "class=\"n\">animations</th><th>characters</th></tr>\n",
+                  f);
+        }
+        char h[128];
+        rep_ancs_href(h, sizeof h, S(&sets, i, 0) ? S(&sets, i, 0) : "?", (uint32_t)N(&sets, i, 1));
+        fprintf(f, "<tr><td><a class=\"id\" href=\"%s\">%08" PRIX32 "</a></td><td>", h,
+                (uint32_t)N(&sets, i, 1));
+        rep_esc(f, S(&sets, i, 2));
+        fprintf(f, "</td><td class=\"n\">%" PRId64 "</td><td>", N(&sets, i, 4));
+        rep_esc(f, S(&sets, i, 5));
+        fputs("</td></tr>\n", f);
+    }
+    if (sets.nrows)
+        fputs("</table></div>\n", f);
+    fputs("</section>\n<section id=\"unknowns\"><h2>Unknown fields</h2>\n<p><a "
+          "href=\"census.html\">The census</a> charts the values of every field known only as "
+          "\"unknown\", per game.</p>\n</section>\n",
+          f);
+    fputs(search_script, f);
+    rep_page_end(r, f, "");
+    tab_free(&counts);
+    tab_free(&types);
+    tab_free(&sets);
+    return rep_close(r, f);
+}
+
+/* ---- census ------------------------------------------------------------------------------- */
+
+#define CENSUS_BARS 10
+
+static void census_chart(FILE *f, const tab *t, size_t i, size_t j)
+{
+    /* rows i..j-1: one (game, field), sorted here by count */
+    size_t n = j - i;
+    size_t *ord = calloc(n ? n : 1, sizeof *ord);
+    if (!ord)
+        return;
+    for (size_t k = 0; k < n; k++)
+        ord[k] = i + k;
+    for (size_t a = 1; a < n; a++) /* insertion sort by count, descending */
+        for (size_t b = a; b > 0 && N(t, ord[b], 3) > N(t, ord[b - 1], 3); b--) {
+            size_t x = ord[b];
+            ord[b] = ord[b - 1];
+            ord[b - 1] = x;
+        }
+    int bars = n > CENSUS_BARS ? CENSUS_BARS + 1 : (int)n;
+    const char *labels[CENSUS_BARS + 1];
+    char other[64];
+    int64_t v[CENSUS_BARS + 1], total = 0;
+    for (size_t k = 0; k < n; k++)
+        total += N(t, ord[k], 3);
+    for (int k = 0; k < bars; k++) {
+        if (k == CENSUS_BARS) {
+            int64_t rest = 0;
+            for (size_t m = CENSUS_BARS; m < n; m++)
+                rest += N(t, ord[m], 3);
+            snprintf(other, sizeof other, "%zu other values", n - CENSUS_BARS);
+            labels[k] = other;
+            v[k] = rest;
+        } else {
+            labels[k] = S(t, ord[k], 2) ? S(t, ord[k], 2) : "NULL";
+            v[k] = N(t, ord[k], 3);
+        }
+    }
+    fputs("<p class=\"muted\">", f);
+    rep_esc(f, S(t, i, 0));
+    fprintf(f, ": %zu distinct value%s in %" PRId64 " occurrence%s</p>\n", n, n == 1 ? "" : "s",
+            total, total == 1 ? "" : "s");
+    char title[200];
+    snprintf(title, sizeof title, "%s %s: values and counts", S(t, i, 0) ? S(t, i, 0) : "?",
+             S(t, i, 1) ? S(t, i, 1) : "?");
+    rep_bar_chart(f, title, bars, labels, v, game_color(S(t, i, 0)));
+    free(ord);
+}
+
+int rep_write_census(report *r)
+{
+    const char *census = db_query_lookup(ancsdb_embedded_queries, "unknown-census");
+    if (!census)
+        return util_fail(&r->err, UTIL_EFORMAT, UINT64_MAX, "no unknown-census query");
+    /* game, field, value, count; grouped here by field, then game */
+    static const char head[] = "SELECT * FROM (", tail[] = ") ORDER BY 2, 1";
+    size_t n = strlen(census);
+    while (n && (census[n - 1] == ';' || census[n - 1] == '\n' || census[n - 1] == ' '))
+        n--;
+    char *sql = malloc(sizeof head + n + sizeof tail);
+    if (!sql)
+        return util_fail(&r->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    memcpy(sql, head, sizeof head - 1);
+    memcpy(sql + sizeof head - 1, census, n);
+    memcpy(sql + sizeof head - 1 + n, tail, sizeof tail);
+    tab t;
+    int rc = q(r, &t, sql, NULL);
+    free(sql);
+    if (rc)
+        return -1;
+    FILE *f = rep_open(r, "census.html");
+    if (!f) {
+        tab_free(&t);
+        return -1;
+    }
+    rep_page_begin(f, "", "Census of unknown fields");
+    fputs("<h1>Census of unknown fields</h1>\n<p>Every field of the formats known only as "
+          "\"unknown\" (FORMATS.md section 6), with the values it takes and how often, per "
+          "game: the ten most common values, then the rest together. <code>ancsdb query "
+          "unknown-census</code> lists every value.</p>\n<div class=\"grid\">\n",
+          f);
+    size_t fields = 0;
+    for (size_t i = 0; i < t.nrows;) {
+        size_t j = i;
+        while (j < t.nrows && same(S(&t, j, 1), S(&t, i, 1)))
+            j++;
+        fprintf(f, "<div class=\"card\" id=\"field-%zu\"><h3>", fields++);
+        rep_esc(f, S(&t, i, 1));
+        fputs("</h3>\n", f);
+        for (size_t a = i; a < j;) {
+            size_t b = a;
+            while (b < j && same(S(&t, b, 0), S(&t, a, 0)))
+                b++;
+            census_chart(f, &t, a, b);
+            a = b;
+        }
+        fputs("</div>\n", f);
+        i = j;
+    }
+    fputs("</div>\n", f);
+    if (!fields)
+        fputs("<p class=\"note\">No unknown field has been seen: the database is empty.</p>\n", f);
+    rep_page_end(r, f, "");
+    tab_free(&t);
+    return rep_close(r, f);
+}
+
+/* ---- search index ------------------------------------------------------------------------------
+ */
+
+int rep_write_search(report *r)
+{
+    FILE *f = rep_open(r, "search.js");
+    if (!f)
+        return -1;
+    fputs("/* ancsdb report search index: [kind, game, ID, name, page] */\n"
+          "window.ANCSDB_INDEX = [\n",
+          f);
+    for (size_t i = 0; i < r->nfinds; i++) {
+        const rep_find *x = &r->finds[i];
+        char id[16];
+        snprintf(id, sizeof id, "%08" PRIX32, x->id);
+        fputc('[', f);
+        jw_string_literal(f, x->kind);
+        fputc(',', f);
+        jw_string_literal(f, x->game);
+        fputc(',', f);
+        jw_string_literal(f, id);
+        fputc(',', f);
+        if (x->name)
+            jw_string_literal(f, x->name);
+        else
+            fputs("null", f);
+        fputc(',', f);
+        jw_string_literal(f, x->href);
+        fputs(i + 1 < r->nfinds ? "],\n" : "]\n", f);
+    }
+    fputs("];\n", f);
+    return rep_close(r, f);
+}

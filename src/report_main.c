@@ -1,0 +1,164 @@
+/* report_main.c — `ancsdb report [--db FILE] -o DIR`: options, Graphviz detection, the run and
+ * its progress (see report.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "db.h"
+#include "report.h"
+
+extern char **environ;
+
+static const char report_usage[] =
+    "usage: ancsdb report [--db FILE] [--jobs N] [--quiet] -o DIR\n"
+    "\n"
+    "Writes a static HTML report of the database into DIR (created when missing; files of an\n"
+    "earlier report there are replaced). It opens from file:// in any browser with no server\n"
+    "and no network: DIR/index.html shows the corpus per release and game with a chart of\n"
+    "assets per type, every animated character set, and a search box over every character\n"
+    "and asset by name or ID; census.html charts each unknown field's values per game; one\n"
+    "page per ANCS lists its characters, draws their dependency graph (with Graphviz's\n"
+    "`dot` when installed, else as a nested list) and links every asset they reach to a page\n"
+    "of its own saying where it is stored and who reaches it. Progress goes to stderr; the\n"
+    "path of index.html to stdout.\n"
+    "\n"
+    "options:\n"
+    "  --db FILE     database file (default corpus.db)\n"
+    "  -o DIR        folder to write (required)\n"
+    "  --jobs N      Graphviz processes at once (default 2)\n"
+    "  --quiet       no progress lines\n"
+    "  -h, --help    show this help\n"
+    "\n"
+    "exit status: 0 ok, 2 usage error, 3 fatal (no database, cannot write DIR)\n";
+
+/* 1 when `dot -V` runs. */
+static int find_dot(void)
+{
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    char *argv[] = {"dot", "-V", NULL};
+    pid_t pid;
+    int ok = 0;
+    if (posix_spawnp(&pid, "dot", &fa, NULL, argv, environ) == 0) {
+        int st;
+        while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+            ;
+        ok = WIFEXITED(st) && WEXITSTATUS(st) == 0;
+    }
+    posix_spawn_file_actions_destroy(&fa);
+    return ok;
+}
+
+int cmd_report(int argc, char **argv)
+{
+    const char *dbpath = "corpus.db", *dir = NULL;
+    int jobs = 2, quiet = 0;
+    for (int i = 1; i < argc; i++) {
+        int missing = 0;
+        const char *v;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(report_usage, stdout);
+            return EXIT_OK;
+        } else if (!strcmp(argv[i], "--quiet")) {
+            quiet = 1;
+        } else if ((v = cli_opt_value(argc, argv, &i, "--db", &missing)) != NULL) {
+            dbpath = v;
+        } else if ((v = cli_opt_value(argc, argv, &i, "-o", &missing)) != NULL ||
+                   (v = cli_opt_value(argc, argv, &i, "--output", &missing)) != NULL) {
+            dir = v;
+        } else if ((v = cli_opt_value(argc, argv, &i, "--jobs", &missing)) != NULL) {
+            char *end;
+            long n = strtol(v, &end, 10);
+            if (!*v || *end || n < 1 || n > 64) {
+                cli_error("report: --jobs must be 1 to 64, not '%s'", v);
+                return EXIT_USAGE;
+            }
+            jobs = (int)n;
+        } else if (missing) {
+            cli_error("report: %s needs a value", argv[i]);
+            return EXIT_USAGE;
+        } else {
+            cli_error("report: unexpected argument '%s'", argv[i]);
+            fputs(report_usage, stderr);
+            return EXIT_USAGE;
+        }
+    }
+    if (!dir || !*dir) {
+        cli_error("report: say where to write it: -o DIR");
+        fputs(report_usage, stderr);
+        return EXIT_USAGE;
+    }
+    report r;
+    memset(&r, 0, sizeof r);
+    util_err_clear(&r.err);
+    if (db_open(&r.d, dbpath, DB_OPEN_READONLY, &r.err)) {
+        cli_error("report: %s", r.err.msg);
+        return EXIT_FATAL;
+    }
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        cli_error("report: cannot create %s: %s", dir, strerror(errno));
+        db_close(r.d);
+        return EXIT_FATAL;
+    }
+    const char *base = strrchr(dbpath, '/');
+    r.dbname = base ? base + 1 : dbpath;
+    r.dir = dir;
+    r.jobs = jobs;
+    r.quiet = quiet;
+    r.progress = isatty(2);
+    r.have_dot = find_dot();
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (!quiet && !r.have_dot)
+        fprintf(stderr, "report: Graphviz 'dot' not found (apt-get install graphviz): graphs "
+                        "are drawn as nested lists\n");
+    int rc = rep_write_css(&r);
+    if (!rc)
+        rc = rep_write_ancs_pages(&r);
+    if (!rc)
+        rc = rep_write_asset_pages(&r);
+    if (!rc)
+        rc = rep_write_census(&r);
+    if (!rc)
+        rc = rep_write_index(&r);
+    if (!rc)
+        rc = rep_write_search(&r);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    int status = EXIT_OK;
+    if (rc) {
+        if (r.progress && !quiet)
+            fputc('\n', stderr);
+        cli_error("report: %s", r.err.msg);
+        status = EXIT_FATAL;
+    } else {
+        double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+        if (!quiet)
+            fprintf(stderr, "report: %ld files, %.1f MiB in %s (%.1f s)\n", r.pages,
+                    (double)r.bytes / 1048576.0, dir, secs);
+        printf("%s/index.html\n", dir);
+    }
+    for (size_t i = 0; i < r.nrefs; i++) {
+        free(r.refs[i].character);
+        free(r.refs[i].name);
+        free(r.refs[i].via);
+    }
+    free(r.refs);
+    for (size_t i = 0; i < r.nfinds; i++) {
+        free(r.finds[i].name);
+        free(r.finds[i].href);
+    }
+    free(r.finds);
+    db_close(r.d);
+    if (fflush(stdout) != 0)
+        status = EXIT_FATAL;
+    return status;
+}
