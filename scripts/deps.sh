@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Install the Debian packages ancsdb needs, when any is missing (run as root).
 set -euo pipefail
-pkgs="build-essential cmake pkg-config zlib1g-dev libsqlite3-dev liblzo2-dev libexpat1-dev libcmocka-dev sqlite3 clang"
-[ "${1:-}" = "--with-fuzz" ] && pkgs="$pkgs libclang-rt-dev"
+# graphviz: `ancsdb graph --format svg` and the report's graphs run its `dot`
+pkgs="build-essential cmake pkg-config zlib1g-dev libsqlite3-dev liblzo2-dev libexpat1-dev libcmocka-dev sqlite3 clang graphviz"
+# the test command also needs chromium (e2e_report loads the HTML report in headless Chromium)
+[ "${1:-}" = "--with-fuzz" ] && pkgs="$pkgs libclang-rt-dev chromium"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
