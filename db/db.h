@@ -1,7 +1,8 @@
 /* db.h — the SQLite side of ancsdb: schema, PAK ingest (one transaction per PAK), the
  * mapping of decoded ANCS/EVNT structs to rows, and a small statement runner used by the
  * named queries and `ancsdb sql`. Uses pak.h, ancs.h and SQLite; never parses bytes itself
- * and never prints to stdout (diagnostics go to the FILE * given in the options). */
+ * and never prints to stdout (diagnostics go to the FILE * given in the options).
+ * The files of db/ and their jobs: see internal.h and ingest_internal.h. */
 #ifndef ANCSDB_DB_H
 #define ANCSDB_DB_H
 
@@ -43,9 +44,14 @@ typedef struct db_ingest_opts {
     pak_game game; /* PAK_GAME_UNKNOWN = detect per PAK; else force this game */
     int jobs;      /* decoder threads feeding the one writer; <= 1: all on the caller's */
     int quiet;     /* no per-fault lines on the log */
-    int progress;  /* draw a progress bar on the log (caller decides: isatty && !quiet) */
     int rehash;    /* also compare a hash of every byte before skipping an unchanged PAK */
     FILE *log;     /* diagnostics; NULL = silent */
+    /* Progress (NULL = none): called with path set before each of the `total` PAKs (done of
+     * them finished) and with done == total and path "finishing" before the final pass; with
+     * path NULL when a line is about to be written on the log and at the end of the run (a
+     * bar drawn on the log should be cleared then). db/ draws nothing itself. */
+    void (*progress)(void *ctx, size_t done, size_t total, const char *path);
+    void *progress_ctx;
 } db_ingest_opts;
 
 typedef struct db_ingest_stats {
@@ -70,7 +76,7 @@ int db_ingest_paths(db *d, const char *const *paths, int npaths, const db_ingest
 
 /* Ingest one PAK held in memory (data[0..len), borrowed for the call) as if it were the
  * file `name` (the paks.path and load_errors.pak_path): the same per-PAK code path as
- * db_ingest_paths, with pak_open_mem instead of mapping a file. Used by the fuzz target and
+ * db_ingest_paths, reading from memory instead of the file. Used by the fuzz target and
  * tests. Same return values as db_ingest_paths. */
 int db_ingest_mem(db *d, const char *name, const uint8_t *data, size_t len,
                   const db_ingest_opts *opts, db_ingest_stats *stats, util_err *err);

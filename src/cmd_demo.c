@@ -284,7 +284,8 @@ static int ingest(demo *dm, db *d, db_ingest_stats *is, util_err *e)
     db_ingest_opts io = {.game = PAK_GAME_UNKNOWN,
                          .jobs = 0,
                          .quiet = dm->quiet,
-                         .progress = !dm->quiet && isatty(2),
+                         .progress = !dm->quiet && isatty(2) ? cli_ingest_progress : NULL,
+                         .progress_ctx = stderr,
                          .rehash = 0,
                          .log = stderr};
     memset(is, 0, sizeof *is);

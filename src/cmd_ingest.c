@@ -44,6 +44,28 @@ static const char ingest_usage[] =
     "exit status: 0 ok, 1 some inputs were rejected in this run (see load_errors),\n"
     "             2 usage error, 3 fatal (cannot open the database, write failure, disk full)\n";
 
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+void cli_ingest_progress(void *ctx, size_t done, size_t total, const char *path)
+{
+    FILE *f = ctx;
+    if (!path) { /* a line follows on the same stream, or the run ended */
+        fputs("\r\033[K", f);
+        return;
+    }
+    int width = 30, fill = (int)(done * (size_t)width / (total ? total : 1));
+    char bar[64];
+    for (int i = 0; i < width; i++)
+        bar[i] = i < fill ? '#' : '.';
+    bar[width] = 0;
+    fprintf(f, "\r\033[K[%s] %zu/%zu %s", bar, done, total, base_name(path));
+    fflush(f);
+}
+
 int cmd_ingest(int argc, char **argv)
 {
     const char *dbpath = "corpus.db";
@@ -116,7 +138,10 @@ int cmd_ingest(int argc, char **argv)
         rc = EXIT_USAGE;
         goto done;
     }
-    o.progress = !o.quiet && isatty(STDERR_FILENO);
+    if (!o.quiet && isatty(STDERR_FILENO)) {
+        o.progress = cli_ingest_progress;
+        o.progress_ctx = stderr;
+    }
     if (db_open(&d, dbpath, DB_OPEN_READWRITE, &e) != 0) {
         cli_error("ingest: %s", e.msg);
         rc = EXIT_FATAL;

@@ -1,0 +1,298 @@
+/* assets.c — the one definition of the `assets` table: one row per game and asset ID with
+ * the first type in text order, the copies (resource-table entries) and the distinct PAKs
+ * holding it, from pak_entries of PAKs with a game; and an id_type_conflict warning where
+ * the entries disagree on the type. Computed with one scan and a sort rather than by a
+ * GROUP BY with DISTINCT aggregates, which SQLite runs several times slower. The same
+ * computation rebuilds the table (final pass) and checks it (--rehash). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ingest_internal.h"
+
+typedef struct arow {
+    uint32_t asset_id;
+    uint32_t type; /* FourCC text packed big-endian: compares like the text */
+    int64_t pak_id;
+    uint32_t game; /* index into the games list (sorted by name) */
+} arow;
+
+typedef struct acalc {
+    arow *rows;
+    size_t n;
+    char games[8][8];
+    uint32_t ngames;
+} acalc;
+
+/* One assets row: rows [i, j) of the sorted list. */
+typedef struct agroup {
+    size_t i, j;
+    uint32_t type; /* smallest */
+    int64_t pak_count;
+    int conflict;
+} agroup;
+
+static void fourcc_text(uint32_t v, char out[5])
+{
+    out[0] = (char)(v >> 24);
+    out[1] = (char)(v >> 16);
+    out[2] = (char)(v >> 8);
+    out[3] = (char)v;
+    out[4] = 0;
+}
+
+static int cmp_arow(const void *a, const void *b)
+{
+    const arow *x = a, *y = b;
+    if (x->game != y->game)
+        return x->game < y->game ? -1 : 1;
+    if (x->asset_id != y->asset_id)
+        return x->asset_id < y->asset_id ? -1 : 1;
+    if (x->pak_id != y->pak_id)
+        return x->pak_id < y->pak_id ? -1 : 1;
+    return x->type < y->type ? -1 : x->type > y->type;
+}
+
+static int fail(ing *g)
+{
+    return dbi_sql_fail(g->d, g->err, "rebuild assets");
+}
+
+/* The game of every PAK (index into a->games, -1: none), games sorted by name. */
+static int collect_games(ing *g, acalc *a, int64_t **game_of_pak, int64_t *max_pak)
+{
+    sqlite3_stmt *st = NULL;
+    int s, rc = 0;
+    *game_of_pak = NULL;
+    if (sqlite3_prepare_v2(g->d->h,
+                           "SELECT DISTINCT game FROM paks WHERE game IS NOT NULL "
+                           "ORDER BY game",
+                           -1, &st, NULL) != SQLITE_OK)
+        return fail(g);
+    while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *gm = (const char *)sqlite3_column_text(st, 0);
+        if (a->ngames == 8 || strlen(gm) >= sizeof a->games[0]) {
+            rc = util_fail(g->err, UTIL_ESQL, UINT64_MAX, "rebuild assets: game '%s'", gm);
+            break;
+        }
+        snprintf(a->games[a->ngames++], sizeof a->games[0], "%s", gm);
+    }
+    sqlite3_finalize(st);
+    if (rc || s != SQLITE_DONE)
+        return rc ? rc : fail(g);
+    TRY(dbi_query_int(g->d, "SELECT max(pak_id) FROM paks", max_pak, g->err));
+    if (*max_pak < 0 || *max_pak > (int64_t)(SIZE_MAX / sizeof **game_of_pak) - 1)
+        return util_fail(g->err, UTIL_ESQL, UINT64_MAX, "rebuild assets: pak_id %" PRId64,
+                         *max_pak);
+    int64_t *gp = malloc(((size_t)*max_pak + 1) * sizeof *gp);
+    if (!gp)
+        return util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    for (int64_t i = 0; i <= *max_pak; i++)
+        gp[i] = -1;
+    *game_of_pak = gp;
+    if (sqlite3_prepare_v2(g->d->h, "SELECT pak_id, game FROM paks WHERE game IS NOT NULL", -1, &st,
+                           NULL) != SQLITE_OK)
+        return fail(g);
+    while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t id = sqlite3_column_int64(st, 0);
+        const char *gm = (const char *)sqlite3_column_text(st, 1);
+        uint32_t k = 0;
+        while (k < a->ngames && strcmp(a->games[k], gm))
+            k++;
+        if (k < a->ngames && id >= 0 && id <= *max_pak)
+            gp[id] = k;
+    }
+    sqlite3_finalize(st);
+    return s == SQLITE_DONE ? 0 : fail(g);
+    return rc;
+}
+
+/* Every pak_entries row of a PAK with a game, sorted by game, asset ID, PAK, type. */
+static int collect(ing *g, acalc *a)
+{
+    sqlite3_stmt *st = NULL;
+    int64_t *game_of_pak = NULL, max_pak = 0;
+    size_t cap = 0;
+    int rc = 0, s;
+    if ((rc = collect_games(g, a, &game_of_pak, &max_pak)) != 0)
+        goto done;
+    if (sqlite3_prepare_v2(g->d->h, "SELECT pak_id, asset_id, type FROM pak_entries", -1, &st,
+                           NULL) != SQLITE_OK)
+        if ((rc = fail(g)) != 0)
+            goto done;
+    while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t pid = sqlite3_column_int64(st, 0);
+        const unsigned char *t = sqlite3_column_text(st, 2);
+        if (pid < 0 || pid > max_pak || game_of_pak[pid] < 0)
+            continue;
+        if (!t || sqlite3_column_bytes(st, 2) != 4)
+            if ((rc = util_fail(g->err, UTIL_ESQL, UINT64_MAX,
+                                "rebuild assets: type of 4 bytes")) != 0)
+                goto done;
+        if (a->n == cap) {
+            cap = cap ? cap * 2 : 4096;
+            arow *nr = realloc(a->rows, cap * sizeof *nr);
+            if (!nr)
+                if ((rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory")) != 0)
+                    goto done;
+            a->rows = nr;
+        }
+        arow *r = &a->rows[a->n++];
+        r->asset_id = (uint32_t)sqlite3_column_int64(st, 1);
+        r->type = (uint32_t)t[0] << 24 | (uint32_t)t[1] << 16 | (uint32_t)t[2] << 8 | t[3];
+        r->pak_id = pid;
+        r->game = (uint32_t)game_of_pak[pid];
+    }
+    if (s != SQLITE_DONE)
+        if ((rc = fail(g)) != 0)
+            goto done;
+    if (a->n)
+        qsort(a->rows, a->n, sizeof *a->rows, cmp_arow);
+done:
+    sqlite3_finalize(st);
+    free(game_of_pak);
+    return rc;
+}
+
+/* The group starting at row i; returns its end. */
+static size_t next_group(const acalc *a, size_t i, agroup *out)
+{
+    const arow *r = a->rows;
+    size_t j = i + 1;
+    out->i = i;
+    out->type = r[i].type;
+    out->pak_count = 1;
+    out->conflict = 0;
+    for (; j < a->n && r[j].game == r[i].game && r[j].asset_id == r[i].asset_id; j++) {
+        out->pak_count += r[j].pak_id != r[j - 1].pak_id;
+        if (r[j].type != out->type)
+            out->conflict = 1;
+        if (r[j].type < out->type)
+            out->type = r[j].type;
+    }
+    out->j = j;
+    return j;
+}
+
+/* "asset ID held as A,B": the distinct types in text order. */
+static void conflict_message(const acalc *a, const agroup *gr, char msg[160])
+{
+    uint32_t types[8];
+    size_t nt = 0;
+    snprintf(msg, 160, "asset ID held as ");
+    for (size_t k = gr->i; k < gr->j; k++) {
+        size_t m = 0;
+        while (m < nt && types[m] != a->rows[k].type)
+            m++;
+        if (m == nt && nt < 8)
+            types[nt++] = a->rows[k].type;
+    }
+    for (size_t x = 1; x < nt; x++)
+        for (size_t y = x; y > 0 && types[y - 1] > types[y]; y--) {
+            uint32_t t = types[y];
+            types[y] = types[y - 1];
+            types[y - 1] = t;
+        }
+    for (size_t m = 0; m < nt; m++) {
+        char t4[5];
+        fourcc_text(types[m], t4);
+        size_t len = strlen(msg);
+        snprintf(msg + len, 160 - len, "%s%s", m ? "," : "", t4);
+    }
+}
+
+static int write_group(ing *g, const acalc *a, const agroup *gr)
+{
+    const arow *r = &a->rows[gr->i];
+    char fc[5], msg[160];
+    db_row w;
+    int rc = dbi_row_begin(&w, g->d, TBL(assets), g->err);
+    if (rc)
+        return rc;
+    fourcc_text(gr->type, fc);
+    dbi_text(&w, COL(assets, game), a->games[r->game]);
+    dbi_int(&w, COL(assets, asset_id), r->asset_id);
+    dbi_text(&w, COL(assets, type), fc);
+    dbi_int(&w, COL(assets, copies), (int64_t)(gr->j - gr->i));
+    dbi_int(&w, COL(assets, pak_count), gr->pak_count);
+    if ((rc = dbi_row_end(&w, g->err)) != 0 || !gr->conflict)
+        return rc;
+    /* not counted in the run's warnings: the rebuild replaces them all */
+    conflict_message(a, gr, msg);
+    if ((rc = dbi_row_begin(&w, g->d, TBL(warnings), g->err)) != 0)
+        return rc;
+    dbi_text(&w, COL(warnings, game), a->games[r->game]);
+    dbi_text(&w, COL(warnings, type), fc);
+    dbi_int(&w, COL(warnings, asset_id), r->asset_id);
+    dbi_text(&w, COL(warnings, code), "id_type_conflict");
+    dbi_text(&w, COL(warnings, message), msg);
+    return dbi_row_end(&w, g->err);
+}
+
+int ing_rebuild_assets(ing *g)
+{
+    acalc a = {0};
+    int rc = 0;
+    if ((rc = dbi_exec(g->d,
+                       "DELETE FROM assets; DELETE FROM warnings WHERE code = 'id_type_conflict'",
+                       g->err)) != 0)
+        goto done;
+    if ((rc = collect(g, &a)) != 0)
+        goto done;
+    dbi_batch_begin(g->d);
+    agroup gr;
+    for (size_t i = 0; i < a.n && !rc;) {
+        i = next_group(&a, i, &gr);
+        rc = write_group(g, &a, &gr);
+    }
+    int frc = dbi_batch_end(g->d, rc != 0, g->err);
+    if (!rc)
+        rc = frc;
+done:
+    free(a.rows);
+    return rc;
+}
+
+int ing_assets_differ(ing *g, int *out)
+{
+    acalc a = {0};
+    sqlite3_stmt *st = NULL;
+    int rc = 0, s = SQLITE_DONE;
+    *out = 0;
+    if ((rc = collect(g, &a)) != 0)
+        goto done;
+    if (sqlite3_prepare_v2(g->d->h,
+                           "SELECT game, asset_id, type, copies, pak_count FROM assets "
+                           "ORDER BY game, asset_id",
+                           -1, &st, NULL) != SQLITE_OK)
+        if ((rc = fail(g)) != 0)
+            goto done;
+    agroup gr;
+    size_t i = 0;
+    while (!*out && (s = sqlite3_step(st)) == SQLITE_ROW) {
+        if (i >= a.n) {
+            *out = 1;
+            break;
+        }
+        i = next_group(&a, i, &gr);
+        const arow *r = &a.rows[gr.i];
+        char fc[5];
+        fourcc_text(gr.type, fc);
+        const char *gm = (const char *)sqlite3_column_text(st, 0);
+        const char *ty = (const char *)sqlite3_column_text(st, 2);
+        *out = !gm || strcmp(gm, a.games[r->game]) ||
+               sqlite3_column_int64(st, 1) != (int64_t)r->asset_id || !ty || strcmp(ty, fc) ||
+               sqlite3_column_int64(st, 3) != (int64_t)(gr.j - gr.i) ||
+               sqlite3_column_int64(st, 4) != gr.pak_count;
+    }
+    if (!*out && s != SQLITE_ROW && s != SQLITE_DONE)
+        if ((rc = fail(g)) != 0)
+            goto done;
+    if (!*out && s == SQLITE_DONE && i < a.n)
+        *out = 1;
+done:
+    sqlite3_finalize(st);
+    free(a.rows);
+    return rc;
+}

@@ -1,0 +1,86 @@
+/* bulk.c — a bulk load (into a database holding no PAK yet) is one transaction whose
+ * non-unique secondary indexes are dropped at its start and built again at its end, which
+ * is cheaper than keeping them up to date row by row. Unique indexes stay: INSERT OR IGNORE
+ * relies on them. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ingest_internal.h"
+
+void ing_indexes_free(ing_indexes *x)
+{
+    for (size_t i = 0; i < x->n; i++)
+        free(x->sql[i]);
+    free(x->sql);
+    x->sql = NULL;
+    x->n = 0;
+}
+
+/* Inside the bulk transaction: remember and drop the indexes. */
+int ing_drop_indexes(ing *g, ing_indexes *x)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = 0, s;
+    size_t cap = 0;
+    if (sqlite3_prepare_v2(g->d->h,
+                           "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS "
+                           "NOT NULL AND sql NOT LIKE 'CREATE UNIQUE%' ORDER BY name",
+                           -1, &st, NULL) != SQLITE_OK)
+        return dbi_sql_fail(g->d, g->err, "list indexes");
+    char **names = NULL;
+    while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+        if (x->n == cap) {
+            cap = cap ? cap * 2 : 32;
+            char **ns = realloc(x->sql, cap * sizeof *ns);
+            char **nn = ns ? realloc(names, cap * sizeof *nn) : NULL;
+            if (ns)
+                x->sql = ns;
+            if (!nn) {
+                rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+                break;
+            }
+            names = nn;
+        }
+        x->sql[x->n] = strdup((const char *)sqlite3_column_text(st, 1));
+        names[x->n] =
+            sqlite3_mprintf("DROP INDEX \"%w\"", (const char *)sqlite3_column_text(st, 0));
+        if (!x->sql[x->n] || !names[x->n]) {
+            free(x->sql[x->n]);
+            sqlite3_free(names[x->n]);
+            rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+            break;
+        }
+        x->n++;
+    }
+    if (!rc && s != SQLITE_DONE)
+        rc = dbi_sql_fail(g->d, g->err, "list indexes");
+    sqlite3_finalize(st);
+    for (size_t i = 0; i < x->n; i++) {
+        if (!rc)
+            rc = dbi_exec(g->d, names[i], g->err);
+        sqlite3_free(names[i]);
+    }
+    free(names);
+    return rc;
+}
+
+int ing_create_indexes(ing *g, const ing_indexes *x)
+{
+    for (size_t i = 0; i < x->n; i++) {
+        int rc = dbi_exec(g->d, x->sql[i], g->err);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* Whether the database holds no PAK yet (then the run is a bulk load). */
+int ing_db_is_empty(ing *g)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(g->d->h, "SELECT 1 FROM paks LIMIT 1", -1, &st, NULL) != SQLITE_OK)
+        return 0;
+    int empty = sqlite3_step(st) == SQLITE_DONE;
+    sqlite3_finalize(st);
+    return empty;
+}

@@ -1,0 +1,157 @@
+/* ingest_internal.h — the ingest's private types and the functions its files share: the
+ * PAK reading (ingest_read.c), decode jobs and worker threads (ingest_jobs.c), transactions,
+ * skip check and deletes (ingest_tx.c), one PAK (ingest_pak.c), one entry (ingest_entry.c),
+ * the final pass (final_pass.c), the folder walk (walk.c) and bulk indexes (bulk.c);
+ * db_ingest_paths / db_ingest_mem (ingest.c) run them. */
+#ifndef ANCSDB_DB_INGEST_INTERNAL_H
+#define ANCSDB_DB_INGEST_INTERNAL_H
+
+#include <pthread.h>
+#include <sys/stat.h>
+
+#include "internal.h"
+
+/* ---- reading a PAK (ingest_read.c) -------------------------------------------------------
+ * A PAK is read through a util_src, never mapped: pak_open_src_tables, then (when it is not
+ * skipped) pak_read_entry_info, then each ANCS/EVNT payload by pak_inflate when its job runs.
+ * Memory follows the tables and the payloads in flight, not the file size. Workers read the
+ * same source concurrently (pread). */
+
+/* FNV-1a of every byte of src (--rehash). */
+int ing_hash_all(const util_src *src, uint64_t *out, util_err *err);
+/* The ANCS signal of the game decision: what the first readable ANCS among the first 4 in
+ * bounds says (ancs_guess_game), PAK_GAME_UNKNOWN when none tells. */
+pak_game ing_game_from_ancs(const pak_file *p);
+
+/* ---- decode jobs and workers (ingest_jobs.c) ---------------------------------------------- */
+
+/* One ANCS/EVNT entry on its way from the PAK to the writer. The writer sets the inputs
+ * before a worker may claim the job, and reads the results once `done` is set. */
+typedef struct ing_job {
+    const pak_file *p; /* read through its source */
+    uint32_t entry;
+    ancs_game game;
+    int want_decode; /* guess: decode now (the writer decodes itself when it guessed wrong) */
+    int done;
+    int inflated; /* 0: entry out of bounds or inflate failed (e says why) */
+    uint8_t *buf;
+    size_t len;
+    size_t hlen; /* len without trailing 0xFF padding */
+    uint64_t hash;
+    int decoded; /* decode attempted; dec_rc its result */
+    int dec_rc;
+    util_err e;
+    util_arena arena;
+    ancs_set set;
+    ancs_evnt_file ev;
+} ing_job;
+
+void ing_job_set(ing_job *j, const pak_file *p, uint32_t entry, ancs_game game, int want);
+/* Inflate and hash the entry; decode it when asked to. */
+void ing_job_run(ing_job *j);
+void ing_job_decode(ing_job *j);
+/* Free the results; the slot is ready for the next job. */
+void ing_job_clear(ing_job *j);
+
+/* Worker threads and the ring of job slots. Jobs carry a sequence number that keeps
+ * growing across PAKs; job k lives in ring[k % cap]. Workers claim jobs with
+ * claim <= k < limit; the writer raises limit as it consumes. */
+typedef struct ing_pipeline {
+    pthread_mutex_t mu;
+    pthread_cond_t work, done;
+    pthread_t *threads;
+    int nthreads; /* 0: the writer runs every job itself (--jobs 1) */
+    int quit;
+    ing_job *ring;
+    size_t cap;
+    size_t claim, limit;
+} ing_pipeline;
+
+int ing_pipeline_start(ing_pipeline *pl, int jobs, util_err *err);
+void ing_pipeline_stop(ing_pipeline *pl);
+void ing_pipeline_wait(ing_pipeline *pl, ing_job *j);
+void ing_pipeline_release(ing_pipeline *pl, size_t limit);
+void ing_pipeline_drain(ing_pipeline *pl, size_t from);
+
+/* ---- one run ------------------------------------------------------------------------------ */
+
+typedef struct ing_devino {
+    dev_t dev;
+    ino_t ino;
+} ing_devino;
+
+typedef struct ing {
+    db *d;
+    const db_ingest_opts *o;
+    db_ingest_stats *st;
+    util_err *err;
+    ing_devino *seen; /* visited directories and files */
+    size_t nseen, capseen;
+    char **files;
+    size_t nfiles, capfiles;
+    int changed;
+    int bulk;       /* one transaction for the run, each PAK a savepoint */
+    uint64_t chash; /* --rehash: FNV-1a of every byte of the current PAK */
+    ing_pipeline pl;
+    const uint8_t *mem_data; /* db_ingest_mem: the one PAK's bytes, used instead of its path */
+    size_t mem_len;
+} ing;
+
+/* faults.c: one load_errors row, the count, and a line on the log. entry < 0: whole PAK. */
+int ing_fault(ing *g, const char *path, const char *game, int64_t entry, uint32_t type, uint32_t id,
+              const char *stage, uint64_t off, const char *msg);
+/* ingest.c: clear the progress bar before a line is written on the log. */
+void ing_progress_clear(ing *g);
+
+/* ingest_read.c: open the PAK at path (db_ingest_mem: its bytes). owned: util_src_close. */
+int ing_open(ing *g, const char *path, util_src **out, util_err *err);
+
+/* ingest_tx.c: one PAK's changes are a transaction, or a savepoint of the bulk load's. */
+int ing_tx_begin(ing *g);
+int ing_tx_commit(ing *g);
+void ing_tx_rollback(ing *g);
+/* ingest_state.final_pass_pending: set with a PAK's changes, cleared by the final pass. */
+int ing_set_pending(ing *g, int on);
+int ing_pending_flag(ing *g, int *out);
+/* The paks row of path: old id (-1 if none) and whether the PAK can be skipped (p NULL:
+ * never). */
+int ing_lookup_old(ing *g, const char *path, const struct stat *sb, const pak_file *p,
+                   int64_t *old_id, int *skip);
+/* Delete everything that came from PAK old_id (path): its entries, names, warnings,
+ * load_errors, and the derived rows of assets decoded from its copies. */
+int ing_delete_pak(ing *g, int64_t old_id, const char *path);
+
+/* ingest_pak.c: ingest one PAK; an unreadable one becomes an 'error' row, not a failure. */
+int ing_do_pak(ing *g, const char *path, const struct stat *sb);
+
+/* ingest_entry.c: the writer's half of job j (entry of the PAK with row pak_id): write the
+ * decode's rows if (game, type, id) has none yet, else compare the copy's hash with the
+ * canonical one. Faults become load_errors; SQL failures and out of memory are returned. */
+int ing_finish_entry(ing *g, ing_job *j, int64_t pak_id, const char *path, const char *game);
+/* Whether (game, type, id) has no decoded rows now: the guess handed to a worker. */
+int ing_want_decode(ing *g, const char *game, const pak_entry *e);
+
+/* final_pass.c: decode what no PAK's rows hold (orphans), settle unknown games, rebuild
+ * `assets`; whether a killed run left that undone (*out). */
+int ing_final_pass(ing *g);
+int ing_final_pass_needed(ing *g, int *out);
+
+/* assets.c: rebuild `assets` and the id_type_conflict warnings (inside the caller's
+ * transaction); whether `assets` differs from what pak_entries say (*out). */
+int ing_rebuild_assets(ing *g);
+int ing_assets_differ(ing *g, int *out);
+
+/* walk.c: add path (a .pak file, or a folder searched recursively) to g->files. */
+int ing_walk(ing *g, const char *path, int explicit_arg, int depth);
+
+/* bulk.c: the non-unique secondary indexes, dropped for a bulk load and built at its end. */
+typedef struct ing_indexes {
+    char **sql;
+    size_t n;
+} ing_indexes;
+int ing_db_is_empty(ing *g);
+int ing_drop_indexes(ing *g, ing_indexes *x);
+int ing_create_indexes(ing *g, const ing_indexes *x);
+void ing_indexes_free(ing_indexes *x);
+
+#endif

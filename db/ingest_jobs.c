@@ -1,0 +1,160 @@
+/* ingest_jobs.c — decode jobs and the worker threads that run them. With --jobs N > 1, N
+ * workers inflate, hash and decode the ANCS/EVNT entries of the current PAK (no SQLite)
+ * into a ring of job slots while the one writer thread writes rows and consumes the jobs in
+ * entry order. A worker's decode is a guess made when the job is handed out; the writer
+ * checks `decoded` itself and decodes on its own thread when the guess was wrong, so the
+ * rows are those of --jobs 1, where the writer runs every job itself. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ingest_internal.h"
+
+void ing_job_decode(ing_job *j)
+{
+    const pak_entry *e = &j->p->entries[j->entry];
+    if (e->type == UTIL_FCC_ANCS)
+        j->dec_rc = ancs_decode(&j->set, j->buf, j->len, j->game, &j->arena, &j->e);
+    else
+        j->dec_rc = ancs_evnt_decode(&j->ev, j->buf, j->len, j->game, &j->arena, &j->e);
+    j->decoded = 1;
+}
+
+/* Inflate and hash the entry; decode it when asked to. */
+void ing_job_run(ing_job *j)
+{
+    const pak_entry *e = &j->p->entries[j->entry];
+    util_err_clear(&j->e);
+    if (!e->in_bounds)
+        return;
+    if (pak_inflate(&j->buf, &j->len, j->p, j->entry, PAK_MAX_INFLATE, &j->e) != 0)
+        return;
+    j->inflated = 1;
+    /* Stored copies keep their 0xFF padding and compressed ones do not: compare copies
+     * without trailing 0xFF bytes. */
+    size_t hlen = j->len;
+    while (hlen > 0 && j->buf[hlen - 1] == 0xFF)
+        hlen--;
+    j->hlen = hlen;
+    j->hash = util_fnv1a(UTIL_FNV_INIT, j->buf, hlen);
+    if (j->want_decode)
+        ing_job_decode(j);
+}
+
+void ing_job_set(ing_job *j, const pak_file *p, uint32_t entry, ancs_game game, int want)
+{
+    j->p = p;
+    j->entry = entry;
+    j->game = game;
+    j->want_decode = want;
+}
+
+/* Free the results; the slot is ready for the next job. */
+void ing_job_clear(ing_job *j)
+{
+    free(j->buf);
+    util_arena_free(&j->arena);
+    j->buf = NULL;
+    j->len = j->hlen = 0;
+    j->done = j->inflated = j->decoded = j->dec_rc = 0;
+}
+
+static void *worker_main(void *arg)
+{
+    ing_pipeline *pl = arg;
+    pthread_mutex_lock(&pl->mu);
+    for (;;) {
+        while (!pl->quit && pl->claim >= pl->limit)
+            pthread_cond_wait(&pl->work, &pl->mu);
+        if (pl->quit)
+            break;
+        ing_job *j = &pl->ring[pl->claim++ % pl->cap];
+        pthread_mutex_unlock(&pl->mu);
+        ing_job_run(j);
+        pthread_mutex_lock(&pl->mu);
+        j->done = 1;
+        pthread_cond_broadcast(&pl->done);
+    }
+    pthread_mutex_unlock(&pl->mu);
+    return NULL;
+}
+
+/* Start `jobs` worker threads when jobs > 1 (fewer when threads cannot be made; with none
+ * the writer does the work). */
+int ing_pipeline_start(ing_pipeline *pl, int jobs, util_err *err)
+{
+    memset(pl, 0, sizeof *pl);
+    if (jobs < 1)
+        jobs = 1;
+    pl->cap = jobs > 1 ? (size_t)jobs * 4 : 1;
+    pl->ring = calloc(pl->cap, sizeof *pl->ring);
+    if (!pl->ring)
+        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    for (size_t i = 0; i < pl->cap; i++)
+        util_arena_init(&pl->ring[i].arena);
+    pthread_mutex_init(&pl->mu, NULL);
+    pthread_cond_init(&pl->work, NULL);
+    pthread_cond_init(&pl->done, NULL);
+    if (jobs > 1) {
+        pl->threads = calloc((size_t)jobs, sizeof *pl->threads);
+        if (!pl->threads)
+            return 0; /* run the jobs on the writer */
+        for (int i = 0; i < jobs; i++) {
+            if (pthread_create(&pl->threads[i], NULL, worker_main, pl) != 0)
+                break;
+            pl->nthreads++;
+        }
+    }
+    return 0;
+}
+
+void ing_pipeline_stop(ing_pipeline *pl)
+{
+    if (!pl->ring)
+        return;
+    pthread_mutex_lock(&pl->mu);
+    pl->quit = 1;
+    pthread_cond_broadcast(&pl->work);
+    pthread_mutex_unlock(&pl->mu);
+    for (int i = 0; i < pl->nthreads; i++)
+        pthread_join(pl->threads[i], NULL);
+    for (size_t i = 0; i < pl->cap; i++)
+        ing_job_clear(&pl->ring[i]);
+    free(pl->threads);
+    free(pl->ring);
+    pthread_mutex_destroy(&pl->mu);
+    pthread_cond_destroy(&pl->work);
+    pthread_cond_destroy(&pl->done);
+    memset(pl, 0, sizeof *pl);
+}
+
+void ing_pipeline_wait(ing_pipeline *pl, ing_job *j)
+{
+    pthread_mutex_lock(&pl->mu);
+    while (!j->done)
+        pthread_cond_wait(&pl->done, &pl->mu);
+    pthread_mutex_unlock(&pl->mu);
+}
+
+/* Let workers claim jobs up to sequence number limit (exclusive). */
+void ing_pipeline_release(ing_pipeline *pl, size_t limit)
+{
+    pthread_mutex_lock(&pl->mu);
+    pl->limit = limit;
+    pthread_cond_broadcast(&pl->work);
+    pthread_mutex_unlock(&pl->mu);
+}
+
+/* Take back the jobs no worker has claimed and wait for the claimed ones not yet consumed
+ * (sequence numbers from `from` on), clearing them: nothing refers to the PAK afterwards. */
+void ing_pipeline_drain(ing_pipeline *pl, size_t from)
+{
+    pthread_mutex_lock(&pl->mu);
+    pl->limit = pl->claim;
+    size_t end = pl->claim;
+    pthread_mutex_unlock(&pl->mu);
+    for (size_t k = from; k < end; k++) {
+        ing_job *j = &pl->ring[k % pl->cap];
+        ing_pipeline_wait(pl, j);
+        ing_job_clear(j);
+    }
+}

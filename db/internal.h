@@ -1,0 +1,156 @@
+/* internal.h — what the db/ files share and nothing outside db/ sees: the connection
+ * struct, the statements prepared once per connection, the row writer, the warnings and
+ * load_errors rows, and small helpers. The ingest's own types (reader, jobs, run context)
+ * are in ingest_internal.h. */
+#ifndef ANCSDB_DB_INTERNAL_H
+#define ANCSDB_DB_INTERNAL_H
+
+#include <stdint.h>
+
+#include <sqlite3.h>
+
+#include "db.h"
+#include "tables.h"
+
+/* ---- statements prepared once per connection (queries and updates; rows are written by
+ * the row writer below) ----------------------------------------------------------------- */
+
+#define DB_STMTS(X)                                                                                \
+    X(PAK_GET, "SELECT pak_id, file_size, mtime, mtime_ns, tables_hash, content_hash, "            \
+               "status FROM paks WHERE path = ?1")                                                 \
+    X(DECODED_GET, "SELECT content_hash, status FROM decoded WHERE game = ?1 AND "                 \
+                   "asset_id = ?2 AND type = ?3")                                                  \
+    X(ENTRY_HASH, "UPDATE pak_entries SET content_hash = ?3 WHERE pak_id = ?1 AND "                \
+                  "entry_index = ?2")
+
+#define DB_STMT_ENUM(name, sql) S_##name,
+enum { DB_STMTS(DB_STMT_ENUM) S_COUNT };
+
+/* ---- the row writer (rows.c) ----------------------------------------------------------- */
+
+/* One table the writer fills: name, own columns (tables.h), and how it is written. */
+typedef struct db_table {
+    const char *name;
+    const char *const *cols;
+    int ncols;     /* own columns; keyed tables have the DB_KEY_COLS before them */
+    int keyed;     /* rows derived from one decoded asset: key columns first */
+    int or_ignore; /* INSERT OR IGNORE */
+    int batch_log; /* up to 2^batch_log rows per INSERT while batching; 0: never batched */
+} db_table;
+extern const db_table dbi_tables[DBT_COUNT];
+
+#define DB_KEY_ENUM(c) DBK_##c,
+enum { DB_KEY_COLS(DB_KEY_ENUM) DBK_COUNT };
+
+/* A value waiting in a row: 'i' integer, 'r' real, 't' text (off/len in the text buffer),
+ * 'n' NULL. */
+typedef struct db_val {
+    char kind;
+    int64_t i;
+    double r;
+    size_t off, len;
+} db_val;
+
+typedef struct db_batch db_batch;
+
+struct db {
+    sqlite3 *h;
+    int readonly;
+    sqlite3_stmt *st[S_COUNT];
+    sqlite3_stmt *del_ancs[32], *del_evnt[8]; /* db_delete_asset's statements */
+    size_t ndel_ancs, ndel_evnt;
+    long rows_warned; /* warnings rows written (stats) */
+    /* row writer */
+    int batching;               /* rows are buffered until dbi_batch_end */
+    db_batch *batch[DBT_COUNT]; /* made when a table gets its first row */
+    char *key[DBK_COUNT];       /* key column values of the current decode (text) */
+    char *btext;                /* text of the buffered rows */
+    size_t btext_len, btext_cap;
+    int oom; /* a text copy failed: the row fails at dbi_row_end */
+};
+
+/* A row being filled: dbi_row_begin, dbi_int/real/text for its non-NULL columns (COL(t, c);
+ * columns not set are NULL), dbi_row_end. */
+typedef struct db_row {
+    db *d;
+    const db_table *t;
+    db_val *v; /* own columns (key columns sit before them) */
+} db_row;
+
+int dbi_row_begin(db_row *r, db *d, const db_table *t, util_err *err);
+void dbi_int(db_row *r, int col, int64_t v);
+void dbi_real(db_row *r, int col, double v);
+void dbi_text(db_row *r, int col, const char *s); /* copied; NULL leaves the column NULL */
+/* Write the row now (outside a batch, or a table with batch_log 0) or buffer it. */
+int dbi_row_end(db_row *r, util_err *err);
+
+/* Set the key columns every keyed row carries (DB_KEY_COLS) for the rows that follow. */
+int dbi_set_key(db *d, const char *game, util_err *err);
+
+/* Buffer rows from now on; dbi_batch_end writes them (each table's rows in order, 2^k per
+ * INSERT: the same rows and outcome as one INSERT per row) or drops them (discard). */
+void dbi_batch_begin(db *d);
+int dbi_batch_end(db *d, int discard, util_err *err);
+void dbi_rows_free(db *d);
+
+/* ---- warnings and load_errors rows (faults.c) ------------------------------------------- */
+
+/* One warnings row. asset_id, offset, pak_id < 0: NULL. */
+int dbi_warn(db *d, const char *game, const char *type, int64_t asset_id, int64_t offset,
+             const char *code, const char *msg, int64_t pak_id, util_err *err);
+/* One load_errors row. entry < 0: whole-PAK fault (entry, type, asset NULL); off UINT64_MAX
+ * and game NULL: NULL. */
+int dbi_load_error(db *d, const char *path, const char *game, int64_t entry, uint32_t type,
+                   uint32_t id, const char *stage, uint64_t off, const char *msg, util_err *err);
+
+/* ---- decoded rows (rows_ancs.c, rows_anim.c, rows_evnt.c) -------------------------------- */
+
+/* One asset_refs row from the current decode; char_index < 0: NULL (set level). */
+int dbi_put_ref(db *d, const char *src_type, uint32_t src_id, const char *dst_type, uint32_t dst_id,
+                int64_t char_index, const char *via, util_err *err);
+/* A warnings row per decoder warning of the report. */
+int dbi_put_report_warnings(db *d, const char *game, const char *type, uint32_t id,
+                            const ancs_report *rep, util_err *err);
+/* events rows of one event set (owner 'ANCS', anim_index >= 0) or EVNT (anim_index -1). */
+int dbi_put_event_nodes(db *d, const char *owner_type, uint32_t owner_id, int64_t anim_index,
+                        const ancs_evnt *ev, int mp2, util_err *err);
+
+/* Writing one ANCS: the set, and the meta-animation tree being walked. */
+typedef struct dbi_ancs_w {
+    db *d;
+    uint32_t ancs_id;
+    const ancs_set *set;
+    util_err *err;
+    const char *owner; /* meta_anim_nodes.owner of the tree being written */
+    uint32_t owner_index;
+    uint32_t seq, prim_seq;
+    uint32_t *anims; /* dbi_play_anims: distinct ANIM IDs of a tree */
+    size_t nanims, capanims;
+    int rc;
+} dbi_ancs_w;
+
+/* The animation set's rows: animations and their trees, transitions, additive animations,
+ * half transitions, resource pairs, event sets. */
+int dbi_put_animset(dbi_ancs_w *w);
+/* The distinct ANIM IDs of the Play nodes of m and t (either may be NULL) into w->anims. */
+int dbi_play_anims(dbi_ancs_w *w, const ancs_meta_anim *m, const ancs_meta_trans *t);
+
+/* ---- helpers (connection.c) -------------------------------------------------------------- */
+
+/* A UTIL_ESQL error "what: <SQLite's message>". */
+int dbi_sql_fail(db *d, util_err *err, const char *what);
+/* Run sql (no rows wanted): UTIL_ESQL naming the statement on failure. */
+int dbi_exec(db *d, const char *sql, util_err *err);
+/* Prepare sql, bind ?1 to text (when not NULL) or else to id, step once, finalize. */
+int dbi_exec_bind(db *d, const char *sql, int64_t id, const char *text, util_err *err);
+/* Step a prepared statement whose result is one integer (or none: 0), then reset it. */
+int dbi_query_int(db *d, const char *sql, int64_t *out, util_err *err);
+/* FourCC as text (out[4] = 0); returns out. */
+const char *dbi_fourcc(uint32_t v, char out[5]);
+/* 0 and 0xFFFFFFFF mean "no asset". */
+static inline int dbi_id_none(uint32_t id)
+{
+    return id == 0 || id == 0xFFFFFFFFu;
+}
+
+#endif

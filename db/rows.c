@@ -1,0 +1,262 @@
+/* rows.c — the one row writer: rows filled by named column (tables.h), INSERT text built
+ * from the table descriptors, and one batcher for every table.
+ *
+ * SQLite spends about as much on running a one-row INSERT statement as on the row itself.
+ * Between dbi_batch_begin and dbi_batch_end the rows are buffered per table and written by
+ * INSERTs of 2^k rows (at most 2^batch_log), in the order they came: the same rows, rowids
+ * and INSERT OR IGNORE outcome as one statement per row. Values and text are copied. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* ---- table descriptors ------------------------------------------------------------------ */
+
+#define DBT_COL_NAME(t, c) #c,
+#define DBT_COLS(t, keyed, ign, blog)                                                              \
+    static const char *const cols_##t[] = {DBT_##t(DBT_COL_NAME, t)};
+DB_TABLES(DBT_COLS)
+#define DBT_DESC(t, keyed, ign, blog) {#t, cols_##t, DBC_##t##_n, keyed, ign, blog},
+const db_table dbi_tables[DBT_COUNT] = {DB_TABLES(DBT_DESC)};
+
+#define DB_KEY_NAME(c) #c,
+static const char *const key_cols[DBK_COUNT] = {DB_KEY_COLS(DB_KEY_NAME)};
+
+struct db_batch {
+    int nvals, rows, max_log;
+    sqlite3_stmt *multi[8]; /* 2^k rows; prepared when first needed */
+    db_val vals[];          /* (1 << max_log) * nvals */
+};
+
+static int table_id(const db_table *t)
+{
+    return (int)(t - dbi_tables);
+}
+
+static int row_width(const db_table *t)
+{
+    return t->ncols + (t->keyed ? DBK_COUNT : 0);
+}
+
+static db_batch *batch_of(db *d, const db_table *t, util_err *err)
+{
+    db_batch *b = d->batch[table_id(t)];
+    if (b)
+        return b;
+    int n = row_width(t);
+    size_t rows = (size_t)1 << t->batch_log;
+    b = calloc(1, sizeof *b + rows * (size_t)n * sizeof(db_val));
+    if (!b) {
+        util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+        return NULL;
+    }
+    b->nvals = n;
+    b->max_log = t->batch_log;
+    d->batch[table_id(t)] = b;
+    return b;
+}
+
+void dbi_rows_free(db *d)
+{
+    for (int i = 0; i < DBT_COUNT; i++) {
+        if (!d->batch[i])
+            continue;
+        for (int k = 0; k <= d->batch[i]->max_log; k++)
+            sqlite3_finalize(d->batch[i]->multi[k]);
+        free(d->batch[i]);
+        d->batch[i] = NULL;
+    }
+    for (int k = 0; k < DBK_COUNT; k++) {
+        free(d->key[k]);
+        d->key[k] = NULL;
+    }
+    free(d->btext);
+    d->btext = NULL;
+    d->btext_len = d->btext_cap = 0;
+}
+
+/* INSERT INTO t("c1","c2",...) VALUES (?,...),... with 2^k rows. */
+static int batch_prepare(db *d, const db_table *t, db_batch *b, int k, util_err *err)
+{
+    sqlite3_str *q = sqlite3_str_new(d->h);
+    sqlite3_str_appendf(q, "INSERT %sINTO %s(", t->or_ignore ? "OR IGNORE " : "", t->name);
+    int c = 0;
+    for (int i = 0; t->keyed && i < DBK_COUNT; i++)
+        sqlite3_str_appendf(q, "%s\"%w\"", c++ ? "," : "", key_cols[i]);
+    for (int i = 0; i < t->ncols; i++)
+        sqlite3_str_appendf(q, "%s\"%w\"", c++ ? "," : "", t->cols[i]);
+    sqlite3_str_appendall(q, ") VALUES ");
+    for (int r = 0; r < (1 << k); r++) {
+        sqlite3_str_appendall(q, r ? ",(" : "(");
+        for (int i = 0; i < b->nvals; i++)
+            sqlite3_str_appendall(q, i ? ",?" : "?");
+        sqlite3_str_appendall(q, ")");
+    }
+    char *sql = sqlite3_str_finish(q);
+    if (!sql)
+        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    int s = sqlite3_prepare_v3(d->h, sql, -1, SQLITE_PREPARE_PERSISTENT, &b->multi[k], NULL);
+    sqlite3_free(sql);
+    if (s != SQLITE_OK)
+        return util_fail(err, UTIL_ESQL, UINT64_MAX, "prepare insert into %s: %s", t->name,
+                         sqlite3_errmsg(d->h));
+    return 0;
+}
+
+/* Write rows [from, from + 2^k) of t's buffer with one statement. */
+static int batch_step(db *d, const db_table *t, db_batch *b, int from, int k, util_err *err)
+{
+    if (!b->multi[k] && batch_prepare(d, t, b, k, err))
+        return err && err->code ? err->code : UTIL_ESQL;
+    sqlite3_stmt *st = b->multi[k];
+    const db_val *v = &b->vals[(size_t)from * (size_t)b->nvals];
+    int n = (1 << k) * b->nvals;
+    for (int c = 0; c < n; c++) {
+        switch (v[c].kind) {
+        case 'i':
+            sqlite3_bind_int64(st, c + 1, v[c].i);
+            break;
+        case 'r':
+            sqlite3_bind_double(st, c + 1, v[c].r);
+            break;
+        case 't':
+            sqlite3_bind_text(st, c + 1, d->btext + v[c].off, (int)v[c].len, SQLITE_STATIC);
+            break;
+        default:
+            sqlite3_bind_null(st, c + 1);
+        }
+    }
+    int s = sqlite3_step(st);
+    int rc = 0;
+    if (s != SQLITE_DONE)
+        rc = util_fail(err, UTIL_ESQL, UINT64_MAX, "insert into %s: %s", t->name,
+                       sqlite3_errmsg(d->h));
+    sqlite3_reset(st);
+    return rc;
+}
+
+static int text_add(db *d, const char *s, size_t *off, size_t *len)
+{
+    size_t n = strlen(s);
+    if (d->btext_cap - d->btext_len < n + 1) {
+        size_t cap = d->btext_cap ? d->btext_cap : 4096;
+        while (cap - d->btext_len < n + 1)
+            cap *= 2;
+        char *p = realloc(d->btext, cap);
+        if (!p)
+            return UTIL_ENOMEM;
+        d->btext = p;
+        d->btext_cap = cap;
+    }
+    memcpy(d->btext + d->btext_len, s, n + 1);
+    *off = d->btext_len;
+    *len = n;
+    d->btext_len += n + 1;
+    return 0;
+}
+
+static void val_text(db *d, db_val *v, const char *s)
+{
+    if (!s)
+        return;
+    if (text_add(d, s, &v->off, &v->len)) {
+        d->oom = 1;
+        return;
+    }
+    v->kind = 't';
+}
+
+int dbi_set_key(db *d, const char *game, util_err *err)
+{
+    const char *vals[DBK_COUNT] = {[DBK_game] = game};
+    for (int k = 0; k < DBK_COUNT; k++) {
+        char *s = vals[k] ? strdup(vals[k]) : NULL;
+        if (vals[k] && !s)
+            return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+        free(d->key[k]);
+        d->key[k] = s;
+    }
+    return 0;
+}
+
+int dbi_row_begin(db_row *r, db *d, const db_table *t, util_err *err)
+{
+    db_batch *b = batch_of(d, t, err);
+    if (!b)
+        return UTIL_ENOMEM;
+    db_val *row = &b->vals[(size_t)b->rows * (size_t)b->nvals];
+    for (int c = 0; c < b->nvals; c++)
+        row[c].kind = 'n';
+    d->oom = 0;
+    r->d = d;
+    r->t = t;
+    r->v = row;
+    if (t->keyed) {
+        for (int k = 0; k < DBK_COUNT; k++)
+            val_text(d, &row[k], d->key[k]);
+        r->v = row + DBK_COUNT;
+    }
+    return 0;
+}
+
+void dbi_int(db_row *r, int col, int64_t v)
+{
+    r->v[col].kind = 'i';
+    r->v[col].i = v;
+}
+
+void dbi_real(db_row *r, int col, double v)
+{
+    r->v[col].kind = 'r';
+    r->v[col].r = v;
+}
+
+void dbi_text(db_row *r, int col, const char *s)
+{
+    val_text(r->d, &r->v[col], s);
+}
+
+int dbi_row_end(db_row *r, util_err *err)
+{
+    db *d = r->d;
+    const db_table *t = r->t;
+    db_batch *b = d->batch[table_id(t)];
+    if (d->oom)
+        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    if (!d->batching || t->batch_log == 0) {
+        int rc = batch_step(d, t, b, b->rows, 0, err);
+        if (!d->batching)
+            d->btext_len = 0;
+        return rc;
+    }
+    if (++b->rows < 1 << t->batch_log)
+        return 0;
+    int rc = batch_step(d, t, b, 0, t->batch_log, err);
+    b->rows = 0;
+    return rc;
+}
+
+void dbi_batch_begin(db *d)
+{
+    d->batching = 1;
+}
+
+int dbi_batch_end(db *d, int discard, util_err *err)
+{
+    int rc = 0;
+    for (int i = 0; i < DBT_COUNT; i++) {
+        db_batch *b = d->batch[i];
+        if (!b)
+            continue;
+        int from = 0;
+        for (int k = b->max_log; k >= 0 && !rc && !discard; k--)
+            if (b->rows & (1 << k)) {
+                rc = batch_step(d, &dbi_tables[i], b, from, k, err);
+                from += 1 << k;
+            }
+        b->rows = 0;
+    }
+    d->btext_len = 0;
+    d->batching = 0;
+    return rc;
+}

@@ -1,0 +1,505 @@
+/* rows_ancs.c — one decoded ANCS as rows: the ancs row, each character and its sub-tables
+ * (animation names, ID map, PAS database, particle lists, boxes, effects), and the
+ * asset_refs of what each character reaches (CONTRACT "How a character reaches an asset").
+ * The animation set's rows are in rows_anim.c. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static int put_ref(dbi_ancs_w *w, const char *dst_type, uint32_t dst, int64_t char_index,
+                   const char *via)
+{
+    if (dbi_id_none(dst))
+        return 0;
+    return dbi_put_ref(w->d, "ANCS", w->ancs_id, dst_type, dst, char_index, via, w->err);
+}
+
+/* A particle_refs row; effect < 0: NULL. */
+static int put_particle_ref(dbi_ancs_w *w, uint32_t ci, const char *source, const char *list,
+                            uint32_t seq, int64_t effect, const char *ptype, uint32_t id)
+{
+    db_row r;
+    int rc = dbi_row_begin(&r, w->d, TBL(particle_refs), w->err);
+    if (rc)
+        return rc;
+    dbi_int(&r, COL(particle_refs, ancs_id), w->ancs_id);
+    dbi_int(&r, COL(particle_refs, char_index), ci);
+    dbi_text(&r, COL(particle_refs, source), source);
+    dbi_text(&r, COL(particle_refs, list), list);
+    dbi_int(&r, COL(particle_refs, seq), seq);
+    if (effect >= 0)
+        dbi_int(&r, COL(particle_refs, effect_index), effect);
+    dbi_text(&r, COL(particle_refs, particle_type), ptype);
+    dbi_int(&r, COL(particle_refs, particle_id), id);
+    return dbi_row_end(&r, w->err);
+}
+
+static int put_id_list(dbi_ancs_w *w, uint32_t ci, const ancs_id_list *l, const char *list,
+                       const char *ptype, const char *via)
+{
+    int rc = 0;
+    for (uint32_t k = 0; k < l->count; k++) {
+        TRY(put_particle_ref(w, ci, "particles", list, k, -1, ptype, l->ids[k]));
+        TRY(put_ref(w, ptype, l->ids[k], ci, via));
+    }
+    return rc;
+}
+
+/* A PAS parameter's typed value (0 s32, 1 u32, 2 f32, 3 bool, 4 enum; other types NULL). */
+static void put_pas_value(db_row *r, int col, int32_t type, uint32_t raw)
+{
+    if (type == ANCS_PARM_FLOAT) {
+        float f;
+        memcpy(&f, &raw, sizeof f);
+        dbi_real(r, col, (double)f);
+    } else if (type == ANCS_PARM_INT32) {
+        dbi_int(r, col, (int32_t)raw);
+    } else if (type >= 0 && type <= 4) {
+        dbi_int(r, col, raw);
+    }
+}
+
+static int put_pas(dbi_ancs_w *w, uint32_t ci, const ancs_character *c)
+{
+    util_err *err = w->err;
+    int rc = 0;
+    db_row r;
+    for (uint32_t s = 0; s < c->pas.state_count; s++) {
+        const ancs_pas_state *ps = &c->pas.states[s];
+        TRY(dbi_row_begin(&r, w->d, TBL(pas_states), err));
+        dbi_int(&r, COL(pas_states, ancs_id), w->ancs_id);
+        dbi_int(&r, COL(pas_states, char_index), ci);
+        dbi_int(&r, COL(pas_states, state_index), s);
+        dbi_int(&r, COL(pas_states, state_type), (int)ps->state_type);
+        dbi_int(&r, COL(pas_states, parm_count), ps->parm_count);
+        dbi_int(&r, COL(pas_states, anim_info_count), ps->anim_count);
+        TRY(dbi_row_end(&r, err));
+        for (uint32_t p = 0; p < ps->parm_count; p++) {
+            const ancs_pas_parm *pp = &ps->parms[p];
+            TRY(dbi_row_begin(&r, w->d, TBL(pas_parms), err));
+            dbi_int(&r, COL(pas_parms, ancs_id), w->ancs_id);
+            dbi_int(&r, COL(pas_parms, char_index), ci);
+            dbi_int(&r, COL(pas_parms, state_index), s);
+            dbi_int(&r, COL(pas_parms, parm_index), p);
+            dbi_int(&r, COL(pas_parms, parm_type), pp->parm_type);
+            dbi_int(&r, COL(pas_parms, weight_function), pp->weight_function);
+            dbi_real(&r, COL(pas_parms, weight), pp->weight);
+            put_pas_value(&r, COL(pas_parms, min_value), pp->parm_type, pp->min);
+            put_pas_value(&r, COL(pas_parms, max_value), pp->parm_type, pp->max);
+            if (pp->parm_type >= 0 && pp->parm_type <= 4) {
+                dbi_int(&r, COL(pas_parms, min_raw), pp->min);
+                dbi_int(&r, COL(pas_parms, max_raw), pp->max);
+            }
+            TRY(dbi_row_end(&r, err));
+        }
+        for (uint32_t a = 0; a < ps->anim_count; a++) {
+            const ancs_pas_anim *pa = &ps->anims[a];
+            TRY(dbi_row_begin(&r, w->d, TBL(pas_anim_infos), err));
+            dbi_int(&r, COL(pas_anim_infos, ancs_id), w->ancs_id);
+            dbi_int(&r, COL(pas_anim_infos, char_index), ci);
+            dbi_int(&r, COL(pas_anim_infos, state_index), s);
+            dbi_int(&r, COL(pas_anim_infos, info_index), a);
+            dbi_int(&r, COL(pas_anim_infos, anim_id), pa->anim_id);
+            TRY(dbi_row_end(&r, err));
+            for (uint32_t p = 0; p < ps->parm_count && pa->values; p++) {
+                int32_t type = ps->parms[p].parm_type;
+                TRY(dbi_row_begin(&r, w->d, TBL(pas_values), err));
+                dbi_int(&r, COL(pas_values, ancs_id), w->ancs_id);
+                dbi_int(&r, COL(pas_values, char_index), ci);
+                dbi_int(&r, COL(pas_values, state_index), s);
+                dbi_int(&r, COL(pas_values, info_index), a);
+                dbi_int(&r, COL(pas_values, parm_index), p);
+                put_pas_value(&r, COL(pas_values, value), type, pa->values[p]);
+                if (type >= 0 && type <= 4)
+                    dbi_int(&r, COL(pas_values, raw), pa->values[p]);
+                TRY(dbi_row_end(&r, err));
+            }
+        }
+    }
+    return rc;
+}
+
+/* The six columns of a box must follow each other in tables.h. */
+_Static_assert(COL(anim_aabbs, max_z) - COL(anim_aabbs, min_x) == 5, "anim_aabbs columns");
+_Static_assert(COL(indexed_aabbs, max_z) - COL(indexed_aabbs, min_x) == 5, "indexed columns");
+
+static void put_box(db_row *r, int col, const ancs_aabox *b)
+{
+    for (int k = 0; k < 3; k++)
+        dbi_real(r, col + k, (double)b->min[k]);
+    for (int k = 0; k < 3; k++)
+        dbi_real(r, col + 3 + k, (double)b->max[k]);
+}
+
+static int put_boxes_effects(dbi_ancs_w *w, uint32_t ci, const ancs_character *c)
+{
+    util_err *err = w->err;
+    int mp2 = w->set->game == ANCS_GAME_MP2;
+    int rc = 0;
+    db_row r;
+    for (uint32_t k = 0; k < c->aabb_count; k++) {
+        TRY(dbi_row_begin(&r, w->d, TBL(anim_aabbs), err));
+        dbi_int(&r, COL(anim_aabbs, ancs_id), w->ancs_id);
+        dbi_int(&r, COL(anim_aabbs, char_index), ci);
+        dbi_int(&r, COL(anim_aabbs, seq), k);
+        dbi_text(&r, COL(anim_aabbs, name), c->aabbs[k].name);
+        put_box(&r, COL(anim_aabbs, min_x), &c->aabbs[k].box);
+        TRY(dbi_row_end(&r, err));
+    }
+    for (uint32_t k = 0; k < c->indexed_aabb_count; k++) {
+        TRY(dbi_row_begin(&r, w->d, TBL(indexed_aabbs), err));
+        dbi_int(&r, COL(indexed_aabbs, ancs_id), w->ancs_id);
+        dbi_int(&r, COL(indexed_aabbs, char_index), ci);
+        dbi_int(&r, COL(indexed_aabbs, seq), k);
+        dbi_int(&r, COL(indexed_aabbs, anim_id), c->indexed_aabbs[k].anim_id);
+        put_box(&r, COL(indexed_aabbs, min_x), &c->indexed_aabbs[k].box);
+        TRY(dbi_row_end(&r, err));
+    }
+    for (uint32_t e = 0; e < c->effect_count; e++) {
+        const ancs_effect *ef = &c->effects[e];
+        TRY(dbi_row_begin(&r, w->d, TBL(effects), err));
+        dbi_int(&r, COL(effects, ancs_id), w->ancs_id);
+        dbi_int(&r, COL(effects, char_index), ci);
+        dbi_int(&r, COL(effects, effect_index), e);
+        dbi_text(&r, COL(effects, name), ef->name);
+        dbi_int(&r, COL(effects, component_count), ef->comp_count);
+        TRY(dbi_row_end(&r, err));
+        for (uint32_t k = 0; k < ef->comp_count; k++) {
+            const ancs_effect_comp *cp = &ef->comps[k];
+            char fc[5];
+            dbi_fourcc(cp->particle_type, fc);
+            TRY(dbi_row_begin(&r, w->d, TBL(effect_components), err));
+            dbi_int(&r, COL(effect_components, ancs_id), w->ancs_id);
+            dbi_int(&r, COL(effect_components, char_index), ci);
+            dbi_int(&r, COL(effect_components, effect_index), e);
+            dbi_int(&r, COL(effect_components, comp_index), k);
+            dbi_text(&r, COL(effect_components, name), cp->name);
+            dbi_text(&r, COL(effect_components, particle_type), fc);
+            dbi_int(&r, COL(effect_components, particle_id), cp->particle_id);
+            if (!mp2)
+                dbi_text(&r, COL(effect_components, bone_name), cp->bone_name);
+            if (mp2)
+                dbi_int(&r, COL(effect_components, bone_id), cp->bone_id);
+            dbi_real(&r, COL(effect_components, scale), (double)cp->scale);
+            dbi_int(&r, COL(effect_components, parented_mode), cp->parented_mode);
+            dbi_int(&r, COL(effect_components, flags), cp->flags);
+            TRY(dbi_row_end(&r, err));
+            TRY(put_particle_ref(w, ci, "effect", "effect", k, e, fc, cp->particle_id));
+            TRY(put_ref(w, fc, cp->particle_id, ci, "effect"));
+        }
+    }
+    return rc;
+}
+
+static int put_character_row(dbi_ancs_w *w, uint32_t ci, const ancs_character *c)
+{
+    unsigned T = c->version;
+    char magic[5];
+    db_row r;
+    int rc = dbi_row_begin(&r, w->d, TBL(characters), w->err);
+    if (rc)
+        return rc;
+    dbi_int(&r, COL(characters, ancs_id), w->ancs_id);
+    dbi_int(&r, COL(characters, char_index), ci);
+    dbi_int(&r, COL(characters, char_id), c->char_id);
+    dbi_int(&r, COL(characters, version), T);
+    dbi_text(&r, COL(characters, name), c->name);
+    dbi_int(&r, COL(characters, model_id), c->model_id);
+    dbi_int(&r, COL(characters, skin_id), c->skin_id);
+    dbi_int(&r, COL(characters, skeleton_id), c->skeleton_id);
+    if (ANCS_HAS_FROZEN(T)) {
+        dbi_int(&r, COL(characters, frozen_model_id), c->frozen_model_id);
+        dbi_int(&r, COL(characters, frozen_skin_id), c->frozen_skin_id);
+    }
+    if (ANCS_HAS_MP2_FIELDS(T)) {
+        dbi_int(&r, COL(characters, cspp_id), c->cspp_id);
+        dbi_int(&r, COL(characters, unknown_b), c->unknown_b);
+        dbi_int(&r, COL(characters, unknown_c), (unsigned)c->unknown_c);
+        dbi_int(&r, COL(characters, spsc_count), c->spsc.count);
+        dbi_int(&r, COL(characters, indexed_aabb_count), c->indexed_aabb_count);
+    }
+    dbi_int(&r, COL(characters, unknown_a), c->unknown_a);
+    dbi_int(&r, COL(characters, anim_name_count), c->anim_name_count);
+    dbi_int(&r, COL(characters, part_count), c->part.count);
+    dbi_int(&r, COL(characters, swhc_count), c->swhc.count);
+    if (ANCS_HAS_THIRD_LIST(T))
+        dbi_int(&r, COL(characters, third_list_count), c->third.count);
+    dbi_int(&r, COL(characters, elsc_count), c->elsc.count);
+    if (ANCS_HAS_AABBS(T))
+        dbi_int(&r, COL(characters, aabb_count), c->aabb_count);
+    if (ANCS_HAS_EFFECTS(T))
+        dbi_int(&r, COL(characters, effect_count), c->effect_count);
+    if (ANCS_HAS_ID_MAP(T))
+        dbi_int(&r, COL(characters, id_map_count), c->id_map.count);
+    dbi_text(&r, COL(characters, pas_magic), dbi_fourcc(c->pas.magic, magic));
+    dbi_int(&r, COL(characters, pas_default_state), (int)c->pas.default_state);
+    dbi_int(&r, COL(characters, pas_state_count), c->pas.state_count);
+    dbi_int(&r, COL(characters, byte_offset), (int64_t)c->offset);
+    return dbi_row_end(&r, w->err);
+}
+
+/* A character's rows; used[i] = 1 for each animation-set entry its names select. */
+static int put_character(dbi_ancs_w *w, uint32_t ci, const ancs_character *c, uint8_t *used)
+{
+    util_err *err = w->err;
+    const ancs_animset *as = &w->set->animset;
+    int rc = 0;
+    unsigned T = c->version;
+    db_row r;
+    TRY(put_character_row(w, ci, c));
+    /* character's own fields */
+    TRY(put_ref(w, "CMDL", c->model_id, ci, "model"));
+    TRY(put_ref(w, "CSKR", c->skin_id, ci, "skin"));
+    TRY(put_ref(w, "CINF", c->skeleton_id, ci, "skeleton"));
+    if (ANCS_HAS_FROZEN(T)) {
+        TRY(put_ref(w, "CMDL", c->frozen_model_id, ci, "frozen_model"));
+        TRY(put_ref(w, "CSKR", c->frozen_skin_id, ci, "frozen_skin"));
+    }
+    if (ANCS_HAS_MP2_FIELDS(T))
+        TRY(put_ref(w, "CSPP", c->cspp_id, ci, "cspp"));
+    /* animation names and which animation-set entries they select (CONTRACT rule 3) */
+    for (uint32_t k = 0; k < c->anim_name_count; k++) {
+        const ancs_anim_name *an = &c->anim_names[k];
+        int64_t idx = -1;
+        if (ANCS_HAS_ID_MAP(T)) {
+            if (an->anim_id < c->id_map.count)
+                idx = c->id_map.ids[an->anim_id];
+        } else {
+            idx = an->anim_id;
+        }
+        if (idx >= (int64_t)as->animation_count)
+            idx = -1;
+        if (idx >= 0)
+            used[idx] = 1;
+        TRY(dbi_row_begin(&r, w->d, TBL(character_anims), err));
+        dbi_int(&r, COL(character_anims, ancs_id), w->ancs_id);
+        dbi_int(&r, COL(character_anims, char_index), ci);
+        dbi_int(&r, COL(character_anims, seq), k);
+        dbi_int(&r, COL(character_anims, anim_id), an->anim_id);
+        dbi_text(&r, COL(character_anims, unknown), an->unknown);
+        dbi_text(&r, COL(character_anims, name), an->name);
+        if (idx >= 0)
+            dbi_int(&r, COL(character_anims, anim_index), idx);
+        TRY(dbi_row_end(&r, err));
+    }
+    for (uint32_t k = 0; ANCS_HAS_ID_MAP(T) && k < c->id_map.count; k++) {
+        TRY(dbi_row_begin(&r, w->d, TBL(anim_id_map), err));
+        dbi_int(&r, COL(anim_id_map, ancs_id), w->ancs_id);
+        dbi_int(&r, COL(anim_id_map, char_index), ci);
+        dbi_int(&r, COL(anim_id_map, anim_id), k);
+        dbi_int(&r, COL(anim_id_map, anim_index), c->id_map.ids[k]);
+        TRY(dbi_row_end(&r, err));
+    }
+    TRY(put_pas(w, ci, c));
+    /* particle lists (CONTRACT rule 2); the third list at T >= 6 has no known type */
+    TRY(put_id_list(w, ci, &c->part, "PART", "PART", "particles"));
+    TRY(put_id_list(w, ci, &c->swhc, "SWHC", "SWHC", "particles"));
+    if (ANCS_HAS_THIRD_LIST(T)) {
+        for (uint32_t k = 0; k < c->third.count; k++) {
+            TRY(put_particle_ref(w, ci, "particles", "third_list", k, -1, NULL, c->third.ids[k]));
+            TRY(put_ref(w, NULL, c->third.ids[k], ci, "third_list"));
+        }
+    }
+    TRY(put_id_list(w, ci, &c->elsc, "ELSC", "ELSC", "particles"));
+    if (ANCS_HAS_MP2_FIELDS(T))
+        TRY(put_id_list(w, ci, &c->spsc, "SPSC", "SPSC", "particles"));
+    TRY(put_boxes_effects(w, ci, c));
+    return rc;
+}
+
+static int put_ancs_row(dbi_ancs_w *w)
+{
+    const ancs_set *set = w->set;
+    const ancs_animset *as = &set->animset;
+    const ancs_meta_trans *dt = &as->default_transition;
+    unsigned V = as->version;
+    int mp2 = set->game == ANCS_GAME_MP2;
+    db_row r;
+    int rc = dbi_row_begin(&r, w->d, TBL(ancs), w->err);
+    if (rc)
+        return rc;
+    dbi_int(&r, COL(ancs, asset_id), w->ancs_id);
+    dbi_int(&r, COL(ancs, ancs_version), set->version);
+    dbi_int(&r, COL(ancs, charset_version), set->charset_version);
+    dbi_int(&r, COL(ancs, character_count), set->char_count);
+    dbi_int(&r, COL(ancs, animset_version), V);
+    dbi_int(&r, COL(ancs, animation_count), as->animation_count);
+    dbi_int(&r, COL(ancs, transition_count), as->transition_count);
+    if (ANCS_SET_HAS_ADDITIVE(V)) {
+        dbi_int(&r, COL(ancs, additive_count), as->additive_count);
+        dbi_real(&r, COL(ancs, default_fade_in), as->default_fade_in);
+        dbi_real(&r, COL(ancs, default_fade_out), as->default_fade_out);
+    }
+    if (ANCS_SET_HAS_HALF(V))
+        dbi_int(&r, COL(ancs, half_transition_count), as->half_count);
+    if (ANCS_SET_HAS_TAIL(V) && !mp2)
+        dbi_int(&r, COL(ancs, resource_pair_count), as->pair_count);
+    if (ANCS_SET_HAS_TAIL(V) && mp2)
+        dbi_int(&r, COL(ancs, event_set_count), as->event_set_count);
+    dbi_int(&r, COL(ancs, default_trans_type), dt->type);
+    if (dt->type == ANCS_TRANS_TRANS || dt->type == ANCS_TRANS_PHASE_TRANS) {
+        dbi_real(&r, COL(ancs, default_trans_duration), dt->duration.time);
+        dbi_int(&r, COL(ancs, default_trans_duration_type), dt->duration.type);
+        dbi_int(&r, COL(ancs, default_trans_unknown_flag), dt->unknown_flag);
+        dbi_int(&r, COL(ancs, default_trans_run_a), dt->run_a);
+        dbi_int(&r, COL(ancs, default_trans_flags), dt->flags);
+    }
+    dbi_int(&r, COL(ancs, size), (int64_t)(set->report.consumed + set->report.trailing_len));
+    dbi_int(&r, COL(ancs, consumed), (int64_t)set->report.consumed);
+    dbi_int(&r, COL(ancs, trailing_len), (int64_t)set->report.trailing_len);
+    dbi_int(&r, COL(ancs, trailing_all_ff), set->report.trailing_all_ff);
+    return dbi_row_end(&r, w->err);
+}
+
+/* A small set of u32 (linear; sizes are tens to hundreds). */
+typedef struct u32set {
+    uint32_t *v;
+    size_t n, cap;
+} u32set;
+
+static int set_has(const u32set *s, uint32_t x)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (s->v[i] == x)
+            return 1;
+    return 0;
+}
+
+static int set_add(u32set *s, uint32_t x)
+{
+    if (set_has(s, x))
+        return 0;
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 16;
+        uint32_t *n = realloc(s->v, cap * sizeof *n);
+        if (!n)
+            return UTIL_ENOMEM;
+        s->v = n;
+        s->cap = cap;
+    }
+    s->v[s->n++] = x;
+    return 0;
+}
+
+/* Particle nodes of event set ev reached by character ci (-1: every node, set level). */
+static int put_event_particles(dbi_ancs_w *w, const ancs_evnt *ev, int64_t ci, const char *via)
+{
+    int rc = 0;
+    for (uint32_t k = 0; k < ev->particle_count; k++) {
+        const ancs_poi_particle *p = &ev->particles[k];
+        if (ci >= 0 && p->base.char_index != -1 && p->base.char_index != ci)
+            continue;
+        char fc[5];
+        rc = put_ref(w, dbi_fourcc(p->particle_type, fc), p->particle_id, ci, via);
+        if (rc)
+            break;
+    }
+    return rc;
+}
+
+static int put_ancs_rows(db *d, const char *game, uint32_t asset_id, const ancs_set *set,
+                         util_err *err)
+{
+    int rc = 0;
+    const ancs_animset *as = &set->animset;
+    int mp2 = set->game == ANCS_GAME_MP2;
+    uint8_t *used = NULL, *any_used = NULL;
+    u32set anim_reached = {0}, evnt_reached = {0};
+    dbi_ancs_w w = {.d = d, .ancs_id = asset_id, .set = set, .err = err};
+
+    if ((rc = put_ancs_row(&w)) != 0)
+        goto done;
+    if ((rc = dbi_put_report_warnings(d, game, "ANCS", asset_id, &set->report, err)) != 0)
+        goto done;
+
+    size_t na = as->animation_count;
+    used = calloc(na ? na : 1, 1);
+    any_used = calloc(na ? na : 1, 1);
+    if (!used || !any_used)
+        if ((rc = util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory")) != 0)
+            goto done;
+
+    if ((rc = dbi_put_animset(&w)) != 0)
+        goto done;
+
+    /* characters, and what each reaches through its animations (CONTRACT rules 1-4) */
+    for (uint32_t ci = 0; ci < set->char_count; ci++) {
+        memset(used, 0, na ? na : 1);
+        if ((rc = put_character(&w, ci, &set->chars[ci], used)) != 0)
+            goto done;
+        for (uint32_t i = 0; i < na; i++) {
+            if (!used[i])
+                continue;
+            any_used[i] = 1;
+            if ((rc = dbi_play_anims(&w, &as->animations[i].meta, NULL)) != 0)
+                goto done;
+            for (size_t k = 0; k < w.nanims; k++) {
+                uint32_t anim = w.anims[k];
+                if ((rc = put_ref(&w, "ANIM", anim, ci, "animation")) != 0)
+                    goto done;
+                if (set_add(&anim_reached, anim))
+                    if ((rc = util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory")) != 0)
+                        goto done;
+                if (mp2)
+                    continue;
+                for (uint32_t p = 0; p < as->pair_count; p++) {
+                    if (as->pairs[p].anim_id != anim)
+                        continue; /* first pair wins */
+                    uint32_t ev = as->pairs[p].evnt_id;
+                    if ((rc = put_ref(&w, "EVNT", ev, ci, "animation_resources")) != 0)
+                        goto done;
+                    if (!dbi_id_none(ev) && set_add(&evnt_reached, ev))
+                        if ((rc = util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory")) != 0)
+                            goto done;
+                    break;
+                }
+            }
+            if (mp2 && i < as->event_set_count)
+                if ((rc = put_event_particles(&w, &as->event_sets[i], ci, "event")) != 0)
+                    goto done;
+        }
+    }
+    /* references no single character owns */
+    for (uint32_t i = 0; i < na; i++) {
+        if (any_used[i])
+            continue;
+        if ((rc = dbi_play_anims(&w, &as->animations[i].meta, NULL)) != 0)
+            goto done;
+        for (size_t k = 0; k < w.nanims; k++)
+            if (!set_has(&anim_reached, w.anims[k]))
+                if ((rc = put_ref(&w, "ANIM", w.anims[k], -1, "animation")) != 0)
+                    goto done;
+    }
+    for (uint32_t p = 0; p < as->pair_count; p++) {
+        if (!set_has(&anim_reached, as->pairs[p].anim_id))
+            if ((rc = put_ref(&w, "ANIM", as->pairs[p].anim_id, -1, "animation_resources")) != 0)
+                goto done;
+        if (!set_has(&evnt_reached, as->pairs[p].evnt_id))
+            if ((rc = put_ref(&w, "EVNT", as->pairs[p].evnt_id, -1, "animation_resources")) != 0)
+                goto done;
+    }
+    for (uint32_t i = 0; i < as->event_set_count; i++)
+        if (i >= na || !any_used[i])
+            if ((rc = put_event_particles(&w, &as->event_sets[i], -1, "event_set")) != 0)
+                goto done;
+done:
+    free(used);
+    free(any_used);
+    free(w.anims);
+    free(anim_reached.v);
+    free(evnt_reached.v);
+    return rc;
+}
+
+/* The rows of one decode, batched (see rows.c). */
+int db_put_ancs(db *d, const char *game, uint32_t asset_id, const ancs_set *set, util_err *err)
+{
+    int rc = dbi_set_key(d, game, err);
+    if (rc)
+        return rc;
+    dbi_batch_begin(d);
+    rc = put_ancs_rows(d, game, asset_id, set, err);
+    int frc = dbi_batch_end(d, rc != 0, err);
+    return rc ? rc : frc;
+}
