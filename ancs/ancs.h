@@ -351,4 +351,33 @@ void ancs_meta_trans_walk(const ancs_meta_trans *t, ancs_play_fn fn, void *ctx);
 
 const char *ancs_game_name(ancs_game g); /* "MP1", "MP2", "auto" */
 
+/* ---- what a character reaches ---------------------------------------------------------- */
+
+/* One reference of a character set to an asset, by the rules of CONTRACT.md "How a
+ * character reaches an asset". */
+typedef struct ancs_edge {
+    int64_t char_index; /* the reaching character's position in the set; -1: no single
+                           character owns the reference (set level) */
+    uint32_t dst_type;  /* FourCC of the target (0 when !typed) */
+    int typed;          /* 0: the third particle list, whose type is unknown */
+    uint32_t dst_id;    /* never 0 or 0xFFFFFFFF (those mean "none" and are left out) */
+    const char *via;    /* static: model, skin, skeleton, frozen_model, frozen_skin, cspp,
+                           particles, third_list, effect, animation, animation_resources,
+                           event, transition, half_transition, default_transition, event_set */
+} ancs_edge;
+
+typedef struct ancs_edges {
+    ancs_edge *items; /* owned: free with ancs_edges_free */
+    size_t len, cap;
+} ancs_edges;
+
+/* Every distinct edge of set (distinct by char_index, type, ID and via), in a fixed order:
+ * transitions, default transition and half transitions; then per character its own fields,
+ * particle lists, effects, and what its animations reach; then the set-level references of
+ * animations, resource pairs and event sets no character reaches. Time and memory follow
+ * the size of the set and the number of edges (hash lookups, no nested scans). *out is
+ * reset first. UTIL_ENOMEM. */
+int ancs_reach(ancs_edges *out, const ancs_set *set, util_err *err);
+void ancs_edges_free(ancs_edges *e);
+
 #endif

@@ -124,16 +124,11 @@ typedef struct dbi_ancs_w {
     const char *owner; /* meta_anim_nodes.owner of the tree being written */
     uint32_t owner_index;
     uint32_t seq, prim_seq;
-    uint32_t *anims; /* dbi_play_anims: distinct ANIM IDs of a tree */
-    size_t nanims, capanims;
-    int rc;
 } dbi_ancs_w;
 
 /* The animation set's rows: animations and their trees, transitions, additive animations,
  * half transitions, resource pairs, event sets. */
 int dbi_put_animset(dbi_ancs_w *w);
-/* The distinct ANIM IDs of the Play nodes of m and t (either may be NULL) into w->anims. */
-int dbi_play_anims(dbi_ancs_w *w, const ancs_meta_anim *m, const ancs_meta_trans *t);
 
 /* ---- helpers (connection.c) -------------------------------------------------------------- */
 

@@ -1,19 +1,11 @@
 /* rows_ancs.c — one decoded ANCS as rows: the ancs row, each character and its sub-tables
- * (animation names, ID map, PAS database, particle lists, boxes, effects), and the
- * asset_refs of what each character reaches (CONTRACT "How a character reaches an asset").
- * The animation set's rows are in rows_anim.c. */
+ * (animation names, ID map, PAS database, particle lists, boxes, effects), and as asset_refs
+ * the edges ancs_reach gives (CONTRACT "How a character reaches an asset"). The animation
+ * set's rows are in rows_anim.c. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
-
-static int put_ref(dbi_ancs_w *w, const char *dst_type, uint32_t dst, int64_t char_index,
-                   const char *via)
-{
-    if (dbi_id_none(dst))
-        return 0;
-    return dbi_put_ref(w->d, "ANCS", w->ancs_id, dst_type, dst, char_index, via, w->err);
-}
 
 /* A particle_refs row; effect < 0: NULL. */
 static int put_particle_ref(dbi_ancs_w *w, uint32_t ci, const char *source, const char *list,
@@ -36,12 +28,11 @@ static int put_particle_ref(dbi_ancs_w *w, uint32_t ci, const char *source, cons
 }
 
 static int put_id_list(dbi_ancs_w *w, uint32_t ci, const ancs_id_list *l, const char *list,
-                       const char *ptype, const char *via)
+                       const char *ptype)
 {
     int rc = 0;
     for (uint32_t k = 0; k < l->count; k++) {
         TRY(put_particle_ref(w, ci, "particles", list, k, -1, ptype, l->ids[k]));
-        TRY(put_ref(w, ptype, l->ids[k], ci, via));
     }
     return rc;
 }
@@ -186,7 +177,6 @@ static int put_boxes_effects(dbi_ancs_w *w, uint32_t ci, const ancs_character *c
             dbi_int(&r, COL(effect_components, flags), cp->flags);
             TRY(dbi_row_end(&r, err));
             TRY(put_particle_ref(w, ci, "effect", "effect", k, e, fc, cp->particle_id));
-            TRY(put_ref(w, fc, cp->particle_id, ci, "effect"));
         }
     }
     return rc;
@@ -239,8 +229,8 @@ static int put_character_row(dbi_ancs_w *w, uint32_t ci, const ancs_character *c
     return dbi_row_end(&r, w->err);
 }
 
-/* A character's rows; used[i] = 1 for each animation-set entry its names select. */
-static int put_character(dbi_ancs_w *w, uint32_t ci, const ancs_character *c, uint8_t *used)
+/* A character's rows. */
+static int put_character(dbi_ancs_w *w, uint32_t ci, const ancs_character *c)
 {
     util_err *err = w->err;
     const ancs_animset *as = &w->set->animset;
@@ -248,17 +238,7 @@ static int put_character(dbi_ancs_w *w, uint32_t ci, const ancs_character *c, ui
     unsigned T = c->version;
     db_row r;
     TRY(put_character_row(w, ci, c));
-    /* character's own fields */
-    TRY(put_ref(w, "CMDL", c->model_id, ci, "model"));
-    TRY(put_ref(w, "CSKR", c->skin_id, ci, "skin"));
-    TRY(put_ref(w, "CINF", c->skeleton_id, ci, "skeleton"));
-    if (ANCS_HAS_FROZEN(T)) {
-        TRY(put_ref(w, "CMDL", c->frozen_model_id, ci, "frozen_model"));
-        TRY(put_ref(w, "CSKR", c->frozen_skin_id, ci, "frozen_skin"));
-    }
-    if (ANCS_HAS_MP2_FIELDS(T))
-        TRY(put_ref(w, "CSPP", c->cspp_id, ci, "cspp"));
-    /* animation names and which animation-set entries they select (CONTRACT rule 3) */
+    /* animation names and which animation-set entry each selects (CONTRACT rule 3) */
     for (uint32_t k = 0; k < c->anim_name_count; k++) {
         const ancs_anim_name *an = &c->anim_names[k];
         int64_t idx = -1;
@@ -270,8 +250,6 @@ static int put_character(dbi_ancs_w *w, uint32_t ci, const ancs_character *c, ui
         }
         if (idx >= (int64_t)as->animation_count)
             idx = -1;
-        if (idx >= 0)
-            used[idx] = 1;
         TRY(dbi_row_begin(&r, w->d, TBL(character_anims), err));
         dbi_int(&r, COL(character_anims, ancs_id), w->ancs_id);
         dbi_int(&r, COL(character_anims, char_index), ci);
@@ -293,17 +271,13 @@ static int put_character(dbi_ancs_w *w, uint32_t ci, const ancs_character *c, ui
     }
     TRY(put_pas(w, ci, c));
     /* particle lists (CONTRACT rule 2); the third list at T >= 6 has no known type */
-    TRY(put_id_list(w, ci, &c->part, "PART", "PART", "particles"));
-    TRY(put_id_list(w, ci, &c->swhc, "SWHC", "SWHC", "particles"));
-    if (ANCS_HAS_THIRD_LIST(T)) {
-        for (uint32_t k = 0; k < c->third.count; k++) {
-            TRY(put_particle_ref(w, ci, "particles", "third_list", k, -1, NULL, c->third.ids[k]));
-            TRY(put_ref(w, NULL, c->third.ids[k], ci, "third_list"));
-        }
-    }
-    TRY(put_id_list(w, ci, &c->elsc, "ELSC", "ELSC", "particles"));
+    TRY(put_id_list(w, ci, &c->part, "PART", "PART"));
+    TRY(put_id_list(w, ci, &c->swhc, "SWHC", "SWHC"));
+    for (uint32_t k = 0; ANCS_HAS_THIRD_LIST(T) && k < c->third.count; k++)
+        TRY(put_particle_ref(w, ci, "particles", "third_list", k, -1, NULL, c->third.ids[k]));
+    TRY(put_id_list(w, ci, &c->elsc, "ELSC", "ELSC"));
     if (ANCS_HAS_MP2_FIELDS(T))
-        TRY(put_id_list(w, ci, &c->spsc, "SPSC", "SPSC", "particles"));
+        TRY(put_id_list(w, ci, &c->spsc, "SPSC", "SPSC"));
     TRY(put_boxes_effects(w, ci, c));
     return rc;
 }
@@ -352,144 +326,31 @@ static int put_ancs_row(dbi_ancs_w *w)
     return dbi_row_end(&r, w->err);
 }
 
-/* A small set of u32 (linear; sizes are tens to hundreds). */
-typedef struct u32set {
-    uint32_t *v;
-    size_t n, cap;
-} u32set;
-
-static int set_has(const u32set *s, uint32_t x)
+/* asset_refs: the edges ancs_reach gives. */
+static int put_refs(dbi_ancs_w *w)
 {
-    for (size_t i = 0; i < s->n; i++)
-        if (s->v[i] == x)
-            return 1;
-    return 0;
-}
-
-static int set_add(u32set *s, uint32_t x)
-{
-    if (set_has(s, x))
-        return 0;
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 16;
-        uint32_t *n = realloc(s->v, cap * sizeof *n);
-        if (!n)
-            return UTIL_ENOMEM;
-        s->v = n;
-        s->cap = cap;
-    }
-    s->v[s->n++] = x;
-    return 0;
-}
-
-/* Particle nodes of event set ev reached by character ci (-1: every node, set level). */
-static int put_event_particles(dbi_ancs_w *w, const ancs_evnt *ev, int64_t ci, const char *via)
-{
-    int rc = 0;
-    for (uint32_t k = 0; k < ev->particle_count; k++) {
-        const ancs_poi_particle *p = &ev->particles[k];
-        if (ci >= 0 && p->base.char_index != -1 && p->base.char_index != ci)
-            continue;
+    ancs_edges edges = {0};
+    int rc = ancs_reach(&edges, w->set, w->err);
+    for (size_t i = 0; i < edges.len && !rc; i++) {
+        const ancs_edge *e = &edges.items[i];
         char fc[5];
-        rc = put_ref(w, dbi_fourcc(p->particle_type, fc), p->particle_id, ci, via);
-        if (rc)
-            break;
+        rc = dbi_put_ref(w->d, "ANCS", w->ancs_id, e->typed ? dbi_fourcc(e->dst_type, fc) : NULL,
+                         e->dst_id, e->char_index, e->via, w->err);
     }
+    ancs_edges_free(&edges);
     return rc;
 }
 
 static int put_ancs_rows(db *d, const char *game, uint32_t asset_id, const ancs_set *set,
                          util_err *err)
 {
-    int rc = 0;
-    const ancs_animset *as = &set->animset;
-    int mp2 = set->game == ANCS_GAME_MP2;
-    uint8_t *used = NULL, *any_used = NULL;
-    u32set anim_reached = {0}, evnt_reached = {0};
     dbi_ancs_w w = {.d = d, .ancs_id = asset_id, .set = set, .err = err};
-
-    if ((rc = put_ancs_row(&w)) != 0)
-        goto done;
-    if ((rc = dbi_put_report_warnings(d, game, "ANCS", asset_id, &set->report, err)) != 0)
-        goto done;
-
-    size_t na = as->animation_count;
-    used = calloc(na ? na : 1, 1);
-    any_used = calloc(na ? na : 1, 1);
-    if (!used || !any_used)
-        if ((rc = util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory")) != 0)
-            goto done;
-
-    if ((rc = dbi_put_animset(&w)) != 0)
-        goto done;
-
-    /* characters, and what each reaches through its animations (CONTRACT rules 1-4) */
-    for (uint32_t ci = 0; ci < set->char_count; ci++) {
-        memset(used, 0, na ? na : 1);
-        if ((rc = put_character(&w, ci, &set->chars[ci], used)) != 0)
-            goto done;
-        for (uint32_t i = 0; i < na; i++) {
-            if (!used[i])
-                continue;
-            any_used[i] = 1;
-            if ((rc = dbi_play_anims(&w, &as->animations[i].meta, NULL)) != 0)
-                goto done;
-            for (size_t k = 0; k < w.nanims; k++) {
-                uint32_t anim = w.anims[k];
-                if ((rc = put_ref(&w, "ANIM", anim, ci, "animation")) != 0)
-                    goto done;
-                if (set_add(&anim_reached, anim))
-                    if ((rc = util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory")) != 0)
-                        goto done;
-                if (mp2)
-                    continue;
-                for (uint32_t p = 0; p < as->pair_count; p++) {
-                    if (as->pairs[p].anim_id != anim)
-                        continue; /* first pair wins */
-                    uint32_t ev = as->pairs[p].evnt_id;
-                    if ((rc = put_ref(&w, "EVNT", ev, ci, "animation_resources")) != 0)
-                        goto done;
-                    if (!dbi_id_none(ev) && set_add(&evnt_reached, ev))
-                        if ((rc = util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory")) != 0)
-                            goto done;
-                    break;
-                }
-            }
-            if (mp2 && i < as->event_set_count)
-                if ((rc = put_event_particles(&w, &as->event_sets[i], ci, "event")) != 0)
-                    goto done;
-        }
-    }
-    /* references no single character owns */
-    for (uint32_t i = 0; i < na; i++) {
-        if (any_used[i])
-            continue;
-        if ((rc = dbi_play_anims(&w, &as->animations[i].meta, NULL)) != 0)
-            goto done;
-        for (size_t k = 0; k < w.nanims; k++)
-            if (!set_has(&anim_reached, w.anims[k]))
-                if ((rc = put_ref(&w, "ANIM", w.anims[k], -1, "animation")) != 0)
-                    goto done;
-    }
-    for (uint32_t p = 0; p < as->pair_count; p++) {
-        if (!set_has(&anim_reached, as->pairs[p].anim_id))
-            if ((rc = put_ref(&w, "ANIM", as->pairs[p].anim_id, -1, "animation_resources")) != 0)
-                goto done;
-        if (!set_has(&evnt_reached, as->pairs[p].evnt_id))
-            if ((rc = put_ref(&w, "EVNT", as->pairs[p].evnt_id, -1, "animation_resources")) != 0)
-                goto done;
-    }
-    for (uint32_t i = 0; i < as->event_set_count; i++)
-        if (i >= na || !any_used[i])
-            if ((rc = put_event_particles(&w, &as->event_sets[i], -1, "event_set")) != 0)
-                goto done;
-done:
-    free(used);
-    free(any_used);
-    free(w.anims);
-    free(anim_reached.v);
-    free(evnt_reached.v);
-    return rc;
+    TRY(put_ancs_row(&w));
+    TRY(dbi_put_report_warnings(d, game, "ANCS", asset_id, &set->report, err));
+    TRY(dbi_put_animset(&w));
+    for (uint32_t ci = 0; ci < set->char_count; ci++)
+        TRY(put_character(&w, ci, &set->chars[ci]));
+    return put_refs(&w);
 }
 
 /* The rows of one decode, batched (see rows.c). */

@@ -3,7 +3,6 @@
  * anim_primitives, transitions, half transitions, additive animations, resource pairs and
  * MP2 event sets. */
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "internal.h"
 
@@ -116,52 +115,13 @@ static int put_tree(dbi_ancs_w *w, const char *owner, uint32_t index, const ancs
     return put_nodes(w, m, -1, -1, "", 1, -1);
 }
 
-static void collect_play(const ancs_meta_anim *play, void *ctx)
-{
-    dbi_ancs_w *w = ctx;
-    for (size_t i = 0; i < w->nanims; i++)
-        if (w->anims[i] == play->anim_id)
-            return;
-    if (w->nanims == w->capanims) {
-        size_t cap = w->capanims ? w->capanims * 2 : 16;
-        uint32_t *n = realloc(w->anims, cap * sizeof *n);
-        if (!n) {
-            w->rc = UTIL_ENOMEM;
-            return;
-        }
-        w->anims = n;
-        w->capanims = cap;
-    }
-    w->anims[w->nanims++] = play->anim_id;
-}
-
-int dbi_play_anims(dbi_ancs_w *w, const ancs_meta_anim *m, const ancs_meta_trans *t)
-{
-    w->nanims = 0;
-    w->rc = 0;
-    if (m)
-        ancs_meta_anim_walk(m, collect_play, w);
-    if (t)
-        ancs_meta_trans_walk(t, collect_play, w);
-    if (w->rc)
-        return util_fail(w->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
-    return 0;
-}
-
-/* A meta-transition's tree (MetaAnim transitions only) and the ANIMs it plays. */
+/* A meta-transition's tree (MetaAnim transitions only). */
 static int put_trans_tree(dbi_ancs_w *w, const char *owner, uint32_t index,
                           const ancs_meta_trans *t)
 {
     if (t->type != ANCS_TRANS_META_ANIM || !t->anim)
         return 0;
-    int rc = put_tree(w, owner, index, t->anim);
-    if (rc)
-        return rc;
-    rc = dbi_play_anims(w, NULL, t);
-    for (size_t i = 0; i < w->nanims && !rc; i++)
-        if (!dbi_id_none(w->anims[i]))
-            rc = dbi_put_ref(w->d, "ANCS", w->ancs_id, "ANIM", w->anims[i], -1, owner, w->err);
-    return rc;
+    return put_tree(w, owner, index, t->anim);
 }
 
 static int trans_fields(const ancs_meta_trans *t)

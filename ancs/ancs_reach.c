@@ -1,0 +1,459 @@
+/* ancs_reach.c — what each character of a decoded set reaches (CONTRACT.md "How a
+ * character reaches an asset") as a list of distinct edges; db/ writes them as asset_refs.
+ *
+ * Every lookup is a hash: edges already emitted, the first resource pair of an ANIM ID,
+ * the ANIMs and EVNTs some character reaches. A set whose characters all use hundreds of
+ * animations therefore costs time in proportion to the edges it yields. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ancs.h"
+
+#define FCC(a, b, c, d) ((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (d))
+
+/* ---- a hash set / map of 64-bit keys (open addressing; key 0 is never stored: keys are
+ * made non-zero by the callers) ------------------------------------------------------------- */
+
+typedef struct hmap {
+    uint64_t *keys;
+    uint32_t *vals;
+    size_t cap, len; /* cap a power of two, len < cap / 2 */
+} hmap;
+
+static uint64_t mix(uint64_t k)
+{
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdULL;
+    k ^= k >> 33;
+    k *= 0xc4ceb9fe1a85ec53ULL;
+    k ^= k >> 33;
+    return k;
+}
+
+static void hmap_free(hmap *m)
+{
+    free(m->keys);
+    free(m->vals);
+    memset(m, 0, sizeof *m);
+}
+
+/* Slot of key k: where it is, or the empty slot where it would go. */
+static size_t hmap_slot(const hmap *m, uint64_t k)
+{
+    size_t i = (size_t)mix(k) & (m->cap - 1);
+    while (m->keys[i] && m->keys[i] != k)
+        i = (i + 1) & (m->cap - 1);
+    return i;
+}
+
+static int hmap_grow(hmap *m)
+{
+    size_t cap = m->cap ? m->cap * 2 : 64;
+    hmap n = {calloc(cap, sizeof *n.keys), calloc(cap, sizeof *n.vals), cap, 0};
+    if (!n.keys || !n.vals) {
+        hmap_free(&n);
+        return UTIL_ENOMEM;
+    }
+    for (size_t i = 0; i < m->cap; i++) {
+        if (!m->keys[i])
+            continue;
+        size_t j = hmap_slot(&n, m->keys[i]);
+        n.keys[j] = m->keys[i];
+        n.vals[j] = m->vals[i];
+        n.len++;
+    }
+    hmap_free(m);
+    *m = n;
+    return 0;
+}
+
+/* Add k -> v unless k is there. *added (may be NULL) says which. */
+static int hmap_put(hmap *m, uint64_t k, uint32_t v, int *added)
+{
+    if ((m->len + 1) * 2 > m->cap && hmap_grow(m))
+        return UTIL_ENOMEM;
+    size_t i = hmap_slot(m, k);
+    if (added)
+        *added = !m->keys[i];
+    if (!m->keys[i]) {
+        m->keys[i] = k;
+        m->vals[i] = v;
+        m->len++;
+    }
+    return 0;
+}
+
+static int hmap_get(const hmap *m, uint64_t k, uint32_t *v)
+{
+    if (!m->cap)
+        return 0;
+    size_t i = hmap_slot(m, k);
+    if (!m->keys[i])
+        return 0;
+    if (v)
+        *v = m->vals[i];
+    return 1;
+}
+
+/* ---- edges ------------------------------------------------------------------------------ */
+
+enum {
+    V_MODEL,
+    V_SKIN,
+    V_SKELETON,
+    V_FROZEN_MODEL,
+    V_FROZEN_SKIN,
+    V_CSPP,
+    V_PARTICLES,
+    V_THIRD_LIST,
+    V_EFFECT,
+    V_ANIMATION,
+    V_ANIMATION_RESOURCES,
+    V_EVENT,
+    V_TRANSITION,
+    V_HALF_TRANSITION,
+    V_DEFAULT_TRANSITION,
+    V_EVENT_SET,
+    V_COUNT
+};
+static const char *const via_names[V_COUNT] = {
+    "model",
+    "skin",
+    "skeleton",
+    "frozen_model",
+    "frozen_skin",
+    "cspp",
+    "particles",
+    "third_list",
+    "effect",
+    "animation",
+    "animation_resources",
+    "event",
+    "transition",
+    "half_transition",
+    "default_transition",
+    "event_set",
+};
+
+typedef struct reach {
+    const ancs_set *set;
+    ancs_edges *out;
+    hmap seen;         /* edges emitted: hash of the edge -> index in out */
+    hmap first_pair;   /* ANIM ID -> index of its first resource pair */
+    hmap anim_reached; /* ANIM IDs some character reaches through its animations */
+    hmap evnt_reached; /* EVNT IDs some character reaches */
+    uint32_t *tree;    /* ANIM IDs of the tree being visited, distinct */
+    size_t ntree, captree;
+    hmap tree_seen; /* membership of tree[] (cleared per tree via a generation) */
+    uint32_t gen;
+    int rc;
+} reach;
+
+static int none(uint32_t id)
+{
+    return id == 0 || id == 0xFFFFFFFFu;
+}
+
+/* A non-zero 64-bit key of an edge for the seen-set; collisions are resolved by comparing
+ * the stored edge. */
+static uint64_t edge_key(const ancs_edge *e, int via)
+{
+    uint64_t k = (uint64_t)(uint32_t)(e->char_index + 1);
+    k = k * 0x100000001b3ULL ^ e->dst_id;
+    k = k * 0x100000001b3ULL ^ (e->typed ? e->dst_type : 0x1u);
+    k = k * 0x100000001b3ULL ^ (uint64_t)via;
+    return k ? k : 1;
+}
+
+static int same_edge(const ancs_edge *a, const ancs_edge *b)
+{
+    return a->char_index == b->char_index && a->dst_id == b->dst_id && a->typed == b->typed &&
+           a->dst_type == b->dst_type && a->via == b->via;
+}
+
+/* Emit an edge unless it is a "none" ID or already emitted. *fresh (may be NULL): it was new. */
+static int edge(reach *r, int64_t ci, uint32_t type, int typed, uint32_t id, int via, int *fresh)
+{
+    if (fresh)
+        *fresh = 0;
+    if (none(id))
+        return 0;
+    ancs_edge e = {ci, typed ? type : 0, typed, id, via_names[via]};
+    uint64_t k = edge_key(&e, via);
+    /* probe: equal keys of different edges are chained by re-keying */
+    for (;;) {
+        uint32_t at;
+        if (!hmap_get(&r->seen, k, &at))
+            break;
+        if (same_edge(&r->out->items[at], &e))
+            return 0;
+        k = mix(k) | 1;
+    }
+    ancs_edges *o = r->out;
+    if (o->len == o->cap) {
+        size_t cap = o->cap ? o->cap * 2 : 64;
+        ancs_edge *n = realloc(o->items, cap * sizeof *n);
+        if (!n)
+            return UTIL_ENOMEM;
+        o->items = n;
+        o->cap = cap;
+    }
+    if (o->len >= UINT32_MAX || hmap_put(&r->seen, k, (uint32_t)o->len, NULL))
+        return UTIL_ENOMEM;
+    o->items[o->len++] = e;
+    if (fresh)
+        *fresh = 1;
+    return 0;
+}
+
+/* ---- the ANIM IDs of one tree ------------------------------------------------------------ */
+
+static void collect_play(const ancs_meta_anim *play, void *ctx)
+{
+    reach *r = ctx;
+    int added = 0;
+    if (r->rc)
+        return;
+    /* key: generation and ID, so the set needs no clearing between trees */
+    uint64_t k = (uint64_t)r->gen << 32 | play->anim_id;
+    if (hmap_put(&r->tree_seen, k, 0, &added)) {
+        r->rc = UTIL_ENOMEM;
+        return;
+    }
+    if (!added)
+        return;
+    if (r->ntree == r->captree) {
+        size_t cap = r->captree ? r->captree * 2 : 16;
+        uint32_t *n = realloc(r->tree, cap * sizeof *n);
+        if (!n) {
+            r->rc = UTIL_ENOMEM;
+            return;
+        }
+        r->tree = n;
+        r->captree = cap;
+    }
+    r->tree[r->ntree++] = play->anim_id;
+}
+
+/* The distinct ANIM IDs of the Play nodes of m or t, in walk order, into r->tree. */
+static int tree_anims(reach *r, const ancs_meta_anim *m, const ancs_meta_trans *t)
+{
+    r->ntree = 0;
+    if (++r->gen == 0) { /* 2^32 trees: start the membership set afresh */
+        hmap_free(&r->tree_seen);
+        r->gen = 1;
+    }
+    if (m)
+        ancs_meta_anim_walk(m, collect_play, r);
+    if (t)
+        ancs_meta_trans_walk(t, collect_play, r);
+    return r->rc;
+}
+
+/* ---- the rules ---------------------------------------------------------------------------- */
+
+static int trans_edges(reach *r, const ancs_meta_trans *t, int via)
+{
+    int rc = 0;
+    if (t->type != ANCS_TRANS_META_ANIM || !t->anim)
+        return 0;
+    TRY(tree_anims(r, NULL, t));
+    for (size_t i = 0; i < r->ntree; i++)
+        TRY(edge(r, -1, FCC('A', 'N', 'I', 'M'), 1, r->tree[i], via, NULL));
+    return rc;
+}
+
+static int id_list(reach *r, int64_t ci, const ancs_id_list *l, uint32_t type, int typed, int via)
+{
+    for (uint32_t k = 0; k < l->count; k++)
+        TRY(edge(r, ci, type, typed, l->ids[k], via, NULL));
+    return 0;
+}
+
+/* Rules 1 and 2: the character's own fields, particle lists and effect components. */
+static int own_edges(reach *r, int64_t ci, const ancs_character *c)
+{
+    unsigned T = c->version;
+    TRY(edge(r, ci, FCC('C', 'M', 'D', 'L'), 1, c->model_id, V_MODEL, NULL));
+    TRY(edge(r, ci, FCC('C', 'S', 'K', 'R'), 1, c->skin_id, V_SKIN, NULL));
+    TRY(edge(r, ci, FCC('C', 'I', 'N', 'F'), 1, c->skeleton_id, V_SKELETON, NULL));
+    if (ANCS_HAS_FROZEN(T)) {
+        TRY(edge(r, ci, FCC('C', 'M', 'D', 'L'), 1, c->frozen_model_id, V_FROZEN_MODEL, NULL));
+        TRY(edge(r, ci, FCC('C', 'S', 'K', 'R'), 1, c->frozen_skin_id, V_FROZEN_SKIN, NULL));
+    }
+    if (ANCS_HAS_MP2_FIELDS(T))
+        TRY(edge(r, ci, FCC('C', 'S', 'P', 'P'), 1, c->cspp_id, V_CSPP, NULL));
+    TRY(id_list(r, ci, &c->part, FCC('P', 'A', 'R', 'T'), 1, V_PARTICLES));
+    TRY(id_list(r, ci, &c->swhc, FCC('S', 'W', 'H', 'C'), 1, V_PARTICLES));
+    if (ANCS_HAS_THIRD_LIST(T))
+        TRY(id_list(r, ci, &c->third, 0, 0, V_THIRD_LIST));
+    TRY(id_list(r, ci, &c->elsc, FCC('E', 'L', 'S', 'C'), 1, V_PARTICLES));
+    if (ANCS_HAS_MP2_FIELDS(T))
+        TRY(id_list(r, ci, &c->spsc, FCC('S', 'P', 'S', 'C'), 1, V_PARTICLES));
+    for (uint32_t e = 0; e < c->effect_count; e++)
+        for (uint32_t k = 0; k < c->effects[e].comp_count; k++) {
+            const ancs_effect_comp *cp = &c->effects[e].comps[k];
+            TRY(edge(r, ci, cp->particle_type, 1, cp->particle_id, V_EFFECT, NULL));
+        }
+    return 0;
+}
+
+/* Rule 4: the particle nodes of event set ev whose character index is -1 or ci (ci -1:
+ * every node, set level). */
+static int event_particles(reach *r, const ancs_evnt *ev, int64_t ci, int via)
+{
+    for (uint32_t k = 0; k < ev->particle_count; k++) {
+        const ancs_poi_particle *p = &ev->particles[k];
+        if (ci >= 0 && p->base.char_index != -1 && p->base.char_index != ci)
+            continue;
+        TRY(edge(r, ci, p->particle_type, 1, p->particle_id, via, NULL));
+    }
+    return 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Rule 3: the animation-set entries character ci uses (used[i] = 1), then what they reach. */
+static int anim_edges(reach *r, int64_t ci, const ancs_character *c, uint8_t *used,
+                      uint8_t *any_used)
+{
+    const ancs_animset *as = &r->set->animset;
+    int mp2 = r->set->game == ANCS_GAME_MP2;
+    unsigned T = c->version;
+    size_t na = as->animation_count;
+    /* which entries: through the ID map (version >= 5) or directly; used[] is cleared
+     * again below, so the work follows the names, not the animation count */
+    uint32_t *list = malloc((c->anim_name_count ? (size_t)c->anim_name_count : 1) * sizeof *list);
+    size_t nl = 0;
+    int rc = 0;
+    if (!list)
+        return UTIL_ENOMEM;
+    for (uint32_t k = 0; k < c->anim_name_count; k++) {
+        uint32_t id = c->anim_names[k].anim_id;
+        int64_t idx = -1;
+        if (ANCS_HAS_ID_MAP(T)) {
+            if (id < c->id_map.count)
+                idx = c->id_map.ids[id];
+        } else {
+            idx = id;
+        }
+        if (idx < 0 || (uint64_t)idx >= na || used[idx])
+            continue;
+        used[idx] = 1;
+        list[nl++] = (uint32_t)idx;
+    }
+    /* in animation-set order, as the entries are numbered */
+    if (nl > 1)
+        qsort(list, nl, sizeof *list, cmp_u32);
+    for (size_t n = 0; n < nl && !rc; n++) {
+        uint32_t i = list[n];
+        used[i] = 0;
+        any_used[i] = 1;
+        if ((rc = tree_anims(r, &as->animations[i].meta, NULL)) != 0)
+            break;
+        for (size_t k = 0; k < r->ntree && !rc; k++) {
+            uint32_t anim = r->tree[k];
+            int fresh = 0;
+            if ((rc = edge(r, ci, FCC('A', 'N', 'I', 'M'), 1, anim, V_ANIMATION, &fresh)) != 0 ||
+                (rc = hmap_put(&r->anim_reached, (uint64_t)anim + 1, 0, NULL)) != 0)
+                break;
+            uint32_t p;
+            /* MP1: the EVNT of the ANIM's first pair, once per (character, ANIM) */
+            if (mp2 || (!fresh && !none(anim)) || !hmap_get(&r->first_pair, (uint64_t)anim + 1, &p))
+                continue;
+            uint32_t ev = as->pairs[p].evnt_id;
+            if ((rc = edge(r, ci, FCC('E', 'V', 'N', 'T'), 1, ev, V_ANIMATION_RESOURCES, NULL)) !=
+                0)
+                break;
+            if (!none(ev))
+                rc = hmap_put(&r->evnt_reached, (uint64_t)ev + 1, 0, NULL);
+        }
+        if (!rc && mp2 && i < as->event_set_count)
+            rc = event_particles(r, &as->event_sets[i], ci, V_EVENT);
+    }
+    for (size_t n = 0; n < nl; n++)
+        used[list[n]] = 0;
+    free(list);
+    return rc;
+}
+
+static int run(reach *r)
+{
+    const ancs_set *set = r->set;
+    const ancs_animset *as = &set->animset;
+    size_t na = as->animation_count;
+    uint8_t *used = calloc(na ? na : 1, 1), *any_used = calloc(na ? na : 1, 1);
+    int rc = 0;
+    if (!used || !any_used) {
+        rc = UTIL_ENOMEM;
+        goto done;
+    }
+    for (uint32_t p = 0; p < as->pair_count && !rc; p++) /* first pair of an ANIM wins */
+        rc = hmap_put(&r->first_pair, (uint64_t)as->pairs[p].anim_id + 1, p, NULL);
+    /* references of the transitions: no character owns them */
+    for (uint32_t i = 0; i < as->transition_count && !rc; i++)
+        rc = trans_edges(r, &as->transitions[i].trans, V_TRANSITION);
+    if (!rc)
+        rc = trans_edges(r, &as->default_transition, V_DEFAULT_TRANSITION);
+    for (uint32_t i = 0; i < as->half_count && !rc; i++)
+        rc = trans_edges(r, &as->halfs[i].trans, V_HALF_TRANSITION);
+    /* each character */
+    for (uint32_t ci = 0; ci < set->char_count && !rc; ci++) {
+        rc = own_edges(r, ci, &set->chars[ci]);
+        if (!rc)
+            rc = anim_edges(r, ci, &set->chars[ci], used, any_used);
+    }
+    /* what no character reaches: animations no character uses, resource pairs, event sets */
+    for (uint32_t i = 0; i < na && !rc; i++) {
+        if (any_used[i])
+            continue;
+        if ((rc = tree_anims(r, &as->animations[i].meta, NULL)) != 0)
+            break;
+        for (size_t k = 0; k < r->ntree && !rc; k++)
+            if (!hmap_get(&r->anim_reached, (uint64_t)r->tree[k] + 1, NULL))
+                rc = edge(r, -1, FCC('A', 'N', 'I', 'M'), 1, r->tree[k], V_ANIMATION, NULL);
+    }
+    for (uint32_t p = 0; p < as->pair_count && !rc; p++) {
+        const ancs_res_pair *rp = &as->pairs[p];
+        if (!hmap_get(&r->anim_reached, (uint64_t)rp->anim_id + 1, NULL))
+            rc = edge(r, -1, FCC('A', 'N', 'I', 'M'), 1, rp->anim_id, V_ANIMATION_RESOURCES, NULL);
+        if (!rc && !hmap_get(&r->evnt_reached, (uint64_t)rp->evnt_id + 1, NULL))
+            rc = edge(r, -1, FCC('E', 'V', 'N', 'T'), 1, rp->evnt_id, V_ANIMATION_RESOURCES, NULL);
+    }
+    for (uint32_t i = 0; i < as->event_set_count && !rc; i++)
+        if (i >= na || !any_used[i])
+            rc = event_particles(r, &as->event_sets[i], -1, V_EVENT_SET);
+done:
+    free(used);
+    free(any_used);
+    return rc;
+}
+
+int ancs_reach(ancs_edges *out, const ancs_set *set, util_err *err)
+{
+    reach r;
+    memset(&r, 0, sizeof r);
+    r.set = set;
+    r.out = out;
+    out->len = 0;
+    int rc = run(&r);
+    hmap_free(&r.seen);
+    hmap_free(&r.first_pair);
+    hmap_free(&r.anim_reached);
+    hmap_free(&r.evnt_reached);
+    hmap_free(&r.tree_seen);
+    free(r.tree);
+    if (rc)
+        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory listing references");
+    return 0;
+}
+
+void ancs_edges_free(ancs_edges *e)
+{
+    free(e->items);
+    memset(e, 0, sizeof *e);
+}
