@@ -1,7 +1,28 @@
 /* internal.h — what the db/ files share and nothing outside db/ sees: the connection
  * struct, the statements prepared once per connection, the row writer, the warnings and
- * load_errors rows, and small helpers. The ingest's own types (reader, jobs, run context)
- * are in ingest_internal.h. */
+ * load_errors rows, and small helpers. The ingest's own types (jobs, run context) are in
+ * ingest_internal.h.
+ *
+ * The files of db/, one job each:
+ *   connection.c    open/close, pragmas, schema check or creation, transactions, SQL helpers
+ *   exec.c          db_exec: the statement runner of named queries and `ancsdb sql`
+ *   query.c         named-query headers and argument binding
+ *   tables.h        every table the row writer fills, columns named in C
+ *   rows.c          the row writer and its batcher (INSERT text built from tables.h)
+ *   rows_ancs.c     an ANCS: ancs, characters and their sub-tables, asset_refs (ancs_reach)
+ *   rows_anim.c     an ANCS's animation set: animations, meta-animation trees, transitions
+ *   rows_evnt.c     an EVNT, event nodes, asset_refs and decoder-warning rows
+ *   faults.c        warnings and load_errors rows; the ingest's fault line
+ *   ingest.c        db_ingest_paths / db_ingest_mem: the run
+ *   walk.c          finding PAKs in folders
+ *   ingest_read.c   a PAK's byte source, --rehash, the ANCS signal of the game decision
+ *   ingest_jobs.c   decode jobs and the worker threads
+ *   ingest_tx.c     per-PAK transaction, skip check, deleting a PAK's or an asset's rows
+ *   ingest_pak.c    one PAK: game, paks/pak_entries/pak_names rows, consuming its jobs
+ *   ingest_entry.c  one ANCS/EVNT entry: hash, decode once, compare copies
+ *   final_pass.c    orphans (one SQL definition), unknown games, then assets
+ *   assets.c        the one definition of `assets` (rebuild and check)
+ *   bulk.c          the indexes dropped and rebuilt around a bulk load */
 #ifndef ANCSDB_DB_INTERNAL_H
 #define ANCSDB_DB_INTERNAL_H
 
