@@ -17,10 +17,7 @@
 #include <expat.h>
 #include <sqlite3.h>
 
-#include "db.h"
-
-/* from db.c */
-sqlite3 *db_priv_handle(db *d);
+#include "internal.h"
 
 #define CHUNK     (64 * 1024)
 #define FIELD_MAX (64 * 1024) /* longest accepted text of one field */
@@ -337,7 +334,7 @@ static int run_parser(nparse *np, int fd, const char *mem, size_t len, util_err 
 static int import_any(db *d, const char *source, int fd, const char *mem, size_t len,
                       db_names_stats *st, util_err *err)
 {
-    sqlite3 *h = db_priv_handle(d);
+    sqlite3 *h = d->h;
     nparse np;
     int rc = 0, in_tx = 0;
     long deleted = 0, rows = 0;
@@ -509,7 +506,7 @@ int db_names_write_map(FILE *f, const db_name_entry *entries, size_t n, util_err
 
 int db_names_export(db *d, FILE *f, long *count, util_err *err)
 {
-    sqlite3 *h = db_priv_handle(d);
+    sqlite3 *h = d->h;
     sqlite3_stmt *st = NULL;
     /* one <Asset> per ID: the row asset_label shows (a map's, else the PAK name) */
     const char *sql =
@@ -546,7 +543,7 @@ int db_names_export(db *d, FILE *f, long *count, util_err *err)
 
 int db_names_refresh_pak(db *d, util_err *err)
 {
-    sqlite3 *h = db_priv_handle(d);
+    sqlite3 *h = d->h;
     /* one row per asset: its first name by PAK path, then position in the named table */
     static const char sql[] = "DELETE FROM asset_names WHERE source = 'pak';"
                               "INSERT INTO asset_names (asset_id, type, name, directory, source) "
