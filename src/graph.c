@@ -550,8 +550,11 @@ void graph_write_dot(graph *g, FILE *f, const char *name, graph_url_fn url, void
             fprintf(f, " %s\\n%08" PRIX32, n->game, n->id);
         }
         if (n->name) {
+            /* an asset's label may be a long map path: its last part here, all of it in the
+             * tooltip */
+            const char *slash = is_asset_kind(n->kind) ? strrchr(n->name, '/') : NULL;
             fputs("\\n", f);
-            dot_text(f, n->name);
+            dot_text(f, slash && slash[1] ? slash + 1 : n->name);
         }
         fprintf(f, "\", fillcolor=\"%s\"", fill_of(n->kind));
         if (!strcmp(n->kind, "char"))
@@ -565,7 +568,12 @@ void graph_write_dot(graph *g, FILE *f, const char *name, graph_url_fn url, void
         if (is_asset_kind(n->kind)) {
             fputs(", tooltip=\"", f);
             dot_text(f, n->kind);
-            fprintf(f, " %08" PRIX32 "\"", n->id);
+            fprintf(f, " %08" PRIX32, n->id);
+            if (n->name) {
+                fputc(' ', f);
+                dot_text(f, n->name);
+            }
+            fputc('"', f);
         }
         fputs("];\n", f);
     }
