@@ -213,6 +213,7 @@ typedef struct demo {
     fixture_manifest man;
     char dbpath[4096], mappath[4096], manpath[4096];
     char images[4][4096];
+    int releases; /* the build keeps releases (table `releases`): the images are ingested */
 } demo;
 
 static void demo_free(demo *dm)
@@ -268,7 +269,7 @@ static int ingest(demo *dm, db *d, db_ingest_stats *is, util_err *e)
     char p[2][4096];
     const char *paths[4];
     int n = 0;
-    int releases =
+    int releases = dm->releases =
         scalar(d, "SELECT count(*) FROM sqlite_master WHERE name = 'releases'", 0, NULL, 0) > 0;
     if (releases) {
         for (int i = 0; i < 4; i++)
@@ -358,12 +359,27 @@ static const char census_outer[] =
     "q2.field = q.field ORDER BY q2.count DESC, q2.value LIMIT 1) AS mp2_most_common FROM q "
     "GROUP BY field ORDER BY field";
 
+/* corpus-summary (game, release, item, count) as one line per release, '(all)' per game. */
+static const char summary_pivot[] =
+    "SELECT game, release, max(CASE item WHEN 'paks' THEN count END) AS paks, "
+    "max(CASE item WHEN 'entries' THEN count END) AS entries, "
+    "max(CASE item WHEN 'assets' THEN count END) AS assets, "
+    "max(CASE item WHEN 'ancs_decoded' THEN count END) AS ancs, "
+    "max(CASE item WHEN 'characters' THEN count END) AS characters, "
+    "max(CASE item WHEN 'evnt_decoded' THEN count END) AS evnt, "
+    "ifnull(max(CASE item WHEN 'load_errors' THEN count END), 0) AS errors "
+    "FROM q GROUP BY game, release ORDER BY game, release <> '(all)', release";
+
 static int answers(demo *dm, db *d)
 {
     int rc = 0;
-    rc |= show_wrapped(d, "What the corpus holds", "corpus-summary",
-                       "SELECT * FROM q WHERE item NOT LIKE 'assets.%'",
-                       "ancsdb query corpus-summary; without the per-type asset counts");
+    if (dm->releases)
+        rc |= show_wrapped(d, "The releases", "corpus-summary", summary_pivot,
+                           "ancsdb query corpus-summary, one line per release and per game");
+    else
+        rc |= show_wrapped(d, "What the corpus holds", "corpus-summary",
+                           "SELECT * FROM q WHERE item NOT LIKE 'assets.%'",
+                           "ancsdb query corpus-summary; without the per-type asset counts");
     /* a particle that some character reaches only through its animations' events */
     int64_t part = scalar(d,
                           "SELECT dst_id FROM asset_refs WHERE src_type IN ('EVNT','ANCS') AND "

@@ -31,10 +31,14 @@ man="$work/demo/release-changes.tsv"
 map="$work/demo/AssetNameMap32.xml"
 q() { "$bin" sql --db "$db" --format tsv "$1" | tail -n +2; }
 has_query() { "$bin" query --list --format tsv | cut -f1 | grep -qx "$1"; }
+# pick COLUMN... from a TSV with a header row on stdin (columns by name, not position)
+pick() { python3 -c 'import csv,sys
+r = csv.DictReader(sys.stdin, delimiter="\t")
+for row in r: print("\t".join(row[c] for c in sys.argv[1:]))' "$@"; }
 section() { awk -v h="$1" 'index($0, "== " h) == 1 {f=1; next} /^== /{f=0} f' "$out"; }
 
 grep -q "^ingested " "$out" || fail "no ingest summary"
-grep -q "== What the corpus holds" "$out" || fail "no corpus summary"
+grep -qE "^== (What the corpus holds|The releases)" "$out" || fail "no corpus summary"
 grep -q "== Which characters use this particle" "$out" || fail "no who-references"
 grep -q "== Fields known only as 'unknown'" "$out" || fail "no census"
 [ "$(q "SELECT count(*) FROM load_errors")" -eq 0 ] || fail "demo corpus must load without errors"
@@ -123,9 +127,10 @@ if has_query release-diff; then
         "G2ME01_00 G2MP01_00 GM8E01_00 GM8E01_02" ] || fail "releases: $(q "SELECT label FROM releases")"
     for pair in "MP1 GM8E01_00 GM8E01_02" "MP2 G2ME01_00 G2MP01_00"; do
         set -- $pair
-        grep -q "$2" "$out" && grep -q "$3" "$out" || fail "demo output does not show $2 and $3"
+        section "The releases" | grep -q "^$1 *$2 " || fail "the releases' summary lacks $2"
+        section "The releases" | grep -q "^$1 *$3 " || fail "the releases' summary lacks $3"
         expect=$(awk -F'\t' -v g="$1" '$1=="asset" && $2==g {print $2"\t"$3"\t"$4"\t"$5}' "$man" | sort)
-        got=$("$bin" query --db "$db" --format tsv release-diff "$2" "$3" | tail -n +2 | cut -f1-4 | sort)
+        got=$("$bin" query --db "$db" --format tsv release-diff "$2" "$3" | pick game type asset_id change | sort)
         [ "$expect" = "$got" ] || fail "release-diff $2 $3:
 expected:
 $expect
@@ -133,16 +138,11 @@ got:
 $got"
         # every field edit appears with its old and new value (IDs as hex or decimal)
         "$bin" query --db "$db" --format tsv release-diff-fields "$2" "$3" >"$work/fields.tsv"
-        awk -F'\t' -v g="$1" '$1=="field" && $2==g' "$man" | while IFS=$'\t' read -r _ game type id ci field va vb; do
-            python3 - "$work/fields.tsv" "$type" "$id" "$field" "$va" "$vb" <<'PY' \
-                || fail "release-diff-fields $2 $3 lacks $type $id $field $va -> $vb"
+        python3 - "$man" "$1" "$work/fields.tsv" <<'PY' || fail "release-diff-fields $2 $3 lacks an edit"
 import csv, sys
-path, typ, aid, field, va, vb = sys.argv[1:]
-# the record writes asset IDs as 8 hex digits, other numbers in decimal, names as they are
-is_id = field.endswith("_id") and field != "events.sound_id"
-def want(v):
-    return int(v, 16) if is_id else int(v) if v.lstrip("-").isdigit() else v
-def readings(v):  # what a printed value may mean: hex ID, decimal, or text
+man, game, path = sys.argv[1:]
+rows = list(csv.DictReader(open(path), delimiter="\t"))
+def readings(v):  # what a printed value may mean: text, decimal, or 8 hex digits
     v = (v or "").strip()
     out = {v}
     if v.lstrip("-").isdigit():
@@ -150,13 +150,24 @@ def readings(v):  # what a printed value may mean: hex ID, decimal, or text
     if len(v) == 8 and all(c in "0123456789abcdefABCDEF" for c in v):
         out.add(int(v, 16))
     return out
-rows = list(csv.DictReader(open(path), delimiter="\t"))
-ok = any(r["type"] == typ and int(r["asset_id"], 16) == int(aid, 16) and r["field"] == field
-         and want(va) in readings(r["value_a"]) and want(vb) in readings(r["value_b"])
-         for r in rows)
-sys.exit(0 if ok else 1)
+bad = 0
+for line in open(man):
+    f = line.rstrip("\n").split("\t")
+    if f[0] != "field" or f[1] != game:
+        continue
+    _, _, typ, aid, ci, field, va, vb = f
+    # the record writes asset IDs as 8 hex digits, other numbers in decimal, names as they are
+    is_id = field.endswith("_id") and field != "events.sound_id"
+    want = lambda v: int(v, 16) if is_id else int(v) if v.lstrip("-").isdigit() else v
+    ok = any(r["type"] == typ and int(r["asset_id"], 16) == int(aid, 16) and r["field"] == field
+             and (ci == "" or r["char_index"] == ci)
+             and want(va) in readings(r["value_a"]) and want(vb) in readings(r["value_b"])
+             for r in rows)
+    if not ok:
+        print(f"missing: {typ} {aid} char {ci or '-'} {field} {va} -> {vb}", file=sys.stderr)
+        bad += 1
+sys.exit(1 if bad else 0)
 PY
-        done
     done
     # the renamed characters' old and new names are in the demo's output
     awk -F'\t' '$1=="field" && $6=="characters.name" {print $7; print $8}' "$man" | while read -r nm; do
