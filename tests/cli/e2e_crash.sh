@@ -122,6 +122,10 @@ while [ "$kills" -lt "$KILLS" ] && [ "$rounds" -lt $((KILLS * 3)) ]; do
         wait "$pid" 2>/dev/null
     fi
     ic=$("$BIN" sql --db "$DB" --format tsv "PRAGMA integrity_check" 2>"$T/ic.err" | tail -n +2)
+    # a bulk load killed before its one commit leaves a database with nothing in it
+    if [ "$rounds" -le 2 ] && grep -q "holds no ancsdb data yet" "$T/ic.err"; then
+        continue
+    fi
     [ "$ic" = "ok" ] || {
         integrity_bad=$((integrity_bad + 1))
         echo "round $rounds: integrity_check: '$ic' $(cat "$T/ic.err")"
