@@ -266,16 +266,14 @@ pak_codec pak_entry_codec(const pak_entry *e, const uint8_t *head, size_t head_l
     return pak_sniff_codec(head, head_len < e->size ? head_len : e->size);
 }
 
-/* The decision; codecs[i] is entry i's codec, or NULL to use entries[i].codec. */
-static pak_game decide(const pak_file *p, const uint8_t *codecs, const pak_game_signals *s,
-                       int *conflict)
+pak_game pak_game_decide(const pak_file *p, const pak_game_signals *s, int *conflict)
 {
     size_t codec_votes[3] = {0, 0, 0}, type_votes[3] = {0, 0, 0};
     int mixed = 0;
     for (uint32_t i = 0; i < p->entry_count; i++) {
         const pak_entry *e = &p->entries[i];
         type_votes[game_of_type(e->type)]++;
-        pak_codec c = codecs ? (pak_codec)codecs[i] : e->codec;
+        pak_codec c = e->codec;
         if (c == PAK_CODEC_ZLIB)
             codec_votes[PAK_GAME_MP1]++;
         else if (c == PAK_CODEC_LZO)
@@ -299,14 +297,4 @@ static pak_game decide(const pak_file *p, const uint8_t *codecs, const pak_game_
     if (conflict)
         *conflict = mixed;
     return g;
-}
-
-pak_game pak_game_decide(const pak_file *p, const pak_game_signals *s, int *conflict)
-{
-    return decide(p, NULL, s, conflict);
-}
-
-pak_game pak_detect_game_codecs(const pak_file *p, const uint8_t *codecs, int *conflict)
-{
-    return decide(p, codecs, NULL, conflict);
 }

@@ -1,5 +1,5 @@
-/* test_pak_tables.c — the tables-only PAK entry points (pak_open_tables, pak_entry_sizes,
- * pak_entry_codec, pak_detect_game_codecs) on hand-built bytes: a head
+/* test_pak_tables.c — pak/'s parse of a head of bytes (pak_internal.h: pak_open_tables,
+ * pak_entry_sizes, pak_entry_codec, which pak_open_src is built on) on hand-built bytes: a head
  * grown as *need asks gives what pak_open_mem gives on the whole file, truncation at every
  * byte fails alike, and the sizes follow FORMATS.md §2.8; on the sample corpus, each PAK
  * read by heads and tails equals pak_open_mem and resources.tsv. */
@@ -9,7 +9,7 @@
 
 #include <zlib.h>
 
-#include "pak.h"
+#include "pak_internal.h"
 #include "testutil.h"
 
 #define FOURCC(a, b, c, d)                                                                         \
@@ -191,7 +191,7 @@ static void test_hand_built(void **state)
         assert_int_equal(codecs[1], PAK_CODEC_ZLIB);
         assert_int_equal(codecs[0], PAK_CODEC_NONE);
         int c1 = -1, c2 = -1;
-        assert_int_equal(pak_detect_game_codecs(p, codecs, &c1), PAK_GAME_MP1);
+        assert_int_equal(pak_game_decide(p, NULL, &c1), PAK_GAME_MP1);
         assert_int_equal(pak_game_decide(full, NULL, &c2), PAK_GAME_MP1);
         assert_int_equal(c1, c2);
         pak_close(p);
@@ -408,7 +408,7 @@ static void test_corpus(void **state)
             sizes_from_edges(p, buf, codecs);
             assert_same_pak(p, full);
             int c1 = -1, c2 = -1;
-            pak_game g1 = pak_detect_game_codecs(p, codecs, &c1);
+            pak_game g1 = pak_game_decide(p, NULL, &c1);
             pak_game g2 = pak_game_decide(full, NULL, &c2);
             if (g1 != PAK_GAME_UNKNOWN)
                 assert_int_equal(g1, g2);
