@@ -13,36 +13,40 @@
 /* The key columns of keyed tables, in order. */
 #define DB_KEY_COLS(K) K(game)
 
-/* T(table, keyed, or_ignore, batch_log): rows are written by INSERTs of up to 2^batch_log. */
+/* T(table, keyed, or_ignore, batch_log): while batching, rows are written by INSERTs of up
+ * to 2^batch_log rows; 0: one by one. Only tables with many rows per decode or PAK are
+ * batched: inside a transaction every multi-row INSERT keeps a statement journal of each page
+ * it touches (a temporary file), which costs more than it saves for a few rows (measured: 14%
+ * more temporary-file writes with every table batched). */
 #define DB_TABLES(T)                                                                               \
     T(paks, 0, 0, 0)                                                                               \
     T(pak_entries, 0, 0, 6)                                                                        \
-    T(pak_names, 0, 0, 6)                                                                          \
+    T(pak_names, 0, 0, 0)                                                                          \
     T(assets, 0, 0, 6)                                                                             \
-    T(decoded, 0, 0, 5)                                                                            \
-    T(load_errors, 0, 0, 5)                                                                        \
-    T(warnings, 0, 0, 5)                                                                           \
-    T(ancs, 1, 0, 5)                                                                               \
-    T(characters, 1, 0, 5)                                                                         \
+    T(decoded, 0, 0, 0)                                                                            \
+    T(load_errors, 0, 0, 0)                                                                        \
+    T(warnings, 0, 0, 0)                                                                           \
+    T(ancs, 1, 0, 0)                                                                               \
+    T(characters, 1, 0, 0)                                                                         \
     T(character_anims, 1, 0, 5)                                                                    \
     T(anim_id_map, 1, 0, 5)                                                                        \
     T(particle_refs, 1, 0, 5)                                                                      \
     T(pas_states, 1, 0, 5)                                                                         \
-    T(pas_parms, 1, 0, 5)                                                                          \
+    T(pas_parms, 1, 0, 0)                                                                          \
     T(pas_anim_infos, 1, 0, 5)                                                                     \
     T(pas_values, 1, 0, 5)                                                                         \
     T(anim_aabbs, 1, 0, 5)                                                                         \
     T(indexed_aabbs, 1, 0, 5)                                                                      \
-    T(effects, 1, 0, 5)                                                                            \
-    T(effect_components, 1, 0, 5)                                                                  \
+    T(effects, 1, 0, 0)                                                                            \
+    T(effect_components, 1, 0, 0)                                                                  \
     T(animations, 1, 0, 5)                                                                         \
     T(meta_anim_nodes, 1, 0, 5)                                                                    \
     T(anim_primitives, 1, 0, 5)                                                                    \
-    T(transitions, 1, 0, 5)                                                                        \
-    T(half_transitions, 1, 0, 5)                                                                   \
-    T(additive_animations, 1, 0, 5)                                                                \
-    T(animation_resources, 1, 0, 5)                                                                \
-    T(evnt, 1, 0, 5)                                                                               \
+    T(transitions, 1, 0, 0)                                                                        \
+    T(half_transitions, 1, 0, 0)                                                                   \
+    T(additive_animations, 1, 0, 0)                                                                \
+    T(animation_resources, 1, 0, 0)                                                                \
+    T(evnt, 1, 0, 0)                                                                               \
     T(event_sets, 1, 0, 5)                                                                         \
     T(events, 1, 0, 5)                                                                             \
     T(asset_refs, 1, 1, 5)
