@@ -85,7 +85,8 @@ struct db {
     /* row writer */
     int batching;               /* rows are buffered until dbi_batch_end */
     db_batch *batch[DBT_COUNT]; /* made when a table gets its first row */
-    char *key[DBK_COUNT];       /* key column values of the current decode (text) */
+    db_val key[DBK_COUNT];      /* key column values of the current decode ('n' until set) */
+    char *key_text[DBK_COUNT];  /* their text, for 't' */
     char *btext;                /* text of the buffered rows */
     size_t btext_len, btext_cap;
     int oom; /* a text copy failed: the row fails at dbi_row_end */
@@ -106,8 +107,10 @@ void dbi_text(db_row *r, int col, const char *s); /* copied; NULL leaves the col
 /* Write the row now (outside a batch, or a table with batch_log 0) or buffer it. */
 int dbi_row_end(db_row *r, util_err *err);
 
-/* Set the key columns every keyed row carries (DB_KEY_COLS) for the rows that follow. */
-int dbi_set_key(db *d, const char *game, util_err *err);
+/* Set key column k (DBK_<column>) that every keyed row carries from now on: text (copied;
+ * NULL: NULL) or an integer. Unset keys are NULL. */
+int dbi_key_text(db *d, int k, const char *s, util_err *err);
+void dbi_key_int(db *d, int k, int64_t v);
 
 /* Buffer rows from now on; dbi_batch_end writes them (each table's rows in order, 2^k per
  * INSERT: the same rows and outcome as one INSERT per row) or drops them (discard). */

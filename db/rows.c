@@ -67,8 +67,9 @@ void dbi_rows_free(db *d)
         d->batch[i] = NULL;
     }
     for (int k = 0; k < DBK_COUNT; k++) {
-        free(d->key[k]);
-        d->key[k] = NULL;
+        free(d->key_text[k]);
+        d->key_text[k] = NULL;
+        d->key[k].kind = 'n';
     }
     free(d->btext);
     d->btext = NULL;
@@ -166,17 +167,23 @@ static void val_text(db *d, db_val *v, const char *s)
     v->kind = 't';
 }
 
-int dbi_set_key(db *d, const char *game, util_err *err)
+int dbi_key_text(db *d, int k, const char *s, util_err *err)
 {
-    const char *vals[DBK_COUNT] = {[DBK_game] = game};
-    for (int k = 0; k < DBK_COUNT; k++) {
-        char *s = vals[k] ? strdup(vals[k]) : NULL;
-        if (vals[k] && !s)
-            return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
-        free(d->key[k]);
-        d->key[k] = s;
-    }
+    char *copy = s ? strdup(s) : NULL;
+    if (s && !copy)
+        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    free(d->key_text[k]);
+    d->key_text[k] = copy;
+    d->key[k].kind = copy ? 't' : 'n';
     return 0;
+}
+
+void dbi_key_int(db *d, int k, int64_t v)
+{
+    free(d->key_text[k]);
+    d->key_text[k] = NULL;
+    d->key[k].kind = 'i';
+    d->key[k].i = v;
 }
 
 int dbi_row_begin(db_row *r, db *d, const db_table *t, util_err *err)
@@ -192,8 +199,12 @@ int dbi_row_begin(db_row *r, db *d, const db_table *t, util_err *err)
     r->t = t;
     r->v = row;
     if (t->keyed) {
-        for (int k = 0; k < DBK_COUNT; k++)
-            val_text(d, &row[k], d->key[k]);
+        for (int k = 0; k < DBK_COUNT; k++) {
+            if (d->key[k].kind == 't')
+                val_text(d, &row[k], d->key_text[k]);
+            else
+                row[k] = d->key[k];
+        }
         r->v = row + DBK_COUNT;
     }
     return 0;

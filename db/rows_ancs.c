@@ -356,7 +356,7 @@ static int put_ancs_rows(db *d, const char *game, uint32_t asset_id, const ancs_
 /* The rows of one decode, batched (see rows.c). */
 int db_put_ancs(db *d, const char *game, uint32_t asset_id, const ancs_set *set, util_err *err)
 {
-    int rc = dbi_set_key(d, game, err);
+    int rc = dbi_key_text(d, DBK_game, game, err); /* the key columns (tables.h) */
     if (rc)
         return rc;
     dbi_batch_begin(d);

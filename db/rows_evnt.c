@@ -141,7 +141,7 @@ static int put_evnt_rows(db *d, const char *game, uint32_t asset_id, const ancs_
 int db_put_evnt(db *d, const char *game, uint32_t asset_id, const ancs_evnt_file *evf,
                 util_err *err)
 {
-    int rc = dbi_set_key(d, game, err);
+    int rc = dbi_key_text(d, DBK_game, game, err); /* the key columns (tables.h) */
     if (rc)
         return rc;
     dbi_batch_begin(d);

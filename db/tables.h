@@ -4,9 +4,10 @@
  *
  * DBT_<table>(C, t) lists a table's own columns; in code a column is COL(table, column) and a
  * table TBL(table). Tables marked keyed hold rows derived from one decoded ANCS/EVNT: their
- * key columns (DB_KEY_COLS, set once per decode by dbi_set_key) come first and are not in
- * their lists. To make every decoded row carry another key column, add it to DB_KEY_COLS and
- * the schema, and set it in dbi_set_key. */
+ * key columns (DB_KEY_COLS) come first and are not in their lists; db_put_ancs/db_put_evnt
+ * set their values once per decode (dbi_key_text/dbi_key_int) and the writer adds them to
+ * every keyed row. To make every decoded row carry another key column: one K(column) in
+ * DB_KEY_COLS, the column in the schema, and its value set beside DBK_game's. */
 #ifndef ANCSDB_DB_TABLES_H
 #define ANCSDB_DB_TABLES_H
 
