@@ -1,6 +1,7 @@
 /* final_pass.c — after the PAKs of a run: decode every ANCS/EVNT still held by some
  * readable PAK but without rows (its canonical PAK was replaced or removed: an orphan),
- * settle the game of PAKs that gave no signal, and rebuild `assets`. */
+ * settle the game of PAKs that gave no signal, rebuild `assets`, and copy the PAKs' named
+ * resources into asset_names (source 'pak'). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,6 +147,8 @@ static int final_pass(ing *g)
         rc = settle_unknown_games(g);
     if (!rc)
         rc = ing_rebuild_assets(g);
+    if (!rc)
+        rc = db_names_refresh_pak(g->d, g->err); /* the PAKs' names: asset_names 'pak' */
     if (!rc)
         rc = ing_set_pending(g, 0);
     if (!rc)
