@@ -111,7 +111,10 @@ static int q(report *r, tab *t, const char *sql, const char *rel)
     }
     *o = 0;
     db_sink sink = {t, NULL, tab_row, NULL};
-    int rc = db_exec(r->d, text, 0, NULL, &sink, &r->err);
+    /* parameters a query may take (the census's optional field pattern) bound to NULL */
+    db_bind nul[2];
+    memset(nul, 0, sizeof nul);
+    int rc = db_exec(r->d, text, 2, nul, &sink, &r->err);
     free(text);
     if (!rc && t->oom)
         rc = util_fail(&r->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
