@@ -51,6 +51,17 @@ typedef struct report {
     util_err err;
 } report;
 
+/* ---- report_sql.c: the SQL texts (see there) ---- */
+extern const char rep_sql_has_releases[];
+extern const char rep_rel_all[];
+extern const char rep_rel_label[];
+extern const char rep_sql_counts[];
+extern const char rep_sql_types[];
+extern const char rep_sql_sets[];
+extern const char rep_sql_all_ancs[];
+extern const char rep_sql_chars[];
+extern const char rep_sql_where[];
+
 /* ---- report_html.c ---- */
 
 /* Open DIR/rel for writing (folders created); NULL with r->err filled. */

@@ -16,27 +16,7 @@
 extern char **environ;
 extern const char *const ancsdb_embedded_queries[][2];
 
-/* ==== SQL ================================================================================
- * The ANCS of the database with their name and counts; one ANCS's characters with their own
- * IDs' names; where an asset is stored. Reached assets come from queries/deps.sql. Tables:
- * ancs, characters, pak_entries, paks, asset_label. */
-static const char sql_all_ancs[] =
-    "SELECT a.game, a.asset_id, l.label, a.character_count, a.animation_count, "
-    "a.transition_count, a.animset_version, a.ancs_version, a.size, "
-    "(SELECT group_concat(c.name, ', ') FROM (SELECT name FROM characters c WHERE c.game = "
-    "a.game AND c.ancs_id = a.asset_id ORDER BY char_index) c) AS names "
-    "FROM ancs a LEFT JOIN asset_label l ON l.asset_id = a.asset_id ORDER BY a.game, a.asset_id";
-static const char sql_chars[] =
-    "SELECT c.char_index, c.char_id, c.name, c.version, c.model_id, c.skin_id, c.skeleton_id, "
-    "c.anim_name_count, (SELECT count(*) FROM particle_refs p WHERE p.game = c.game AND "
-    "p.ancs_id = c.ancs_id AND p.char_index = c.char_index) AS particles "
-    "FROM characters c WHERE c.game = ?1 AND c.ancs_id = ?2 ORDER BY c.char_index";
-static const char sql_where[] =
-    "SELECT p.path, count(*) AS copies, max(e.compressed) AS compressed, "
-    "max(e.decompressed_size) AS size FROM pak_entries e JOIN paks p USING (pak_id) "
-    "WHERE p.game = ?1 AND e.asset_id = ?2 AND (?3 = char(63, 63, 63, 63) OR e.type = ?3) "
-    "GROUP BY p.path ORDER BY p.path";
-/* ==== end of SQL ========================================================================= */
+/* SQL: report_sql.c */
 
 typedef struct ancs_row {
     char game[4];
@@ -417,7 +397,7 @@ static int ancs_page(report *r, const ancs_row *a, const char *deps_sql)
     snprintf(title, sizeof title, "ANCS %s %08" PRIX32 "%s%s", a->game, a->id, a->label ? " " : "",
              a->label ? a->label : "");
     cells ch, dp;
-    if (run(r, &ch, sql_chars, a->game, a->id, NULL))
+    if (run(r, &ch, rep_sql_chars, a->game, a->id, NULL))
         return -1;
     /* deps: game, ancs_id, ancs_id_name, char_index, character, dst_type, dst_id,
      * dst_id_name, via, paths (both games; this one's rows kept) */
@@ -542,7 +522,7 @@ static int load_ancs(report *r, ancs_row **out, size_t *n)
     cells t;
     *out = NULL;
     *n = 0;
-    if (run(r, &t, sql_all_ancs, NULL, 0, NULL))
+    if (run(r, &t, rep_sql_all_ancs, NULL, 0, NULL))
         return -1;
     ancs_row *as = calloc(t.nrows ? t.nrows : 1, sizeof *as);
     if (!as) {
@@ -611,7 +591,7 @@ static int asset_page(report *r, const rep_ref *first, size_t count)
     snprintf(title, sizeof title, "%s %s %08" PRIX32 "%s%s", first->type, first->game, first->id,
              first->name ? " " : "", first->name ? first->name : "");
     cells w;
-    if (run(r, &w, sql_where, first->game, first->id, first->type))
+    if (run(r, &w, rep_sql_where, first->game, first->id, first->type))
         return -1;
     FILE *f = rep_open(r, rel);
     if (!f) {

@@ -12,39 +12,7 @@
 
 extern const char *const ancsdb_embedded_queries[][2];
 
-/* ==== SQL ================================================================================
- * @REL@ is replaced by the release label of a PAK row `p`: the releases table's label when
- * the database has releases, else 'all'. Tables: paks, pak_entries, ancs, evnt, characters,
- * load_errors, warnings, releases (when present), asset_label. */
-static const char sql_has_releases[] =
-    "SELECT (SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'releases') "
-    "AND (SELECT count(*) FROM pragma_table_info('paks') WHERE name = 'release_id')";
-static const char rel_all[] = "'all'";
-static const char rel_label[] =
-    "ifnull((SELECT x.label FROM releases x WHERE x.release_id = p.release_id), '(none)')";
-static const char sql_counts[] =
-    "SELECT rel, game, count(DISTINCT pak_id), count(entry_index), count(DISTINCT asset_id), "
-    "count(DISTINCT CASE WHEN type = 'ANCS' THEN asset_id END), "
-    "(SELECT ifnull(sum(a.character_count), 0) FROM ancs a WHERE a.game = q.game AND "
-    "a.asset_id IN (SELECT e2.asset_id FROM pak_entries e2 JOIN paks p USING (pak_id) WHERE "
-    "p.game = q.game AND e2.type = 'ANCS' AND @REL@ = q.rel)), "
-    "count(DISTINCT CASE WHEN type = 'EVNT' THEN asset_id END), "
-    "(SELECT count(*) FROM load_errors l JOIN paks p ON p.path = l.pak_path WHERE p.game = "
-    "q.game AND @REL@ = q.rel), "
-    "(SELECT count(*) FROM warnings w WHERE w.game = q.game) "
-    "FROM (SELECT @REL@ AS rel, p.game, p.pak_id, e.entry_index, e.asset_id, e.type FROM paks p "
-    "LEFT JOIN pak_entries e USING (pak_id)) q GROUP BY rel, game ORDER BY rel, game";
-static const char sql_types[] =
-    "SELECT @REL@ AS rel, p.game, e.type, count(DISTINCT e.asset_id) AS n FROM paks p JOIN "
-    "pak_entries e USING (pak_id) GROUP BY rel, p.game, e.type ORDER BY rel, p.game, n DESC, "
-    "e.type";
-static const char sql_sets[] =
-    "SELECT a.game, a.asset_id, l.label, a.character_count, a.animation_count, "
-    "(SELECT group_concat(c.name, ', ') FROM (SELECT name FROM characters c WHERE c.game = "
-    "a.game AND c.ancs_id = a.asset_id ORDER BY char_index) c) "
-    "FROM ancs a LEFT JOIN asset_label l ON l.asset_id = a.asset_id ORDER BY a.game, "
-    "l.label IS NULL, l.label, a.asset_id";
-/* ==== end of SQL ========================================================================= */
+/* SQL: report_sql.c */
 
 typedef struct tab {
     int ncols;
@@ -179,17 +147,17 @@ static const char search_script[] =
 int rep_write_index(report *r)
 {
     tab hr, counts, types, sets;
-    if (q(r, &hr, sql_has_releases, NULL))
+    if (q(r, &hr, rep_sql_has_releases, NULL))
         return -1;
-    const char *rel = hr.nrows && N(&hr, 0, 0) ? rel_label : rel_all;
+    const char *rel = hr.nrows && N(&hr, 0, 0) ? rep_rel_label : rep_rel_all;
     tab_free(&hr);
-    if (q(r, &counts, sql_counts, rel))
+    if (q(r, &counts, rep_sql_counts, rel))
         return -1;
-    if (q(r, &types, sql_types, rel)) {
+    if (q(r, &types, rep_sql_types, rel)) {
         tab_free(&counts);
         return -1;
     }
-    if (q(r, &sets, sql_sets, NULL)) {
+    if (q(r, &sets, rep_sql_sets, NULL)) {
         tab_free(&counts);
         tab_free(&types);
         return -1;
@@ -231,7 +199,7 @@ int rep_write_index(report *r)
           f);
 
     fputs("<section id=\"corpus\"><h2>Corpus</h2>\n", f);
-    if (rel == rel_all)
+    if (rel == rep_rel_all)
         fputs("<p class=\"muted\">This database keeps no releases: everything is shown as one "
               "release, <b>all</b>.</p>\n",
               f);

@@ -1,0 +1,60 @@
+/* report_sql.c — every SQL text of `ancsdb report` besides the named queries it runs
+ * (queries/deps.sql, queries/unknown-census.sql) and the graph edges (graph.c). Each reads the
+ * decoded tables by (game, asset ID); a change to their keys is made here. */
+#include "report.h"
+
+/* ==== SQL ================================================================================
+ * @REL@ is replaced by the release label of a PAK row `p`: the releases table's label when
+ * the database has releases, else 'all'. Tables: paks, pak_entries, ancs, evnt, characters,
+ * load_errors, warnings, releases (when present), asset_label. */
+const char rep_sql_has_releases[] =
+    "SELECT (SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'releases') "
+    "AND (SELECT count(*) FROM pragma_table_info('paks') WHERE name = 'release_id')";
+const char rep_rel_all[] = "'all'";
+const char rep_rel_label[] =
+    "ifnull((SELECT x.label FROM releases x WHERE x.release_id = p.release_id), '(none)')";
+const char rep_sql_counts[] =
+    "SELECT rel, game, count(DISTINCT pak_id), count(entry_index), count(DISTINCT asset_id), "
+    "count(DISTINCT CASE WHEN type = 'ANCS' THEN asset_id END), "
+    "(SELECT ifnull(sum(a.character_count), 0) FROM ancs a WHERE a.game = q.game AND "
+    "a.asset_id IN (SELECT e2.asset_id FROM pak_entries e2 JOIN paks p USING (pak_id) WHERE "
+    "p.game = q.game AND e2.type = 'ANCS' AND @REL@ = q.rel)), "
+    "count(DISTINCT CASE WHEN type = 'EVNT' THEN asset_id END), "
+    "(SELECT count(*) FROM load_errors l JOIN paks p ON p.path = l.pak_path WHERE p.game = "
+    "q.game AND @REL@ = q.rel), "
+    "(SELECT count(*) FROM warnings w WHERE w.game = q.game) "
+    "FROM (SELECT @REL@ AS rel, p.game, p.pak_id, e.entry_index, e.asset_id, e.type FROM paks p "
+    "LEFT JOIN pak_entries e USING (pak_id)) q GROUP BY rel, game ORDER BY rel, game";
+const char rep_sql_types[] =
+    "SELECT @REL@ AS rel, p.game, e.type, count(DISTINCT e.asset_id) AS n FROM paks p JOIN "
+    "pak_entries e USING (pak_id) GROUP BY rel, p.game, e.type ORDER BY rel, p.game, n DESC, "
+    "e.type";
+const char rep_sql_sets[] =
+    "SELECT a.game, a.asset_id, l.label, a.character_count, a.animation_count, "
+    "(SELECT group_concat(c.name, ', ') FROM (SELECT name FROM characters c WHERE c.game = "
+    "a.game AND c.ancs_id = a.asset_id ORDER BY char_index) c) "
+    "FROM ancs a LEFT JOIN asset_label l ON l.asset_id = a.asset_id ORDER BY a.game, "
+    "l.label IS NULL, l.label, a.asset_id";
+/* ==== end of SQL ========================================================================= */
+
+/* ==== SQL ================================================================================
+ * The ANCS of the database with their name and counts; one ANCS's characters with their own
+ * IDs' names; where an asset is stored. Reached assets come from queries/deps.sql. Tables:
+ * ancs, characters, pak_entries, paks, asset_label. */
+const char rep_sql_all_ancs[] =
+    "SELECT a.game, a.asset_id, l.label, a.character_count, a.animation_count, "
+    "a.transition_count, a.animset_version, a.ancs_version, a.size, "
+    "(SELECT group_concat(c.name, ', ') FROM (SELECT name FROM characters c WHERE c.game = "
+    "a.game AND c.ancs_id = a.asset_id ORDER BY char_index) c) AS names "
+    "FROM ancs a LEFT JOIN asset_label l ON l.asset_id = a.asset_id ORDER BY a.game, a.asset_id";
+const char rep_sql_chars[] =
+    "SELECT c.char_index, c.char_id, c.name, c.version, c.model_id, c.skin_id, c.skeleton_id, "
+    "c.anim_name_count, (SELECT count(*) FROM particle_refs p WHERE p.game = c.game AND "
+    "p.ancs_id = c.ancs_id AND p.char_index = c.char_index) AS particles "
+    "FROM characters c WHERE c.game = ?1 AND c.ancs_id = ?2 ORDER BY c.char_index";
+const char rep_sql_where[] =
+    "SELECT p.path, count(*) AS copies, max(e.compressed) AS compressed, "
+    "max(e.decompressed_size) AS size FROM pak_entries e JOIN paks p USING (pak_id) "
+    "WHERE p.game = ?1 AND e.asset_id = ?2 AND (?3 = char(63, 63, 63, 63) OR e.type = ?3) "
+    "GROUP BY p.path ORDER BY p.path";
+/* ==== end of SQL ========================================================================= */
