@@ -33,15 +33,6 @@ typedef struct agroup {
     int conflict;
 } agroup;
 
-static void fourcc_text(uint32_t v, char out[5])
-{
-    out[0] = (char)(v >> 24);
-    out[1] = (char)(v >> 16);
-    out[2] = (char)(v >> 8);
-    out[3] = (char)v;
-    out[4] = 0;
-}
-
 static int cmp_arow(const void *a, const void *b)
 {
     const arow *x = a, *y = b;
@@ -196,7 +187,7 @@ static void conflict_message(const acalc *a, const agroup *gr, char msg[160])
         }
     for (size_t m = 0; m < nt; m++) {
         char t4[5];
-        fourcc_text(types[m], t4);
+        util_fourcc_str(types[m], t4);
         size_t len = strlen(msg);
         snprintf(msg + len, 160 - len, "%s%s", m ? "," : "", t4);
     }
@@ -210,7 +201,7 @@ static int write_group(ing *g, const acalc *a, const agroup *gr)
     int rc = dbi_row_begin(&w, g->d, TBL(assets), g->err);
     if (rc)
         return rc;
-    fourcc_text(gr->type, fc);
+    util_fourcc_str(gr->type, fc);
     dbi_text(&w, COL(assets, game), a->games[r->game]);
     dbi_int(&w, COL(assets, asset_id), r->asset_id);
     dbi_text(&w, COL(assets, type), fc);
@@ -278,7 +269,7 @@ int ing_assets_differ(ing *g, int *out)
         i = next_group(&a, i, &gr);
         const arow *r = &a.rows[gr.i];
         char fc[5];
-        fourcc_text(gr.type, fc);
+        util_fourcc_str(gr.type, fc);
         const char *gm = (const char *)sqlite3_column_text(st, 0);
         const char *ty = (const char *)sqlite3_column_text(st, 2);
         *out = !gm || strcmp(gm, a.games[r->game]) ||
