@@ -366,10 +366,8 @@ typedef struct ancs_edge {
                            event, transition, half_transition, default_transition, event_set */
 } ancs_edge;
 
-typedef struct ancs_edges {
-    ancs_edge *items; /* owned: free with ancs_edges_free */
-    size_t len, cap;
-} ancs_edges;
+/* items owned: free with ancs_edges_free. */
+typedef UTIL_VEC(ancs_edge) ancs_edges;
 
 /* Every distinct edge of set (distinct by char_index, type, ID and via), in a fixed order:
  * transitions, default transition and half transitions; then per character its own fields,

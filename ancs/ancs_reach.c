@@ -138,13 +138,12 @@ static const char *const via_names[V_COUNT] = {
 typedef struct reach {
     const ancs_set *set;
     ancs_edges *out;
-    hmap seen;         /* edges emitted: hash of the edge -> index in out */
-    hmap first_pair;   /* ANIM ID -> index of its first resource pair */
-    hmap anim_reached; /* ANIM IDs some character reaches through its animations */
-    hmap evnt_reached; /* EVNT IDs some character reaches */
-    uint32_t *tree;    /* ANIM IDs of the tree being visited, distinct */
-    size_t ntree, captree;
-    hmap tree_seen; /* membership of tree[] (cleared per tree via a generation) */
+    hmap seen;               /* edges emitted: hash of the edge -> index in out */
+    hmap first_pair;         /* ANIM ID -> index of its first resource pair */
+    hmap anim_reached;       /* ANIM IDs some character reaches through its animations */
+    hmap evnt_reached;       /* EVNT IDs some character reaches */
+    UTIL_VEC(uint32_t) tree; /* ANIM IDs of the tree being visited, distinct */
+    hmap tree_seen;          /* membership of tree[] (cleared per tree via a generation) */
     uint32_t gen;
     int rc;
 } reach;
@@ -190,17 +189,9 @@ static int edge(reach *r, int64_t ci, uint32_t type, int typed, uint32_t id, int
         k = mix(k) | 1;
     }
     ancs_edges *o = r->out;
-    if (o->len == o->cap) {
-        size_t cap = o->cap ? o->cap * 2 : 64;
-        ancs_edge *n = realloc(o->items, cap * sizeof *n);
-        if (!n)
-            return UTIL_ENOMEM;
-        o->items = n;
-        o->cap = cap;
-    }
-    if (o->len >= UINT32_MAX || hmap_put(&r->seen, k, (uint32_t)o->len, NULL))
+    if (o->len >= UINT32_MAX || hmap_put(&r->seen, k, (uint32_t)o->len, NULL) ||
+        util_vec_push(o, e, NULL))
         return UTIL_ENOMEM;
-    o->items[o->len++] = e;
     if (fresh)
         *fresh = 1;
     return 0;
@@ -222,23 +213,14 @@ static void collect_play(const ancs_meta_anim *play, void *ctx)
     }
     if (!added)
         return;
-    if (r->ntree == r->captree) {
-        size_t cap = r->captree ? r->captree * 2 : 16;
-        uint32_t *n = realloc(r->tree, cap * sizeof *n);
-        if (!n) {
-            r->rc = UTIL_ENOMEM;
-            return;
-        }
-        r->tree = n;
-        r->captree = cap;
-    }
-    r->tree[r->ntree++] = play->anim_id;
+    if (util_vec_push(&r->tree, play->anim_id, NULL))
+        r->rc = UTIL_ENOMEM;
 }
 
 /* The distinct ANIM IDs of the Play nodes of m or t, in walk order, into r->tree. */
 static int tree_anims(reach *r, const ancs_meta_anim *m, const ancs_meta_trans *t)
 {
-    r->ntree = 0;
+    r->tree.len = 0;
     if (++r->gen == 0) { /* 2^32 trees: start the membership set afresh */
         hmap_free(&r->tree_seen);
         r->gen = 1;
@@ -258,8 +240,8 @@ static int trans_edges(reach *r, const ancs_meta_trans *t, int via)
     if (t->type != ANCS_TRANS_META_ANIM || !t->anim)
         return 0;
     TRY(tree_anims(r, NULL, t));
-    for (size_t i = 0; i < r->ntree; i++)
-        TRY(edge(r, -1, FCC('A', 'N', 'I', 'M'), 1, r->tree[i], via, NULL));
+    for (size_t i = 0; i < r->tree.len; i++)
+        TRY(edge(r, -1, FCC('A', 'N', 'I', 'M'), 1, r->tree.items[i], via, NULL));
     return rc;
 }
 
@@ -355,8 +337,8 @@ static int anim_edges(reach *r, int64_t ci, const ancs_character *c, uint8_t *us
         any_used[i] = 1;
         if ((rc = tree_anims(r, &as->animations[i].meta, NULL)) != 0)
             break;
-        for (size_t k = 0; k < r->ntree && !rc; k++) {
-            uint32_t anim = r->tree[k];
+        for (size_t k = 0; k < r->tree.len && !rc; k++) {
+            uint32_t anim = r->tree.items[k];
             int fresh = 0;
             if ((rc = edge(r, ci, FCC('A', 'N', 'I', 'M'), 1, anim, V_ANIMATION, &fresh)) != 0 ||
                 (rc = hmap_put(&r->anim_reached, (uint64_t)anim + 1, 0, NULL)) != 0)
@@ -413,9 +395,9 @@ static int run(reach *r)
             continue;
         if ((rc = tree_anims(r, &as->animations[i].meta, NULL)) != 0)
             break;
-        for (size_t k = 0; k < r->ntree && !rc; k++)
-            if (!hmap_get(&r->anim_reached, (uint64_t)r->tree[k] + 1, NULL))
-                rc = edge(r, -1, FCC('A', 'N', 'I', 'M'), 1, r->tree[k], V_ANIMATION, NULL);
+        for (size_t k = 0; k < r->tree.len && !rc; k++)
+            if (!hmap_get(&r->anim_reached, (uint64_t)r->tree.items[k] + 1, NULL))
+                rc = edge(r, -1, FCC('A', 'N', 'I', 'M'), 1, r->tree.items[k], V_ANIMATION, NULL);
     }
     for (uint32_t p = 0; p < as->pair_count && !rc; p++) {
         const ancs_res_pair *rp = &as->pairs[p];
@@ -446,7 +428,7 @@ int ancs_reach(ancs_edges *out, const ancs_set *set, util_err *err)
     hmap_free(&r.anim_reached);
     hmap_free(&r.evnt_reached);
     hmap_free(&r.tree_seen);
-    free(r.tree);
+    util_vec_free(&r.tree);
     if (rc)
         return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory listing references");
     return 0;
@@ -454,6 +436,5 @@ int ancs_reach(ancs_edges *out, const ancs_set *set, util_err *err)
 
 void ancs_edges_free(ancs_edges *e)
 {
-    free(e->items);
-    memset(e, 0, sizeof *e);
+    util_vec_free(e);
 }
