@@ -1,5 +1,6 @@
 /* cmd_names.c — `ancsdb names import` and `ancsdb names export`: Prime World Editor asset
  * name maps in and out of the asset_names table (db_names_* in db.h). */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,7 +95,7 @@ static int names_export(const char *dbpath, const char *out)
     }
     FILE *f = stdout;
     if (out && !(f = fopen(out, "w"))) {
-        cli_error("names: cannot write %s", out);
+        cli_error("names: cannot write %s: %s", out, strerror(errno));
         db_close(d);
         return EXIT_FATAL;
     }

@@ -148,6 +148,10 @@ if got != want:
 # 2. asset_label: map name, else PAK name (the map wins a collision)
 pak_rows = sql("SELECT count(*) AS n FROM asset_names WHERE source = 'pak'")
 have_pak = pak_rows and pak_rows[0]["n"] > 0
+if not have_pak:
+    errors.append("no asset_names rows with source 'pak' after ingest (the PAKs' named resources)")
+elif pak_rows[0]["n"] != len(pak_name):
+    errors.append("%d 'pak' rows, want one per named asset: %d" % (pak_rows[0]["n"], len(pak_name)))
 expect = label if have_pak else map_only
 got = {hx(r["asset_id"]): r["label"] for r in sql("SELECT asset_id, label FROM asset_label")}
 if got != expect:
