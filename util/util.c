@@ -449,37 +449,31 @@ int util_parse_id(const char *s, uint32_t *out)
 {
     if (!s || !*s)
         return -1;
-    const char *hex = NULL;
-    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-        hex = s + 2;
-    else if (strlen(s) == 8) {
-        for (const char *q = s; *q; q++)
-            if (!isdigit((unsigned char)*q)) {
-                hex = s;
-                break;
-            }
-        /* eight digits only: both readings are possible; 8 hex digits is what we print */
-        if (!hex)
-            hex = s;
-    }
-    char *end;
-    errno = 0;
+    int prefixed = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    const char *d = prefixed ? s + 2 : s;
+    size_t n = strlen(d);
     unsigned long long v;
-    if (hex) {
-        if (!*hex || strlen(hex) > 8)
+    char *end;
+    if (n == 0)
+        return -1;
+    if (prefixed || n <= 8) {
+        if (n > 8)
             return -1;
-        for (const char *q = hex; *q; q++)
+        for (const char *q = d; *q; q++)
             if (!isxdigit((unsigned char)*q))
                 return -1;
-        v = strtoull(hex, &end, 16);
+        v = strtoull(d, &end, 16);
     } else {
-        for (const char *q = s; *q; q++)
+        if (n > 10)
+            return -1;
+        for (const char *q = d; *q; q++)
             if (!isdigit((unsigned char)*q))
                 return -1;
-        v = strtoull(s, &end, 10);
+        errno = 0;
+        v = strtoull(d, &end, 10);
+        if (errno || v > 0xFFFFFFFFull)
+            return -1;
     }
-    if (errno || *end || v > 0xFFFFFFFFull)
-        return -1;
     *out = (uint32_t)v;
     return 0;
 }

@@ -193,7 +193,9 @@ int util_src_read_alloc(const util_src *s, uint8_t **out, uint64_t off, size_t l
 
 /* ---- misc ------------------------------------------------------------------ */
 
-/* Parse an asset ID as "0x1A2B3C4D", "1A2B3C4D" (8 hex digits) or decimal. */
+/* Parse an asset ID (CONTRACT.md): "0x" and 1 to 8 hex digits, or 1 to 8 hex digits without
+ * the prefix (always hex, even when they are all decimal digits: "12345678" = 0x12345678), or
+ * 9 or 10 decimal digits (439041101) up to 4294967295. -1 otherwise. */
 int util_parse_id(const char *s, uint32_t *out);
 /* FourCC value of four characters, big-endian: UTIL_FOURCC('A','N','C','S') == 0x414E4353. */
 #define UTIL_FOURCC(a, b, c, d)                                                                    \

@@ -160,6 +160,16 @@ static void test_parse_id(void **state)
     assert_int_equal(util_parse_id("12g", &v), -1);
     assert_int_equal(util_parse_id("", &v), -1);
     assert_int_equal(util_parse_id("-1", &v), -1);
+    /* up to 8 digits are hex even when all are decimal digits (CONTRACT.md) */
+    assert_int_equal(util_parse_id("12345678", &v), 0);
+    assert_int_equal(v, 0x12345678u);
+    assert_int_equal(util_parse_id("1234", &v), 0);
+    assert_int_equal(v, 0x1234u);
+    assert_int_equal(util_parse_id("0x", &v), -1);
+    assert_int_equal(util_parse_id("12345678a", &v), -1);   /* 9 characters: decimal only */
+    assert_int_equal(util_parse_id("12345678901", &v), -1); /* 11 digits */
+    assert_int_equal(util_parse_id("0439041101", &v), 0);   /* 10 digits: decimal */
+    assert_int_equal(v, 439041101u);
 }
 
 static void test_fourcc(void **state)
