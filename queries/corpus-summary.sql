@@ -28,8 +28,18 @@ SELECT game, item, count FROM (
     UNION ALL
     SELECT game, 13, 'asset_refs', count(*) FROM asset_refs GROUP BY game
     UNION ALL
-    SELECT ifnull(game, '?'), 14, 'load_errors', count(*) FROM load_errors GROUP BY game
+    -- load errors and warnings: a row for every game, 0 when there are none
+    SELECT g.game, 14, 'load_errors', (SELECT count(*) FROM load_errors l WHERE l.game = g.game)
+    FROM (SELECT game FROM paks UNION SELECT game FROM load_errors UNION SELECT game FROM warnings) g
+    WHERE g.game IS NOT NULL
     UNION ALL
-    SELECT ifnull(game, '?'), 15, 'warnings', count(*) FROM warnings GROUP BY game
+    SELECT '?', 14, 'load_errors', count(*) FROM load_errors WHERE game IS NULL
+    HAVING count(*) > 0
+    UNION ALL
+    SELECT g.game, 15, 'warnings', (SELECT count(*) FROM warnings w WHERE w.game = g.game)
+    FROM (SELECT game FROM paks UNION SELECT game FROM load_errors UNION SELECT game FROM warnings) g
+    WHERE g.game IS NOT NULL
+    UNION ALL
+    SELECT '?', 15, 'warnings', count(*) FROM warnings WHERE game IS NULL HAVING count(*) > 0
 )
 ORDER BY game, o, item;

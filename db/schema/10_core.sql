@@ -546,6 +546,8 @@ CREATE VIEW v_load_errors AS
 SELECT l.pak_path, l.entry_index, l.type,
        CASE WHEN l.asset_id IS NULL THEN NULL ELSE printf('%08X', l.asset_id) END
            COLLATE NOCASE AS asset, n.label AS asset_name,
-       l.stage, printf('0x%x', l.byte_offset) AS at, l.message
+       l.stage, CASE WHEN l.byte_offset IS NULL THEN NULL ELSE printf('0x%x', l.byte_offset) END
+           AS at,
+       l.message
 FROM load_errors l
 LEFT JOIN asset_label n ON n.asset_id = l.asset_id;

@@ -1,0 +1,18 @@
+-- Decoder and loader warnings (anomalies in input that was read), by kind: game, kind, PAK path, asset, offset, detail
+-- param: KIND? — only warnings of this kind (the `code` column, e.g. copy_differs, pas_magic; case-insensitive, `*` and `?` wildcards)
+SELECT w.game,
+       w.code AS kind,
+       coalesce(p.path, dp.path) AS pak_path,
+       w.type,
+       w.asset_id,
+       l.label AS asset_id_name,
+       w.byte_offset,
+       w.message AS detail
+FROM warnings w
+LEFT JOIN paks p ON p.pak_id = w.pak_id
+LEFT JOIN decoded d ON w.pak_id IS NULL AND d.game = w.game AND d.asset_id = w.asset_id
+                   AND d.type = w.type
+LEFT JOIN paks dp ON dp.pak_id = d.pak_id
+LEFT JOIN asset_label l ON l.asset_id = w.asset_id
+WHERE ?1 IS NULL OR lower(w.code) GLOB lower(?1)
+ORDER BY w.code, w.game, pak_path, w.asset_id, w.byte_offset;
