@@ -6,6 +6,7 @@
 #ifndef ANCSDB_DB_H
 #define ANCSDB_DB_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -25,7 +26,11 @@ enum { UTIL_ESQL = UTIL_ELAST - 1 };
 extern const char db_schema_sql[];
 
 /* Errors besides the UTIL_E* codes. */
-enum { DB_EVERSION = -20 /* schema version mismatch or foreign database */ };
+enum {
+    DB_EVERSION = -20, /* schema version mismatch or foreign database */
+    DB_EPARAM = -21,   /* db_exec: a parameter of the SQL has no value, or a name is bound twice */
+    DB_EINTR = -22     /* db_exec_ex: stopped by the caller's flag */
+};
 
 enum { DB_OPEN_READWRITE = 0, DB_OPEN_READONLY = 1 };
 
@@ -52,6 +57,9 @@ typedef struct db_ingest_opts {
      * bar drawn on the log should be cleared then). db/ draws nothing itself. */
     void (*progress)(void *ctx, size_t done, size_t total, const char *path);
     void *progress_ctx;
+    /* When *stop becomes non-zero (a signal handler sets it) the run ends after the PAK being
+     * read: every PAK before is committed, the final pass is left to the next run. NULL: never. */
+    volatile sig_atomic_t *stop;
 } db_ingest_opts;
 
 typedef struct db_ingest_stats {
@@ -64,6 +72,7 @@ typedef struct db_ingest_stats {
     long characters;    /* characters of those ANCS */
     long errors;        /* load_errors rows created in this run */
     long warnings;      /* warnings rows created in this run */
+    int interrupted;    /* *opts->stop ended the run before every PAK was read */
     double seconds;
 } db_ingest_stats;
 
@@ -145,7 +154,7 @@ int db_names_write_map(FILE *f, const db_name_entry *entries, size_t n, util_err
  * transaction (the ingest's final pass). */
 int db_names_refresh_pak(db *d, util_err *err);
 
-/* ---- statements and named queries ---------------------------------------------------- */
+/* ---- statement runner (named queries, `ancsdb sql`) ---------------------------------- */
 
 enum { DB_NULL = 0, DB_INT, DB_REAL, DB_TEXT, DB_BLOB };
 
@@ -175,38 +184,32 @@ typedef struct db_sink {
 } db_sink;
 
 /* Run every statement of sql in turn, binding binds[0..nbind) as ?1..?n of each statement
- * that has parameters; statements that return columns report to sink. Errors: UTIL_ESQL
- * with SQLite's message (e.g. "attempt to write a readonly database"). */
+ * that has parameters; statements that return columns report to sink. Every parameter of a
+ * statement must get a value: DB_EPARAM naming it otherwise. Errors: UTIL_ESQL with SQLite's
+ * message (e.g. "attempt to write a readonly database"), DB_EPARAM, UTIL_ENOMEM. */
 int db_exec(db *d, const char *sql, int nbind, const db_bind *binds, const db_sink *sink,
             util_err *err);
 
-#define DB_QUERY_MAX_PARAMS 8
+/* What db_exec_ex adds to db_exec; every member may be 0/NULL. */
+typedef struct db_exec_opts {
+    /* Named parameters: values[k] binds :names[k], @names[k] or $names[k] (names without the
+     * prefix), whichever the statement uses. A parameter also bound by position, or a name
+     * that no statement of the text uses: DB_EPARAM. */
+    int nnamed;
+    const char *const *names;
+    const db_bind *values;
+    /* Non-zero: a positional value beyond the parameters of every statement is DB_EPARAM
+     * (`ancsdb sql --param`); otherwise extra values are ignored. */
+    int exact;
+    /* Checked while a statement runs and between rows: when *stop becomes non-zero (a signal
+     * handler sets it) the statement ends and db_exec_ex returns DB_EINTR. */
+    volatile sig_atomic_t *stop;
+    /* Called after sink->begin for each result column: the table and column it is read from
+     * (through views and subqueries), or NULLs for an expression. ctx is sink->ctx. */
+    void (*origin)(void *ctx, int col, const char *table, const char *column);
+} db_exec_opts;
 
-/* The comment block that opens a queries/NAME.sql file. */
-typedef struct db_query_info {
-    char description[200];
-    int param_count;
-    struct {
-        char name[32]; /* TYPE, ID, NAME_OR_ID, ... (decides how an argument binds) */
-        char meaning[160];
-        int optional; /* written "NAME?" or "[NAME]": may be left out (binds NULL); trailing */
-    } params[DB_QUERY_MAX_PARAMS];
-} db_query_info;
-
-/* Parse the header of a named query's text: first line "-- description", then
- * "-- param: NAME — meaning" lines in bind order ("-- param: NAME? — ..." for an optional
- * trailing parameter). UTIL_EFORMAT when malformed. */
-int db_query_parse(db_query_info *out, const char *text, util_err *err);
-
-/* Turn command-line arguments into binds by the parameter names: ID (or a name ending in
- * _ID) -> asset ID via util_parse_id (INTEGER); TYPE -> FourCC text (exactly 4 chars,
- * upper-cased in place in argv); NAME_OR_ID -> INTEGER when it parses as an asset ID, else
- * TEXT; INDEX (or a name ending in _INDEX) -> decimal INTEGER; others TEXT. Optional
- * parameters left out bind NULL.
- * UTIL_EFORMAT naming the bad argument. */
-int db_query_binds(db_bind *out, const db_query_info *q, int argc, char **argv, util_err *err);
-
-/* Find NAME in a {name, text} table ending with {NULL, NULL}; NULL when absent. */
-const char *db_query_lookup(const char *const (*table)[2], const char *name);
+int db_exec_ex(db *d, const char *sql, int nbind, const db_bind *binds, const db_exec_opts *o,
+               const db_sink *sink, util_err *err);
 
 #endif

@@ -1,39 +1,144 @@
-/* exec.c — the statement runner behind the named queries and `ancsdb sql`: every statement of
- * a text in turn, parameters bound, result rows handed to a sink (see db.h). */
+/* exec.c — the statement runner behind the named queries and `ancsdb sql` (see db.h):
+ * every statement of a text in turn, parameters bound by position or by name (an unbound
+ * one is an error), rows to a sink, the origin of each result column, and an interrupt
+ * flag checked while a statement runs. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
 
-int db_exec(db *d, const char *sql, int nbind, const db_bind *binds, const db_sink *sink,
-            util_err *err)
+static int bind_one(sqlite3_stmt *st, int idx, const db_bind *b)
 {
-    const char *tail = sql;
+    if (b->type == DB_INT)
+        return sqlite3_bind_int64(st, idx, b->i);
+    if (b->type == DB_TEXT)
+        return sqlite3_bind_text(st, idx, b->s, -1, SQLITE_TRANSIENT);
+    return sqlite3_bind_null(st, idx);
+}
+
+/* Progress handler: a non-zero return makes the running statement fail with
+ * SQLITE_INTERRUPT. */
+static int stop_check(void *arg)
+{
+    const db_exec_opts *o = arg;
+    return *o->stop != 0;
+}
+
+/* Bind binds[0..nbind) to ?1..?n and the named values of o to :name, @name or $name; every
+ * parameter of st must get a value. */
+static int bind_all(db *d, sqlite3_stmt *st, int nbind, const db_bind *binds, const db_exec_opts *o,
+                    unsigned char *used, util_err *err)
+{
+    int np = sqlite3_bind_parameter_count(st);
+    unsigned char *bound = calloc((size_t)np + 1, 1);
     int rc = 0;
+    if (!bound)
+        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    for (int i = 0; i < np && i < nbind && !rc; i++) {
+        if (bind_one(st, i + 1, &binds[i]) != SQLITE_OK)
+            rc = dbi_sql_fail(d, err, "bind");
+        bound[i + 1] = 1;
+    }
+    for (int k = 0; o && k < o->nnamed && !rc; k++) {
+        static const char prefixes[] = ":@$";
+        for (int p = 0; p < 3 && !rc; p++) {
+            char name[128];
+            snprintf(name, sizeof name, "%c%s", prefixes[p], o->names[k]);
+            int idx = sqlite3_bind_parameter_index(st, name);
+            if (idx <= 0)
+                continue;
+            if (bound[idx])
+                rc = util_fail(err, DB_EPARAM, UINT64_MAX,
+                               "parameter %s is ?%d, which a positional value also binds", name,
+                               idx);
+            else if (bind_one(st, idx, &o->values[k]) != SQLITE_OK)
+                rc = dbi_sql_fail(d, err, "bind");
+            bound[idx] = 1;
+            used[k] = 1;
+        }
+    }
+    for (int i = 1; i <= np && !rc; i++) {
+        if (bound[i])
+            continue;
+        const char *name = sqlite3_bind_parameter_name(st, i);
+        if (name)
+            rc = util_fail(err, DB_EPARAM, UINT64_MAX, "parameter %s has no value", name);
+        else
+            rc = util_fail(err, DB_EPARAM, UINT64_MAX, "parameter ?%d has no value", i);
+    }
+    free(bound);
+    return rc;
+}
+
+/* Before anything runs: every value given must have a parameter in some statement (a text
+ * whose later statements depend on earlier ones may not prepare yet: then the check after the
+ * run decides). */
+static int check_values(sqlite3 *h, const char *sql, int nbind, const db_exec_opts *o,
+                        util_err *err)
+{
+    int nnamed = o ? o->nnamed : 0, maxnp = 0, rc = 0;
+    unsigned char *used = calloc(nnamed > 0 ? (size_t)nnamed : 1, 1);
+    const char *tail = sql;
+    if (!used)
+        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    while (tail && *tail) {
+        sqlite3_stmt *st = NULL;
+        if (sqlite3_prepare_v2(h, tail, -1, &st, &tail) != SQLITE_OK) {
+            free(used);
+            return 0;
+        }
+        if (!st)
+            break;
+        int np = sqlite3_bind_parameter_count(st);
+        if (np > maxnp)
+            maxnp = np;
+        for (int k = 0; k < nnamed; k++)
+            for (const char *p = ":@$"; *p; p++) {
+                char name[128];
+                snprintf(name, sizeof name, "%c%s", *p, o->names[k]);
+                if (sqlite3_bind_parameter_index(st, name) > 0)
+                    used[k] = 1;
+            }
+        sqlite3_finalize(st);
+    }
+    if (o && o->exact && nbind > maxnp)
+        rc = util_fail(err, DB_EPARAM, UINT64_MAX, "%d values given, the SQL has %d parameter%s",
+                       nbind, maxnp, maxnp == 1 ? "" : "s");
+    for (int k = 0; k < nnamed && !rc; k++)
+        if (!used[k])
+            rc = util_fail(err, DB_EPARAM, UINT64_MAX, "the SQL has no parameter :%s", o->names[k]);
+    free(used);
+    return rc;
+}
+
+int db_exec_ex(db *d, const char *sql, int nbind, const db_bind *binds, const db_exec_opts *o,
+               const db_sink *sink, util_err *err)
+{
+    sqlite3 *h = d->h;
+    const char *tail = sql;
+    int rc = 0, maxnp = 0;
     sqlite3_stmt *st = NULL;
     const char **names = NULL;
     db_cell *cells = NULL;
+    if (o && ((o->exact && nbind > 0) || o->nnamed > 0) &&
+        (rc = check_values(h, sql, nbind, o, err)) != 0)
+        return rc;
+    unsigned char *used = calloc(o && o->nnamed > 0 ? (size_t)o->nnamed : 1, 1);
+    if (!used)
+        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    if (o && o->stop)
+        sqlite3_progress_handler(h, 1000, stop_check, (void *)o);
     while (tail && *tail) {
-        if (sqlite3_prepare_v2(d->h, tail, -1, &st, &tail) != SQLITE_OK) {
+        if (sqlite3_prepare_v2(h, tail, -1, &st, &tail) != SQLITE_OK) {
             rc = dbi_sql_fail(d, err, "SQL error");
             goto done;
         }
         if (!st) /* only whitespace / comments left */
             break;
-        int np = sqlite3_bind_parameter_count(st);
-        for (int i = 0; i < np && i < nbind; i++) {
-            int b;
-            if (binds[i].type == DB_INT)
-                b = sqlite3_bind_int64(st, i + 1, binds[i].i);
-            else if (binds[i].type == DB_TEXT)
-                b = sqlite3_bind_text(st, i + 1, binds[i].s, -1, SQLITE_TRANSIENT);
-            else
-                b = sqlite3_bind_null(st, i + 1);
-            if (b != SQLITE_OK) {
-                rc = dbi_sql_fail(d, err, "bind");
-                goto done;
-            }
-        }
+        if (sqlite3_bind_parameter_count(st) > maxnp)
+            maxnp = sqlite3_bind_parameter_count(st);
+        if ((rc = bind_all(d, st, nbind, binds, o, used, err)) != 0)
+            goto done;
         int ncols = sqlite3_column_count(st);
         if (ncols > 0) {
             names = calloc((size_t)ncols, sizeof *names);
@@ -46,6 +151,9 @@ int db_exec(db *d, const char *sql, int nbind, const db_bind *binds, const db_si
                 names[c] = sqlite3_column_name(st, c);
             if (sink && sink->begin)
                 sink->begin(sink->ctx, ncols, names);
+            for (int c = 0; o && o->origin && c < ncols; c++)
+                o->origin(sink ? sink->ctx : NULL, c, sqlite3_column_table_name(st, c),
+                          sqlite3_column_origin_name(st, c));
         }
         int s;
         while ((s = sqlite3_step(st)) == SQLITE_ROW) {
@@ -77,9 +185,14 @@ int db_exec(db *d, const char *sql, int nbind, const db_bind *binds, const db_si
             }
             if (sink && sink->row && sink->row(sink->ctx, ncols, cells) != 0)
                 break;
+            if (o && o->stop && *o->stop)
+                break;
         }
         if (s != SQLITE_ROW && s != SQLITE_DONE) {
-            rc = dbi_sql_fail(d, err, "SQL error");
+            if (s == SQLITE_INTERRUPT && o && o->stop && *o->stop)
+                rc = util_fail(err, DB_EINTR, UINT64_MAX, "interrupted");
+            else
+                rc = dbi_sql_fail(d, err, "SQL error");
             if (ncols > 0 && sink && sink->end)
                 sink->end(sink->ctx);
             goto done;
@@ -92,10 +205,29 @@ int db_exec(db *d, const char *sql, int nbind, const db_bind *binds, const db_si
         cells = NULL;
         sqlite3_finalize(st);
         st = NULL;
+        if (o && o->stop && *o->stop) {
+            rc = util_fail(err, DB_EINTR, UINT64_MAX, "interrupted");
+            goto done;
+        }
     }
+    if (!rc && o && o->exact && nbind > maxnp)
+        rc = util_fail(err, DB_EPARAM, UINT64_MAX, "%d values given, the SQL has %d parameter%s",
+                       nbind, maxnp, maxnp == 1 ? "" : "s");
+    for (int k = 0; o && k < o->nnamed && !rc; k++)
+        if (!used[k])
+            rc = util_fail(err, DB_EPARAM, UINT64_MAX, "the SQL has no parameter :%s", o->names[k]);
 done:
+    free(used);
+    if (o && o->stop)
+        sqlite3_progress_handler(h, 0, NULL, NULL);
     free(names);
     free(cells);
     sqlite3_finalize(st);
     return rc;
+}
+
+int db_exec(db *d, const char *sql, int nbind, const db_bind *binds, const db_sink *sink,
+            util_err *err)
+{
+    return db_exec_ex(d, sql, nbind, binds, NULL, sink, err);
 }

@@ -50,12 +50,6 @@ int dbi_load_error(db *d, const char *path, const char *game, int64_t entry, uin
     return dbi_row_end(&r, err);
 }
 
-static const char *base_name(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
-}
-
 int ing_fault(ing *g, const char *path, const char *game, int64_t entry, uint32_t type, uint32_t id,
               const char *stage, uint64_t off, const char *msg)
 {
@@ -69,10 +63,10 @@ int ing_fault(ing *g, const char *path, const char *game, int64_t entry, uint32_
         if (off != UINT64_MAX)
             snprintf(at, sizeof at, " @0x%" PRIx64, off);
         if (entry >= 0)
-            fprintf(g->o->log, "%s entry %" PRId64 " %s %08X %s%s: %s\n", base_name(path), entry,
+            fprintf(g->o->log, "ancsdb: %s entry %" PRId64 " %s %08X %s%s: %s\n", path, entry,
                     dbi_fourcc(type, fc), id, stage, at, msg);
         else
-            fprintf(g->o->log, "%s %s%s: %s\n", path, stage, at, msg);
+            fprintf(g->o->log, "ancsdb: %s %s%s: %s\n", path, stage, at, msg);
     }
     return 0;
 }

@@ -70,6 +70,10 @@ int db_ingest_paths(db *d, const char *const *paths, int npaths, const db_ingest
         }
     }
     for (size_t i = 0; i < g.nfiles && !rc; i++) {
+        if (opts->stop && *opts->stop) {
+            stats->interrupted = 1; /* committed so far stays; the final pass is left pending */
+            break;
+        }
         progress(&g, i, g.files[i]);
         struct stat sb;
         if (stat(g.files[i], &sb) != 0) {
@@ -84,7 +88,7 @@ int db_ingest_paths(db *d, const char *const *paths, int npaths, const db_ingest
         rc = ing_pending_flag(&g, &g.changed);
     if (!rc && !g.changed && opts->rehash)
         rc = ing_final_pass_needed(&g, &g.changed);
-    if (!rc && g.changed) {
+    if (!rc && g.changed && !stats->interrupted) {
         progress(&g, g.nfiles, "finishing");
         rc = ing_final_pass(&g);
     }

@@ -1,5 +1,5 @@
 -- The census condensed to one row per (game, field): distinct values, the most common value, its share of the occurrences, occurrences
--- param: FIELD_PATTERN? — only fields matching it: case-insensitive, `*` and `?` wildcards; without a wildcard, fields containing it
+-- param: [FIELD_PATTERN] — only fields matching it: case-insensitive, `*` and `?` wildcards; without a wildcard, fields containing it
 WITH c AS (
     SELECT game, field, value, count
     FROM unknown_census

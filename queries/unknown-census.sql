@@ -1,5 +1,5 @@
 -- Census of every field known only as "unknown" (FORMATS.md section 6): game, field, value, count of occurrences
--- param: FIELD_PATTERN? — only fields matching it: case-insensitive, `*` and `?` wildcards; without a wildcard, fields containing it (e.g. characters.unknown, 'poi.*')
+-- param: [FIELD_PATTERN] — only fields matching it: case-insensitive, `*` and `?` wildcards; without a wildcard, fields containing it (e.g. characters.unknown, 'poi.*')
 SELECT game, field, value, count
 FROM unknown_census
 WHERE ?1 IS NULL

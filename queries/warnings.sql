@@ -1,5 +1,5 @@
 -- Decoder and loader warnings (anomalies in input that was read), by kind: game, kind, PAK path, asset, offset, detail
--- param: KIND? — only warnings of this kind (the `code` column, e.g. copy_differs, pas_magic; case-insensitive, `*` and `?` wildcards)
+-- param: [KIND] — only warnings of this kind (the `code` column, e.g. copy_differs, pas_magic; case-insensitive, `*` and `?` wildcards)
 SELECT w.game,
        w.code AS kind,
        coalesce(p.path, dp.path) AS pak_path,

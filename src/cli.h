@@ -1,14 +1,16 @@
-/* cli.h — the ancsdb command line: subcommands, exit codes, output formats. */
+/* cli.h — the ancsdb command line: subcommands, exit codes, options, output formats. */
 #ifndef ANCSDB_CLI_H
 #define ANCSDB_CLI_H
 
+#include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "util.h"
 
-/* Exit status (CONTRACT.md). */
-enum { EXIT_OK = 0, EXIT_PARTIAL = 1, EXIT_USAGE = 2, EXIT_FATAL = 3 };
+/* Exit status (CONTRACT.md); 130 when Ctrl-C stopped the command (128 + SIGINT). */
+enum { EXIT_OK = 0, EXIT_PARTIAL = 1, EXIT_USAGE = 2, EXIT_FATAL = 3, EXIT_INTERRUPTED = 130 };
 
 /* Each subcommand gets argv with argv[0] = its own name ("pak", "ingest", ...). */
 int cmd_pak(int argc, char **argv);
@@ -29,21 +31,67 @@ int cmd_report(int argc, char **argv);
 typedef int (*cli_command_fn)(int argc, char **argv);
 cli_command_fn cli_command(const char *name);
 
-/* Value of option argv[*i] given as "--opt VALUE" (advancing *i) or "--opt=VALUE"; NULL when
- * argv[*i] is not `name`. Sets *missing when the option is last and has no value. */
-const char *cli_opt_value(int argc, char **argv, int *i, const char *name, int *missing);
-
 /* Print "ancsdb: <msg>\n" to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* ---- output formats (output.c) ---------------------------------------------------- */
+/* ---- options (opt.c) -------------------------------------------------------------------
+ * Every subcommand lists its options in a table ending with {0}; each is accepted as
+ * `--name VALUE`, `--name=VALUE` and, with a short name, `-x VALUE` and `-xVALUE`. `--` ends
+ * the options; `-` alone is a positional argument. A value may not start with `--` (so that
+ * `--db --quiet` is reported as a missing value). */
+typedef struct cli_option {
+    const char *name; /* long name without the dashes, or NULL */
+    char short_name;  /* or 0 */
+    int takes_value;
+    int id; /* >= 0: what cli_next returns for it */
+} cli_option;
+
+typedef struct cli_args {
+    const char *cmd; /* "pak list": names the command in messages */
+    int argc;
+    char **argv;
+    int i;             /* next argument */
+    int only_pos;      /* after "--" */
+    const char *value; /* the option's value, or the positional argument */
+    const char *opt;   /* the option as written */
+} cli_args;
+
+enum { CLI_END = -1, CLI_POS = -2, CLI_ERR = -3 };
+
+/* Start at argv[1]. */
+void cli_args_init(cli_args *a, const char *cmd, int argc, char **argv);
+/* The next option's id (a->value holds its value), CLI_POS (a->value is the argument),
+ * CLI_END, or CLI_ERR after printing "ancsdb: CMD: --x needs a value" or "unknown option":
+ * the caller exits with EXIT_USAGE. */
+int cli_next(cli_args *a, const cli_option *opts);
+
+/* ---- Ctrl-C (main.c) -------------------------------------------------------------------
+ * Install a SIGINT handler that sets *flag (once: a second Ctrl-C kills as usual). */
+void cli_catch_sigint(volatile sig_atomic_t *flag);
+
+/* ---- strings we print (textout.c) ------------------------------------------------------
+ * JSON: s[0..n) as a JSON string literal that is always valid UTF-8. Well-formed UTF-8 passes
+ * through; `"` `\` and \n \r \t are escaped as such; other control characters (C0, DEL, C1),
+ * U+2028/U+2029 and the bidirectional controls as \uXXXX; every byte that is not part of
+ * well-formed UTF-8 as \u00XX with XX the byte (read as Latin-1; such bytes are the only
+ * \u0080-\u00ff escapes written, so the original bytes can be recovered). */
+void cli_json_string(FILE *f, const char *s, size_t n);
+void cli_json_cstr(FILE *f, const char *s);
+/* Terminal-safe text: the same characters shown as \n \r \t, \xNN (code points below 0x100
+ * and bytes that are not UTF-8) or \uXXXX; everything else unchanged. owned: caller frees;
+ * NULL when out of memory. */
+char *cli_term_escape(const char *s, size_t n);
+/* Characters (not bytes) of UTF-8 text, for aligning columns. */
+size_t cli_text_width(const char *s);
+
+/* ---- output formats (output.c) -------------------------------------------------------- */
 
 typedef enum { OUT_TABLE = 0, OUT_CSV, OUT_JSON, OUT_TSV } out_format;
 
 /* Parse "table", "csv", "json", "tsv"; 0 on success. */
 int out_parse_format(const char *s, out_format *out);
 
-/* Column names that hold asset IDs: printed as 8 upper-case hex digits (a JSON string). */
+/* The one list of column names that hold asset IDs (asset_id, ancs_id, model_id, ...). */
 int out_is_asset_column(const char *name);
 
 typedef struct out_table out_table;
@@ -52,12 +100,14 @@ typedef struct out_table out_table;
 out_table *out_begin(FILE *f, out_format fmt, int ncols, const char *const *names);
 void out_null(out_table *t);
 void out_text(out_table *t, const char *s);
+/* Text of n bytes that may hold NULs or bytes that are not UTF-8. */
+void out_textn(out_table *t, const char *s, size_t n);
+/* A BLOB: x'0A1B...' (an SQL literal) in every format. */
+void out_blob(out_table *t, const void *p, size_t n);
 void out_int(out_table *t, int64_t v);
 void out_real(out_table *t, double v);
 /* An asset ID: 8 upper-case hex digits in every format. */
 void out_id(out_table *t, uint32_t v);
-/* An integer cell that is an asset ID when the column is one (see out_is_asset_column). */
-void out_auto_int(out_table *t, int64_t v);
 /* End the current row (every column must have been given). */
 void out_row_end(out_table *t);
 /* Flush (tables are aligned once every row is known) and free. Returns rows written. */
@@ -67,9 +117,61 @@ long out_finish(out_table *t);
 
 struct db;
 struct db_bind;
-/* Run every statement of sql on d with binds as ?1..?n and print each result set to f in
- * fmt. 0, or the db_exec error (err filled). */
-int cli_print_sql(struct db *d, FILE *f, out_format fmt, const char *sql, int nbind,
-                  const struct db_bind *binds, util_err *err);
+struct db_exec_opts;
+
+/* How cli_print_sql decides that an integer column is an asset ID (printed as 8 hex digits):
+ * by the table column it is read from (sqlite3 column origin) being in out_is_asset_column's
+ * list; for a computed column, ID_BY_NAME also accepts its name (named queries, whose column
+ * names follow the tables'), ID_BY_ORIGIN does not (ad-hoc SQL). */
+enum { ID_BY_ORIGIN = 0, ID_BY_NAME = 1 };
+
+/* Run every statement of sql on d with binds as ?1..?n (and what o adds: named parameters,
+ * the stop flag) and print each result set to f in fmt. *rows (may be NULL): rows printed.
+ * 0, or the db_exec_ex error (err filled). */
+int cli_print_sql(struct db *d, FILE *f, out_format fmt, int id_rule, const char *sql, int nbind,
+                  const struct db_bind *binds, const struct db_exec_opts *o, long *rows,
+                  util_err *err);
+
+/* ---- named queries (query_args.c) -------------------------------------------------------
+ * queries/NAME.sql opens with a comment block: first line the description, then one
+ * `-- param: NAME — meaning` line per parameter in bind order (?1, ?2, ...). A name in
+ * brackets or followed by `?` (`-- param: [FIELD_PATTERN] — ...`, `-- param: CHAR_INDEX? — ...`)
+ * is optional: it may be left out (binding NULL); optional parameters come last. */
+#define CLI_QUERY_MAX_PARAMS 8
+
+typedef struct cli_query_info {
+    char description[200];
+    int param_count; /* all parameters */
+    int required;    /* the first `required` ones must be given */
+    struct {
+        char name[32]; /* TYPE, ID, NAME_OR_ID, ... (decides how an argument binds); no [] */
+        char meaning[160];
+        int optional;
+    } params[CLI_QUERY_MAX_PARAMS];
+} cli_query_info;
+
+/* Parse the header of a named query's text. UTIL_EFORMAT when malformed. */
+int cli_query_parse(cli_query_info *out, const char *text, util_err *err);
+
+/* Turn command-line arguments into binds (out[0..q->param_count)) by the parameter names:
+ * ID (or a name ending in _ID) -> asset ID (INTEGER) by util_parse_id; TYPE (or *_TYPE) ->
+ * FourCC text (exactly 4 characters, upper-cased in place in argv); NAME_OR_ID -> INTEGER when
+ * it reads as an asset ID, else TEXT; INDEX (or *_INDEX) -> decimal INTEGER >= 0; others TEXT;
+ * an optional parameter not given -> NULL. UTIL_EFORMAT naming the bad argument or count. */
+int cli_query_binds(struct db_bind *out, const cli_query_info *q, int argc, char **argv,
+                    util_err *err);
+
+/* Find NAME in a {name, text} table ending with {NULL, NULL}; NULL when absent. */
+const char *cli_query_lookup(const char *const (*table)[2], const char *name);
+
+/* After a query printed no row: for each ID argument that is in no PAK, say so on stderr
+ * ("no asset 0x12345678"), adding its other reading when that one is an asset ("as decimal
+ * it is 0x00BC614E, a CMDL in Metroid2.pak"). */
+void cli_query_explain_empty(struct db *d, const char *qname, const cli_query_info *q, int argc,
+                             char **argv);
+
+/* A value of `sql --param`: a decimal integer or 0x-hex binds as INTEGER, anything else as
+ * TEXT (s borrowed). */
+void cli_bind_value(struct db_bind *out, const char *s);
 
 #endif

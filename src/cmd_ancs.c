@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -48,16 +49,7 @@ static void indent(em *e)
 
 static void json_str(FILE *f, const char *s)
 {
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(f, "\\%c", *p);
-        else if (*p < 0x20 || *p >= 0x7F)
-            fprintf(f, "\\u%04x", *p);
-        else
-            fputc(*p, f);
-    }
-    fputc('"', f);
+    cli_json_cstr(f, s);
 }
 
 /* Start a member (object key or array element); key NULL inside arrays. */
@@ -137,8 +129,11 @@ static void str(em *e, const char *k, const char *s)
         fputs(e->json ? "null" : "(none)\n", e->f);
     else if (e->json)
         json_str(e->f, s);
-    else
-        fprintf(e->f, "\"%s\"\n", s);
+    else {
+        char *safe = cli_term_escape(s, strlen(s)); /* never raw control bytes to a terminal */
+        fprintf(e->f, "\"%s\"\n", safe ? safe : "?");
+        free(safe);
+    }
 }
 
 static void null_(em *e, const char *k)
@@ -648,15 +643,21 @@ static int looks_evnt(const char *path, const uint8_t *buf, size_t len)
 
 static void usage(FILE *f)
 {
-    fputs("usage: ancsdb ancs dump [--game MP1|MP2] [--json] FILE | FILE.pak:ID\n\n"
-          "Decodes one ANCS or EVNT and prints its whole structure: an indented tree, or with "
-          "--json\n"
-          "one JSON object (snake_case fields; asset IDs as 8 hex digit strings; absent\n"
+    fputs("usage: ancsdb ancs dump [--game auto|MP1|MP2] [--json] FILE | FILE.pak:ID\n\n"
+          "Decodes one ANCS or EVNT and prints its whole structure: an indented tree, or with\n"
+          "--json one JSON object (snake_case fields; asset IDs as 8 hex digit strings; absent\n"
           "version-gated fields as null; warnings and the trailing-byte count included).\n"
           "FILE is a raw .ancs or .evnt file (an EVNT is told by its name or its first word, the\n"
           "version 1 or 2); FILE.pak:ID inflates the first ANCS (else EVNT) entry with that ID\n"
-          "(ID as 0x1A2B3C4D, 1A2B3C4D or decimal). Without --game the PAK's detected game\n"
-          "is used, else the ANCS bytes decide (first character version 10 = MP2).\n"
+          "(ID as 0x1A2B3C4D or up to 8 hex digits, or 9 to 10 decimal digits); 'ancsdb pak\n"
+          "list --type ANCS FILE.pak' lists them. A PAK without :ID is a usage error.\n"
+          "Strings are printed terminal-safe (control characters as \\xNN) in the tree and as\n"
+          "valid UTF-8 in JSON (bytes that are not UTF-8 as \\u00XX).\n\n"
+          "options:\n"
+          "  --game G     auto (default: the PAK's detected game, else the ANCS bytes decide:\n"
+          "               first character version 10 = MP2), MP1 or MP2\n"
+          "  --json       one JSON object instead of the tree\n"
+          "  -h, --help   show this help\n\n"
           "exit status: 0 ok, 1 decode error, 2 usage, 3 cannot open/read\n",
           f);
 }
@@ -725,39 +726,43 @@ static int load_from_pak(const char *path, uint32_t asset, uint8_t **buf, size_t
 
 static int dump_main(int argc, char **argv)
 {
+    enum { O_HELP, O_JSON, O_GAME };
+    static const cli_option opts[] = {
+        {"help", 'h', 0, O_HELP}, {"json", 0, 0, O_JSON}, {"game", 0, 1, O_GAME}, {0}};
     ancs_game game = ANCS_GAME_AUTO;
-    int json = 0;
+    int json = 0, k;
     const char *arg = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+    cli_args args;
+    cli_args_init(&args, "ancs dump", argc, argv);
+    while ((k = cli_next(&args, opts)) != CLI_END) {
+        if (k == CLI_ERR) {
+            return EXIT_USAGE;
+        } else if (k == O_HELP) {
             usage(stdout);
             return EXIT_OK;
-        } else if (!strcmp(argv[i], "--json")) {
+        } else if (k == O_JSON) {
             json = 1;
-        } else if (!strcmp(argv[i], "--game") && i + 1 < argc) {
-            const char *g = argv[++i];
-            if (!strcmp(g, "MP1") || !strcmp(g, "mp1"))
+        } else if (k == O_GAME) {
+            const char *g = args.value;
+            if (!strcasecmp(g, "MP1"))
                 game = ANCS_GAME_MP1;
-            else if (!strcmp(g, "MP2") || !strcmp(g, "mp2"))
+            else if (!strcasecmp(g, "MP2"))
                 game = ANCS_GAME_MP2;
-            else if (!strcmp(g, "auto"))
+            else if (!strcasecmp(g, "auto"))
                 game = ANCS_GAME_AUTO;
             else {
                 cli_error("ancs dump: --game must be MP1, MP2 or auto, not '%s'", g);
                 return EXIT_USAGE;
             }
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            cli_error("ancs dump: unknown option '%s'", argv[i]);
-            usage(stderr);
-            return EXIT_USAGE;
         } else if (arg) {
             cli_error("ancs dump: one FILE only");
             return EXIT_USAGE;
         } else {
-            arg = argv[i];
+            arg = args.value;
         }
     }
     if (!arg) {
+        cli_error("ancs dump: give an .ancs file or FILE.pak:ID");
         usage(stderr);
         return EXIT_USAGE;
     }
@@ -780,6 +785,14 @@ static int dump_main(int argc, char **argv)
         if (util_read_file(arg, &buf, &len, 0, &rerr) != 0) {
             cli_error("%s", rerr.msg);
             rc = EXIT_FATAL;
+            goto done;
+        }
+        /* a whole PAK (version word 0x00030005) is not one ANCS: say how to name one */
+        if (len >= 4 && buf[0] == 0 && buf[1] == 3 && buf[2] == 0 && buf[3] == 5) {
+            cli_error("ancs dump: %s is a PAK: name one of its ANCS as %s:ID ('ancsdb pak list "
+                      "--type ANCS %s' lists their IDs)",
+                      arg, arg, arg);
+            rc = EXIT_USAGE;
             goto done;
         }
     }

@@ -38,7 +38,8 @@ static void demo_usage(FILE *f)
           "  --opaque-mib N   MiB of non-ANCS/EVNT resources per game (default: ~1.5 KiB each)\n"
           "  --build-only     write release A's PAKs to DIR/mp1 and DIR/mp2 and stop (used by\n"
           "                   bench/run.sh and tests)\n"
-          "  --quiet          no progress lines\n",
+          "  -q, --quiet      no progress lines\n"
+          "  -h, --help       show this help\n",
           f);
 }
 
@@ -50,6 +51,7 @@ typedef struct demo_sink {
     long limit, rows;
     int ncols_kept;
     int cols[32];
+    unsigned char is_id[32]; /* kept column named like an asset-ID column (our named queries) */
     out_table *t;
 } demo_sink;
 
@@ -64,6 +66,7 @@ static void ds_begin(void *ctx, int ncols, const char *const *names)
             want = !strcmp(s->keep[k], names[i]);
         if (want) {
             s->cols[n] = i;
+            s->is_id[n] = (unsigned char)out_is_asset_column(names[i]);
             kept[n++] = names[i];
         }
     }
@@ -80,8 +83,11 @@ static int ds_row(void *ctx, int ncols, const db_cell *cells)
         int i = s->cols[k];
         if (i >= ncols || cells[i].type == DB_NULL)
             out_null(s->t);
+        else if (cells[i].type == DB_INT && s->is_id[k] && cells[i].i >= 0 &&
+                 cells[i].i <= 0xFFFFFFFFll)
+            out_id(s->t, (uint32_t)cells[i].i);
         else if (cells[i].type == DB_INT)
-            out_auto_int(s->t, cells[i].i);
+            out_int(s->t, cells[i].i);
         else if (cells[i].type == DB_REAL)
             out_real(s->t, cells[i].r);
         else
@@ -97,15 +103,15 @@ static int print_query(db *d, const char *name, const char *sql, int argc, char 
 {
     util_err e;
     util_err_clear(&e);
-    db_query_info qi;
-    db_bind binds[DB_QUERY_MAX_PARAMS];
-    const char *named = db_query_lookup(ancsdb_embedded_queries, name);
-    if (db_query_parse(&qi, named ? named : sql, &e) ||
-        db_query_binds(binds, &qi, argc, argv, &e)) {
+    cli_query_info qi;
+    db_bind binds[CLI_QUERY_MAX_PARAMS];
+    const char *named = cli_query_lookup(ancsdb_embedded_queries, name);
+    if (cli_query_parse(&qi, named ? named : sql, &e) ||
+        cli_query_binds(binds, &qi, argc, argv, &e)) {
         cli_error("demo: query %s: %s", name, e.msg);
         return -1;
     }
-    demo_sink s = {keep, limit, 0, 0, {0}, NULL};
+    demo_sink s = {keep, limit, 0, 0, {0}, {0}, NULL};
     db_sink sink = {&s, ds_begin, ds_row, NULL};
     int rc = db_exec(d, sql, qi.param_count, binds, &sink, &e);
     if (s.t)
@@ -130,7 +136,7 @@ static void heading(const char *title, const char *name, int argc, char **argv)
 static int show(db *d, const char *title, const char *name, int argc, char **argv,
                 const char *const *keep, long limit)
 {
-    const char *sql = db_query_lookup(ancsdb_embedded_queries, name);
+    const char *sql = cli_query_lookup(ancsdb_embedded_queries, name);
     heading(title, name, argc, argv);
     if (!sql) {
         printf("(skipped: this build has no query '%s' yet)\n", name);
@@ -143,7 +149,7 @@ static int show(db *d, const char *title, const char *name, int argc, char **arg
 static int show_wrapped(db *d, const char *title, const char *name, const char *outer,
                         const char *note)
 {
-    const char *q = db_query_lookup(ancsdb_embedded_queries, name);
+    const char *q = cli_query_lookup(ancsdb_embedded_queries, name);
     printf("\n== %s  (%s)\n", title, note);
     fflush(stdout);
     if (!q) {
@@ -443,40 +449,54 @@ int cmd_demo(int argc, char **argv)
     demo dm;
     memset(&dm, 0, sizeof dm);
     dm.o = (fixture_corpus_opts){.seed = 1, .scale = 0.1, .opaque_bytes = 0, .games = 3};
-    int build_only = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+    enum { O_HELP, O_BUILD_ONLY, O_QUIET, O_SCALE, O_SEED, O_OPAQUE };
+    static const cli_option opts[] = {{"help", 'h', 0, O_HELP},
+                                      {"build-only", 0, 0, O_BUILD_ONLY},
+                                      {"quiet", 'q', 0, O_QUIET},
+                                      {"scale", 0, 1, O_SCALE},
+                                      {"seed", 0, 1, O_SEED},
+                                      {"opaque-mib", 0, 1, O_OPAQUE},
+                                      {0}};
+    int build_only = 0, k;
+    cli_args a;
+    cli_args_init(&a, "demo", argc, argv);
+    while ((k = cli_next(&a, opts)) != CLI_END) {
+        const char *v = a.value;
+        char *end;
+        double x;
+        switch (k) {
+        case CLI_ERR:
+            return EXIT_USAGE;
+        case O_HELP:
             demo_usage(stdout);
             return EXIT_OK;
-        } else if (!strcmp(a, "--build-only")) {
+        case O_BUILD_ONLY:
             build_only = 1;
-        } else if (!strcmp(a, "--quiet")) {
+            break;
+        case O_QUIET:
             dm.quiet = 1;
-        } else if ((!strcmp(a, "--scale") || !strcmp(a, "--seed") || !strcmp(a, "--opaque-mib")) &&
-                   i + 1 < argc) {
-            char *end;
-            const char *v = argv[++i];
-            double x = strtod(v, &end);
-            if (*end || x < 0 || (!strcmp(a, "--scale") && (x <= 0 || x > 100))) {
-                cli_error("demo: bad value '%s' for %s", v, a);
+            break;
+        case O_SCALE:
+        case O_SEED:
+        case O_OPAQUE:
+            x = strtod(v, &end);
+            if (!*v || *end || !(x >= 0) || (k == O_SCALE && (x <= 0 || x > 100))) {
+                cli_error("demo: bad value '%s' for %s", v, a.opt);
                 return EXIT_USAGE;
             }
-            if (!strcmp(a, "--scale"))
+            if (k == O_SCALE)
                 dm.o.scale = x;
-            else if (!strcmp(a, "--seed"))
+            else if (k == O_SEED)
                 dm.o.seed = (uint64_t)x;
             else
                 dm.o.opaque_bytes = (uint64_t)(x * 1048576.0);
-        } else if (a[0] == '-') {
-            cli_error("demo: unknown option '%s'", a);
-            demo_usage(stderr);
-            return EXIT_USAGE;
-        } else if (!dm.dir) {
-            dm.dir = a;
-        } else {
-            cli_error("demo: more than one folder given");
-            return EXIT_USAGE;
+            break;
+        default:
+            if (dm.dir) {
+                cli_error("demo: more than one folder given");
+                return EXIT_USAGE;
+            }
+            dm.dir = v;
         }
     }
     if (!dm.dir)

@@ -698,32 +698,32 @@ int cmd_export(int argc, char **argv)
 {
     const char *dbpath = "corpus.db", *want = NULL;
     char *pos[3];
-    int npos = 0, only_pos = 0;
-    for (int i = 1; i < argc; i++) {
-        int missing = 0;
-        const char *v;
-        if (only_pos || argv[i][0] != '-' || !argv[i][1]) {
+    int npos = 0, k;
+    enum { O_HELP, O_DB, O_GAME };
+    static const cli_option opts[] = {
+        {"help", 'h', 0, O_HELP}, {"db", 0, 1, O_DB}, {"game", 0, 1, O_GAME}, {0}};
+    cli_args a;
+    cli_args_init(&a, "export", argc, argv);
+    while ((k = cli_next(&a, opts)) != CLI_END) {
+        const char *v = a.value;
+        if (k == CLI_ERR) {
+            return EXIT_USAGE;
+        } else if (k == CLI_POS) {
             if (npos == 3)
-                return usage_error("too many arguments ('%s')", argv[i]);
-            pos[npos++] = argv[i];
-        } else if (!strcmp(argv[i], "--")) {
-            only_pos = 1;
-        } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+                return usage_error("too many arguments ('%s')", v);
+            pos[npos++] = (char *)v;
+        } else if (k == O_HELP) {
             fputs(export_usage, stdout);
             return EXIT_OK;
-        } else if ((v = cli_opt_value(argc, argv, &i, "--db", &missing)) != NULL) {
+        } else if (k == O_DB) {
             dbpath = v;
-        } else if ((v = cli_opt_value(argc, argv, &i, "--game", &missing)) != NULL) {
+        } else if (k == O_GAME) {
             if (!strcmp(v, "MP1") || !strcmp(v, "mp1"))
                 want = "MP1";
             else if (!strcmp(v, "MP2") || !strcmp(v, "mp2"))
                 want = "MP2";
             else
                 return usage_error("--game must be MP1 or MP2, not '%s'", v);
-        } else if (missing) {
-            return usage_error("%s needs a value", argv[i]);
-        } else {
-            return usage_error("unknown option '%s'", argv[i]);
         }
     }
     if (npos < 2)
@@ -738,7 +738,9 @@ int cmd_export(int argc, char **argv)
         return usage_error("CHAR_INDEX ('%s') goes with character only", pos[2]);
     uint32_t id;
     if (util_parse_id(pos[1], &id))
-        return usage_error("'%s' is not an asset ID (0x1A2B3C4D, 1A2B3C4D or decimal)", pos[1]);
+        return usage_error("'%s' is not an asset ID (0x1A2B3C4D or up to 8 hex digits, or 9 to "
+                           "10 decimal digits)",
+                           pos[1]);
     int64_t ci = -1;
     if (npos == 3) {
         char *end;

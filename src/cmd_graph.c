@@ -68,41 +68,42 @@ int cmd_graph(int argc, char **argv)
     const char *game = NULL;
     int svg = 0, who = 0;
     char *pos[3];
-    int npos = 0, only_pos = 0;
-    for (int i = 1; i < argc; i++) {
-        int missing = 0;
-        const char *v;
-        if (only_pos || argv[i][0] != '-' || !argv[i][1]) {
+    int npos = 0, k;
+    enum { O_HELP, O_WHO, O_DB, O_GAME, O_FORMAT };
+    static const cli_option opts[] = {{"help", 'h', 0, O_HELP},   {"who", 0, 0, O_WHO},
+                                      {"db", 0, 1, O_DB},         {"game", 0, 1, O_GAME},
+                                      {"format", 0, 1, O_FORMAT}, {0}};
+    cli_args a;
+    cli_args_init(&a, "graph", argc, argv);
+    while ((k = cli_next(&a, opts)) != CLI_END) {
+        const char *v = a.value;
+        if (k == CLI_ERR) {
+            return EXIT_USAGE;
+        } else if (k == CLI_POS) {
             if (npos == 3)
-                return usage_error("too many arguments ('%s')", argv[i]);
-            pos[npos++] = argv[i];
-        } else if (!strcmp(argv[i], "--")) {
-            only_pos = 1;
-        } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+                return usage_error("too many arguments ('%s')", v);
+            pos[npos++] = (char *)v;
+        } else if (k == O_HELP) {
             fputs(graph_usage, stdout);
             return EXIT_OK;
-        } else if (!strcmp(argv[i], "--who")) {
+        } else if (k == O_WHO) {
             who = 1;
-        } else if ((v = cli_opt_value(argc, argv, &i, "--db", &missing)) != NULL) {
+        } else if (k == O_DB) {
             dbpath = v;
-        } else if ((v = cli_opt_value(argc, argv, &i, "--game", &missing)) != NULL) {
+        } else if (k == O_GAME) {
             if (!strcmp(v, "MP1") || !strcmp(v, "mp1"))
                 game = "MP1";
             else if (!strcmp(v, "MP2") || !strcmp(v, "mp2"))
                 game = "MP2";
             else
                 return usage_error("--game must be MP1 or MP2, not '%s'", v);
-        } else if ((v = cli_opt_value(argc, argv, &i, "--format", &missing)) != NULL) {
+        } else if (k == O_FORMAT) {
             if (!strcmp(v, "svg"))
                 svg = 1;
             else if (!strcmp(v, "dot"))
                 svg = 0;
             else
                 return usage_error("unknown format '%s' (dot or svg)", v);
-        } else if (missing) {
-            return usage_error("%s needs a value", argv[i]);
-        } else {
-            return usage_error("unknown option '%s'", argv[i]);
         }
     }
     uint32_t id = 0;

@@ -1,8 +1,10 @@
 /* cmd_ingest.c — `ancsdb ingest`: load PAK files or folders into the SQLite database. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -34,7 +36,7 @@ static const char ingest_usage[] =
     "  --jobs N         N threads inflate and decode ANCS/EVNT while one thread writes the\n"
     "                   database (default: the number of cores; 1 = all on one thread).\n"
     "                   The rows are the same whatever N is\n"
-    "  --quiet          no progress bar and no per-fault lines (the summary still prints)\n"
+    "  -q, --quiet      no progress bar and no per-fault lines (the summary still prints)\n"
     "  --rehash         also compare a hash of every byte before skipping an unchanged PAK\n"
     "  -h, --help       show this help\n"
     "\n"
@@ -66,41 +68,104 @@ void cli_ingest_progress(void *ctx, size_t done, size_t total, const char *path)
     fflush(f);
 }
 
+/* Paths that do not exist are a usage error, found before the database is opened (so none
+ * is created). */
+static int check_paths(const char **paths, int npaths)
+{
+    int bad = 0;
+    for (int i = 0; i < npaths; i++) {
+        struct stat sb;
+        if (stat(paths[i], &sb) != 0 && errno == ENOENT) {
+            cli_error("ingest: %s: no such file or folder", paths[i]);
+            bad = 1;
+        }
+    }
+    return bad;
+}
+
+/* "ancsdb query warnings" or, with another database, "ancsdb query --db 'X' warnings". */
+static void command_for(char *out, size_t n, const char *dbpath, const char *what)
+{
+    if (!strcmp(dbpath, "corpus.db"))
+        snprintf(out, n, "ancsdb %s", what);
+    else if (strpbrk(dbpath, " '\"\\$`*?&;|<>()\t"))
+        snprintf(out, n, "ancsdb %.*s --db '%s'%s", (int)strcspn(what, " "), what, dbpath,
+                 what + strcspn(what, " "));
+    else
+        snprintf(out, n, "ancsdb %.*s --db %s%s", (int)strcspn(what, " "), what, dbpath,
+                 what + strcspn(what, " "));
+}
+
+static int count_row(void *ctx, int ncols, const db_cell *c)
+{
+    if (ncols > 0 && c[0].type == DB_INT)
+        *(long *)ctx = (long)c[0].i;
+    return 1;
+}
+
+/* Warnings in the database after the run (def when it cannot be counted). */
+static long warning_count(db *d, long def)
+{
+    long n = def;
+    db_sink sink = {&n, NULL, count_row, NULL};
+    util_err e;
+    if (db_exec(d, "SELECT count(*) FROM warnings", 0, NULL, &sink, &e) != 0)
+        return def;
+    return n;
+}
+
 int cmd_ingest(int argc, char **argv)
 {
+    enum { O_HELP, O_QUIET, O_REHASH, O_DB, O_GAME, O_JOBS };
+    static const cli_option opts[] = {{"help", 'h', 0, O_HELP},
+                                      {"quiet", 'q', 0, O_QUIET},
+                                      {"rehash", 0, 0, O_REHASH},
+                                      {"db", 0, 1, O_DB},
+                                      {"game", 0, 1, O_GAME},
+                                      {"jobs", 'j', 1, O_JOBS},
+                                      {0}};
     const char *dbpath = "corpus.db";
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    static volatile sig_atomic_t stop;
     db_ingest_opts o = {.game = PAK_GAME_UNKNOWN,
                         .jobs = cores < 1    ? 1
                                 : cores > 64 ? 64
                                              : (int)cores,
-                        .log = stderr};
+                        .log = stderr,
+                        .stop = &stop};
     const char **paths = calloc((size_t)argc + 1, sizeof *paths);
-    int npaths = 0, rc = EXIT_OK, only_paths = 0;
+    int npaths = 0, rc = EXIT_OK, k;
     db *d = NULL;
     util_err e;
+    cli_args a;
     util_err_clear(&e);
     if (!paths) {
         cli_error("ingest: out of memory");
         return EXIT_FATAL;
     }
-    for (int i = 1; i < argc; i++) {
-        int missing = 0;
-        const char *v;
-        if (only_paths || argv[i][0] != '-' || !argv[i][1]) {
-            paths[npaths++] = argv[i];
-        } else if (!strcmp(argv[i], "--")) {
-            only_paths = 1;
-        } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+    cli_args_init(&a, "ingest", argc, argv);
+    while ((k = cli_next(&a, opts)) != CLI_END) {
+        const char *v = a.value;
+        switch (k) {
+        case CLI_ERR:
+            rc = EXIT_USAGE;
+            goto done;
+        case CLI_POS:
+            paths[npaths++] = v;
+            break;
+        case O_HELP:
             fputs(ingest_usage, stdout);
             goto done;
-        } else if (!strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-q")) {
+        case O_QUIET:
             o.quiet = 1;
-        } else if (!strcmp(argv[i], "--rehash")) {
+            break;
+        case O_REHASH:
             o.rehash = 1;
-        } else if ((v = cli_opt_value(argc, argv, &i, "--db", &missing)) != NULL) {
+            break;
+        case O_DB:
             dbpath = v;
-        } else if ((v = cli_opt_value(argc, argv, &i, "--game", &missing)) != NULL) {
+            break;
+        case O_GAME:
             if (!strcasecmp(v, "auto"))
                 o.game = PAK_GAME_UNKNOWN;
             else if (!strcasecmp(v, "MP1"))
@@ -112,29 +177,27 @@ int cmd_ingest(int argc, char **argv)
                 rc = EXIT_USAGE;
                 goto done;
             }
-        } else if ((v = cli_opt_value(argc, argv, &i, "--jobs", &missing)) != NULL) {
+            break;
+        case O_JOBS: {
             char *end;
             long n = strtol(v, &end, 10);
-            if (*v == '\0' || *end || n < 1 || n > 1024) {
-                cli_error("ingest: --jobs needs a number from 1 to 1024, not '%s'", v);
+            if (*v == '\0' || *end || n < 1 || n > 64) {
+                cli_error("ingest: --jobs needs a number from 1 to 64, not '%s'", v);
                 rc = EXIT_USAGE;
                 goto done;
             }
             o.jobs = (int)n;
-        } else if (missing) {
-            cli_error("ingest: %s needs a value", argv[i]);
-            rc = EXIT_USAGE;
-            goto done;
-        } else {
-            cli_error("ingest: unknown option '%s'", argv[i]);
-            fputs(ingest_usage, stderr);
-            rc = EXIT_USAGE;
-            goto done;
+            break;
+        }
         }
     }
     if (npaths == 0) {
         cli_error("ingest: give at least one .pak file or folder");
         fputs(ingest_usage, stderr);
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    if (check_paths(paths, npaths)) {
         rc = EXIT_USAGE;
         goto done;
     }
@@ -147,16 +210,44 @@ int cmd_ingest(int argc, char **argv)
         rc = EXIT_FATAL;
         goto done;
     }
+    cli_catch_sigint(&stop);
     db_ingest_stats st;
     int r = db_ingest_paths(d, paths, npaths, &o, &st, &e);
+    char warns[600] = "", cmd[512];
+    long total = warning_count(d, st.warnings);
+    if (total > 0) {
+        command_for(cmd, sizeof cmd, dbpath, "query warnings");
+        if (total == st.warnings)
+            snprintf(warns, sizeof warns, " (%s lists them)", cmd);
+        else
+            snprintf(warns, sizeof warns, " (%ld new; %s lists them)", st.warnings, cmd);
+    }
     fprintf(stderr,
-            "ingest: %ld paks (%ld written, %ld unchanged), %ld resources, %ld ANCS, "
-            "%ld EVNT, %ld characters, %ld errors, %ld warnings, %.2f s\n",
+            "ingest: %ld PAKs (%ld changed, %ld unchanged), %ld resources, %ld ANCS, "
+            "%ld EVNT, %ld characters, %ld errors, %ld warnings%s, %.2f s\n",
             st.paks_seen, st.paks_ingested, st.paks_skipped, st.resources, st.ancs, st.evnt,
-            st.characters, st.errors, st.warnings, st.seconds);
+            st.characters, st.errors, total, warns, st.seconds);
+    if (st.errors > 0) {
+        command_for(cmd, sizeof cmd, dbpath, "sql \"SELECT * FROM v_load_errors\"");
+        cli_error("ingest: %ld input%s could not be read: %s lists them", st.errors,
+                  st.errors == 1 ? "" : "s", cmd);
+    }
     if (r != 0) {
         cli_error("ingest: fatal: %s", e.msg);
         rc = EXIT_FATAL;
+    } else if (st.interrupted) {
+        cli_error("ingest: interrupted: %ld PAK%s committed, the rest are read on the next run",
+                  st.paks_ingested + st.paks_skipped,
+                  st.paks_ingested + st.paks_skipped == 1 ? "" : "s");
+        rc = EXIT_INTERRUPTED;
+    } else if (st.paks_seen == 0) {
+        char list[1024] = "";
+        for (int i = 0; i < npaths; i++) {
+            size_t n = strlen(list);
+            snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "", paths[i]);
+        }
+        cli_error("no PAK files under %s", list);
+        rc = EXIT_PARTIAL;
     } else if (st.errors > 0) {
         rc = EXIT_PARTIAL;
     }

@@ -14,7 +14,7 @@
 #include "pak.h"
 
 static const char pak_usage[] =
-    "usage: ancsdb pak list [--format table|csv|json|tsv] FILE.pak\n"
+    "usage: ancsdb pak list [--format table|csv|json|tsv] [--type FOURCC] FILE.pak\n"
     "       ancsdb pak extract [--type FOURCC] [--id ID] [-o DIR] [--force] FILE.pak\n"
     "\n"
     "Reads one Metroid Prime 1/2 GameCube PAK (no database needed).\n"
@@ -24,7 +24,7 @@ static const char pak_usage[] =
     "'ancsdb pak list --help' and 'ancsdb pak extract --help' describe each.\n";
 
 static const char list_usage[] =
-    "usage: ancsdb pak list [--format table|csv|json|tsv] FILE.pak\n"
+    "usage: ancsdb pak list [--format table|csv|json|tsv] [--type FOURCC] FILE.pak\n"
     "\n"
     "Prints one row per resource-table entry of a Metroid Prime 1/2 GameCube PAK, in table\n"
     "order, with the columns entry_index, type, asset_id, compressed (the table's raw flag),\n"
@@ -38,6 +38,7 @@ static const char list_usage[] =
     "options:\n"
     "  --format FMT   table (default, aligned columns), csv (RFC 4180), json (an array of\n"
     "                 objects) or tsv\n"
+    "  --type FOURCC  only entries of this type (e.g. ANCS)\n"
     "  -h, --help     show this help\n"
     "\n"
     "exit status: 0 ok, 1 listed but some entries lie past the end of the file,\n"
@@ -58,7 +59,8 @@ static const char extract_usage[] =
     "\n"
     "options:\n"
     "  --type FOURCC  only entries of this type (exactly 4 characters, e.g. ANCS); repeatable\n"
-    "  --id ID        only this asset ID (0x1A2B3C4D, 1A2B3C4D or decimal); repeatable\n"
+    "  --id ID        only this asset ID (0x1A2B3C4D or up to 8 hex digits, or 9 to 10\n"
+    "                 decimal digits); repeatable\n"
     "  -o, --output DIR\n"
     "                 write into DIR (default: the current directory); created if missing\n"
     "  --force        replace existing files: each is written beside the old one and renamed\n"
@@ -102,31 +104,38 @@ static int open_pak(pak_file **out, const char *path)
 
 static int pak_list(int argc, char **argv)
 {
+    enum { O_HELP, O_FORMAT, O_TYPE };
+    static const cli_option opts[] = {
+        {"help", 'h', 0, O_HELP}, {"format", 0, 1, O_FORMAT}, {"type", 0, 1, O_TYPE}, {0}};
     out_format fmt = OUT_TABLE;
+    uint32_t only_type = 0;
+    int typed = 0;
     const char *path = NULL;
-    for (int i = 1; i < argc; i++) {
-        int missing = 0;
-        const char *v;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+    cli_args a;
+    int k;
+    cli_args_init(&a, "pak list", argc, argv);
+    while ((k = cli_next(&a, opts)) != CLI_END) {
+        if (k == CLI_ERR) {
+            return EXIT_USAGE;
+        } else if (k == O_HELP) {
             fputs(list_usage, stdout);
             return EXIT_OK;
-        } else if ((v = cli_opt_value(argc, argv, &i, "--format", &missing)) != NULL) {
-            if (out_parse_format(v, &fmt)) {
-                cli_error("pak list: unknown format '%s' (table, csv, json or tsv)", v);
+        } else if (k == O_FORMAT) {
+            if (out_parse_format(a.value, &fmt)) {
+                cli_error("pak list: unknown format '%s' (table, csv, json or tsv)", a.value);
                 return EXIT_USAGE;
             }
-        } else if (missing) {
-            cli_error("pak list: %s needs a value", argv[i]);
-            return EXIT_USAGE;
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            cli_error("pak list: unknown option '%s'", argv[i]);
-            fputs(list_usage, stderr);
-            return EXIT_USAGE;
+        } else if (k == O_TYPE) {
+            if (util_fourcc_parse(a.value, &only_type)) {
+                cli_error("pak list: --type wants exactly 4 characters, not '%s'", a.value);
+                return EXIT_USAGE;
+            }
+            typed = 1;
         } else if (path) {
-            cli_error("pak list: one PAK at a time ('%s' and '%s')", path, argv[i]);
+            cli_error("pak list: one PAK at a time ('%s' and '%s')", path, a.value);
             return EXIT_USAGE;
         } else {
-            path = argv[i];
+            path = a.value;
         }
     }
     if (!path) {
@@ -150,6 +159,9 @@ static int pak_list(int argc, char **argv)
     for (uint32_t i = 0; i < p->entry_count; i++) {
         const pak_entry *e = &p->entries[i];
         char type[5];
+        unreadable |= !e->in_bounds;
+        if (typed && e->type != only_type)
+            continue;
         util_fourcc_str(e->type, type);
         out_int(t, e->index);
         out_text(t, type);
@@ -159,7 +171,6 @@ static int pak_list(int argc, char **argv)
         out_int(t, e->size);
         out_int(t, e->decompressed_size);
         out_row_end(t);
-        unreadable |= !e->in_bounds;
     }
     long rows = out_finish(t);
     print_anomalies(path, p);
@@ -344,6 +355,10 @@ static int extract_one(const char *pak_path, const pak_file *p, const pak_entry 
 
 static int pak_extract(int argc, char **argv)
 {
+    enum { O_HELP, O_FORCE, O_TYPE, O_ID, O_OUTPUT };
+    static const cli_option opts[] = {{"help", 'h', 0, O_HELP},     {"force", 0, 0, O_FORCE},
+                                      {"type", 0, 1, O_TYPE},       {"id", 0, 1, O_ID},
+                                      {"output", 'o', 1, O_OUTPUT}, {0}};
     int rc = EXIT_OK;
     extract_opts o = {NULL, NULL, 0, 0, ".", 0};
     const char *path = NULL;
@@ -356,52 +371,48 @@ static int pak_extract(int argc, char **argv)
         rc = EXIT_FATAL;
         goto done;
     }
-    for (int i = 1; i < argc; i++) {
-        int missing = 0;
-        const char *v;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+    cli_args a;
+    int opt;
+    cli_args_init(&a, "pak extract", argc, argv);
+    while ((opt = cli_next(&a, opts)) != CLI_END) {
+        const char *v = a.value;
+        if (opt == CLI_ERR) {
+            rc = EXIT_USAGE;
+            goto done;
+        } else if (opt == O_HELP) {
             fputs(extract_usage, stdout);
             goto done;
-        } else if (!strcmp(argv[i], "--force")) {
+        } else if (opt == O_FORCE) {
             o.force = 1;
-        } else if ((v = cli_opt_value(argc, argv, &i, "--type", &missing)) != NULL) {
+        } else if (opt == O_TYPE) {
             if (util_fourcc_parse(v, &o.types[o.ntypes])) {
                 cli_error("pak extract: --type wants exactly 4 characters, not '%s'", v);
                 rc = EXIT_USAGE;
                 goto done;
             }
             o.ntypes++;
-        } else if (!missing && (v = cli_opt_value(argc, argv, &i, "--id", &missing)) != NULL) {
+        } else if (opt == O_ID) {
             if (util_parse_id(v, &o.ids[o.nids])) {
-                cli_error("pak extract: bad asset ID '%s' (0x1A2B3C4D, 1A2B3C4D or decimal)", v);
+                cli_error("pak extract: bad asset ID '%s' (0x1A2B3C4D or up to 8 hex digits, or "
+                          "9 to 10 decimal digits)",
+                          v);
                 rc = EXIT_USAGE;
                 goto done;
             }
             o.nids++;
-        } else if (!missing && ((v = cli_opt_value(argc, argv, &i, "-o", &missing)) != NULL ||
-                                (!missing && (v = cli_opt_value(argc, argv, &i, "--output",
-                                                                &missing)) != NULL))) {
+        } else if (opt == O_OUTPUT) {
             if (!*v) {
                 cli_error("pak extract: empty output directory");
                 rc = EXIT_USAGE;
                 goto done;
             }
             o.dir = v;
-        } else if (missing) {
-            cli_error("pak extract: %s needs a value", argv[i]);
-            rc = EXIT_USAGE;
-            goto done;
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            cli_error("pak extract: unknown option '%s'", argv[i]);
-            fputs(extract_usage, stderr);
-            rc = EXIT_USAGE;
-            goto done;
         } else if (path) {
-            cli_error("pak extract: one PAK at a time ('%s' and '%s')", path, argv[i]);
+            cli_error("pak extract: one PAK at a time ('%s' and '%s')", path, v);
             rc = EXIT_USAGE;
             goto done;
         } else {
-            path = argv[i];
+            path = v;
         }
     }
     if (!path) {

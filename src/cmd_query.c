@@ -1,5 +1,5 @@
-/* cmd_query.c — `ancsdb query` (named queries compiled in from queries/NAME.sql) and
- * `ancsdb sql` (ad-hoc read-only SQL). Results go through the out_* formats. */
+/* cmd_query.c — `ancsdb query`: the named queries compiled in from queries/NAME.sql, and
+ * cli_print_sql, which prints any SQL result through the out_* formats. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,12 +12,15 @@ extern const char *const ancsdb_embedded_queries[][2];
 
 static const char query_usage[] =
     "usage: ancsdb query [--db FILE] [--format table|csv|json|tsv] NAME [ARG...]\n"
-    "       ancsdb query --list [--format ...]\n"
+    "       ancsdb query [--format ...] --list\n"
     "\n"
     "Runs the named research query NAME against the database (default corpus.db), binding\n"
-    "each ARG as a parameter (never pasted into the SQL). Asset IDs are accepted as\n"
-    "0x1A2B3C4D, 1A2B3C4D or decimal; TYPE is a FourCC such as PART. Asset-ID columns print\n"
-    "as 8 upper-case hex digits in every format. The database is opened read-only.\n"
+    "each ARG as a parameter (never pasted into the SQL); `ancsdb query --list` shows every\n"
+    "query with its parameters ([ARG] = may be left out). Asset IDs are accepted as\n"
+    "0x1A2B3C4D or up to 8 hex digits (1A2B3C4D: always hex), or as 9 or 10 decimal digits\n"
+    "(439041101); when an ID is in no PAK but its other reading is an asset, the query says\n"
+    "so on stderr. TYPE is a FourCC such as PART. Asset-ID columns print as 8 upper-case hex\n"
+    "digits in every format. The database is opened read-only. Ctrl-C stops a running query.\n"
     "\n"
     "options:\n"
     "  --db FILE      database file (default corpus.db)\n"
@@ -26,35 +29,58 @@ static const char query_usage[] =
     "  -h, --help     show this help\n"
     "\n"
     "exit status: 0 ok, 2 usage error (unknown query, wrong arguments), 3 fatal (no\n"
-    "             database, SQL failure)\n";
+    "             database, SQL failure), 130 interrupted\n";
 
-static const char sql_usage[] =
-    "usage: ancsdb sql [--db FILE] [--format table|csv|json|tsv] \"SELECT ...\"\n"
-    "\n"
-    "Runs ad-hoc SQL against the database (default corpus.db), opened read-only: statements\n"
-    "that write fail. Integer columns named like asset-ID columns (asset_id, ancs_id,\n"
-    "particle_id, ...) print as 8 upper-case hex digits; use printf('%%08X', x) for others.\n"
-    "Tables and views: see the schema (`ancsdb sql \"SELECT sql FROM sqlite_master\"`).\n"
-    "\n"
-    "options:\n"
-    "  --db FILE      database file (default corpus.db)\n"
-    "  --format FMT   table (default), csv, json or tsv\n"
-    "  -h, --help     show this help\n"
-    "\n"
-    "exit status: 0 ok, 2 usage error, 3 fatal (no database, SQL error, write refused)\n";
+/* ---- printing a result ----------------------------------------------------------------- */
 
 typedef struct qsink {
     out_format fmt;
     FILE *f;
     out_table *t;
+    int id_rule;
+    int ncols;
+    unsigned char *is_id; /* per column: integers are asset IDs */
+    const char *const *names;
+    long rows;
+    int failed; /* out of memory or write error in out_finish */
 } qsink;
+
+static void sink_flush(qsink *s)
+{
+    if (s->t) {
+        long n = out_finish(s->t);
+        if (n < 0)
+            s->failed = 1;
+        else
+            s->rows += n;
+    }
+    s->t = NULL;
+}
 
 static void sink_begin(void *ctx, int ncols, const char *const *names)
 {
     qsink *s = ctx;
-    if (s->t)
-        out_finish(s->t);
+    sink_flush(s);
+    free(s->is_id);
+    s->is_id = calloc((size_t)(ncols > 0 ? ncols : 1), 1);
+    s->ncols = ncols;
+    s->names = names;
+    if (!s->is_id)
+        s->failed = 1;
     s->t = out_begin(s->f, s->fmt, ncols, names);
+}
+
+/* The column's meaning: the table column it is read from; for a computed column its name
+ * (named queries only). */
+static void sink_origin(void *ctx, int col, const char *table, const char *column)
+{
+    qsink *s = ctx;
+    if (!s->is_id || col < 0 || col >= s->ncols)
+        return;
+    if (table && column)
+        s->is_id[col] = (unsigned char)out_is_asset_column(column);
+    else
+        s->is_id[col] = s->id_rule == ID_BY_NAME && out_is_asset_column(s->names[col]);
 }
 
 static int sink_row(void *ctx, int ncols, const db_cell *cells)
@@ -66,27 +92,20 @@ static int sink_row(void *ctx, int ncols, const db_cell *cells)
         const db_cell *x = &cells[c];
         switch (x->type) {
         case DB_INT:
-            out_auto_int(s->t, x->i);
+            if (s->is_id && c < s->ncols && s->is_id[c] && x->i >= 0 && x->i <= 0xFFFFFFFFll)
+                out_id(s->t, (uint32_t)x->i);
+            else
+                out_int(s->t, x->i);
             break;
         case DB_REAL:
             out_real(s->t, x->r);
             break;
         case DB_TEXT:
-            out_text(s->t, x->s);
+            out_textn(s->t, x->s, x->n);
             break;
-        case DB_BLOB: {
-            char *hex = malloc(x->n * 2 + 3);
-            if (!hex) {
-                out_null(s->t);
-                break;
-            }
-            strcpy(hex, "x'");
-            for (size_t k = 0; k < x->n; k++)
-                snprintf(hex + 2 + 2 * k, 3, "%02X", (unsigned char)x->s[k]);
-            out_text(s->t, hex);
-            free(hex);
+        case DB_BLOB:
+            out_blob(s->t, x->s, x->n);
             break;
-        }
         default:
             out_null(s->t);
         }
@@ -97,130 +116,134 @@ static int sink_row(void *ctx, int ncols, const db_cell *cells)
 
 static void sink_end(void *ctx)
 {
-    qsink *s = ctx;
-    if (s->t)
-        out_finish(s->t);
-    s->t = NULL;
+    sink_flush(ctx);
 }
 
-/* Common option parsing; positional arguments are moved to pos[]. Returns -1 on usage
- * error (already reported), 1 when help was printed, 0 otherwise. */
-static int parse_common(const char *cmd, const char *usage, int argc, char **argv,
-                        const char **dbpath, out_format *fmt, int *list, char **pos, int *npos)
+int cli_print_sql(struct db *d, FILE *f, out_format fmt, int id_rule, const char *sql, int nbind,
+                  const struct db_bind *binds, const struct db_exec_opts *o, long *rows,
+                  util_err *err)
 {
-    int only_pos = 0;
-    for (int i = 1; i < argc; i++) {
-        int missing = 0;
-        const char *v;
-        if (only_pos || argv[i][0] != '-' || !argv[i][1]) {
-            pos[(*npos)++] = argv[i];
-        } else if (!strcmp(argv[i], "--")) {
-            only_pos = 1;
-        } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(usage, stdout);
-            return 1;
-        } else if (list && !strcmp(argv[i], "--list")) {
-            *list = 1;
-        } else if ((v = cli_opt_value(argc, argv, &i, "--db", &missing)) != NULL) {
-            *dbpath = v;
-        } else if ((v = cli_opt_value(argc, argv, &i, "--format", &missing)) != NULL) {
-            if (out_parse_format(v, fmt)) {
-                cli_error("%s: unknown format '%s' (table, csv, json or tsv)", cmd, v);
-                return -1;
-            }
-        } else if (missing) {
-            cli_error("%s: %s needs a value", cmd, argv[i]);
-            return -1;
-        } else {
-            cli_error("%s: unknown option '%s'", cmd, argv[i]);
-            fputs(usage, stderr);
-            return -1;
-        }
-    }
-    return 0;
+    qsink s = {.fmt = fmt, .f = f, .id_rule = id_rule};
+    db_sink sink = {&s, sink_begin, sink_row, sink_end};
+    db_exec_opts eo = {0};
+    if (o)
+        eo = *o;
+    eo.origin = sink_origin;
+    int rc = db_exec_ex(d, sql, nbind, binds, &eo, &sink, err);
+    sink_flush(&s);
+    free(s.is_id);
+    if (rows)
+        *rows = s.rows;
+    if (rc == 0 && (s.failed || fflush(f) != 0))
+        rc = util_fail(err, UTIL_EIO, UINT64_MAX, "cannot write the output");
+    return rc;
 }
 
-static void print_params(FILE *f, const db_query_info *qi)
+/* ---- ancsdb query ------------------------------------------------------------------------ */
+
+static void print_params(FILE *f, const cli_query_info *qi)
 {
     if (qi->param_count == 0)
         fputs("  (no parameters)\n", f);
     for (int k = 0; k < qi->param_count; k++)
-        fprintf(f, "  %s — %s\n", qi->params[k].name, qi->params[k].meaning);
+        fprintf(f, "  %s%s — %s\n", qi->params[k].name, qi->params[k].optional ? " (optional)" : "",
+                qi->params[k].meaning);
 }
 
 static int list_queries(out_format fmt)
 {
     static const char *const names[] = {"name", "description", "params"};
     out_table *t = out_begin(stdout, fmt, 3, names);
+    if (!t)
+        return EXIT_FATAL;
     for (size_t i = 0; ancsdb_embedded_queries[i][0]; i++) {
-        db_query_info qi;
+        cli_query_info qi;
         util_err e;
         util_err_clear(&e);
         out_text(t, ancsdb_embedded_queries[i][0]);
-        if (db_query_parse(&qi, ancsdb_embedded_queries[i][1], &e) != 0) {
+        if (cli_query_parse(&qi, ancsdb_embedded_queries[i][1], &e) != 0) {
             out_text(t, e.msg);
             out_null(t);
         } else {
-            char params[DB_QUERY_MAX_PARAMS * 200] = "";
+            char params[CLI_QUERY_MAX_PARAMS * 200] = "";
             for (int k = 0; k < qi.param_count; k++) {
                 size_t n = strlen(params);
-                snprintf(params + n, sizeof params - n, "%s%s (%s)", k ? ", " : "",
-                         qi.params[k].name, qi.params[k].meaning);
+                snprintf(params + n, sizeof params - n, "%s%s%s%s (%s)", k ? ", " : "",
+                         qi.params[k].optional ? "[" : "", qi.params[k].name,
+                         qi.params[k].optional ? "]" : "", qi.params[k].meaning);
             }
             out_text(t, qi.description);
             out_text(t, params);
         }
         out_row_end(t);
     }
-    out_finish(t);
-    return EXIT_OK;
+    return out_finish(t) < 0 || fflush(stdout) != 0 ? EXIT_FATAL : EXIT_OK;
 }
 
-int cli_print_sql(struct db *d, FILE *f, out_format fmt, const char *sql, int nbind,
-                  const struct db_bind *binds, util_err *err)
+static void query_usage_of(const char *name, const cli_query_info *qi)
 {
-    qsink s = {fmt, f, NULL};
-    db_sink sink = {&s, sink_begin, sink_row, sink_end};
-    int rc = db_exec(d, sql, nbind, binds, &sink, err);
-    if (s.t)
-        out_finish(s.t);
-    return rc;
+    fprintf(stderr, "usage: ancsdb query %s", name);
+    for (int k = 0; k < qi->param_count; k++)
+        fprintf(stderr, qi->params[k].optional ? " [%s]" : " %s", qi->params[k].name);
+    fprintf(stderr, "\n%s\nparameters:\n", qi->description);
+    print_params(stderr, qi);
 }
 
-static int run_sql(const char *dbpath, out_format fmt, const char *sql, int nbind,
-                   const db_bind *binds, const char *what)
+/* The exit status of a failed cli_print_sql, after saying why. */
+static int sql_failure(const char *what, const util_err *e)
 {
-    db *d = NULL;
-    util_err e;
-    util_err_clear(&e);
-    if (db_open(&d, dbpath, DB_OPEN_READONLY, &e) != 0) {
-        cli_error("%s: %s", what, e.msg);
-        return EXIT_FATAL;
+    if (e->code == DB_EINTR) {
+        cli_error("%s: interrupted", what);
+        return EXIT_INTERRUPTED;
     }
-    int rc = EXIT_OK;
-    if (cli_print_sql(d, stdout, fmt, sql, nbind, binds, &e) != 0) {
-        cli_error("%s: %s", what, e.msg);
-        rc = EXIT_FATAL;
-    }
-    db_close(d);
-    return rc;
+    cli_error("%s: %s", what, e->msg);
+    return e->code == DB_EPARAM ? EXIT_USAGE : EXIT_FATAL;
 }
 
 int cmd_query(int argc, char **argv)
 {
+    enum { O_HELP, O_DB, O_FORMAT, O_LIST };
+    static const cli_option opts[] = {{"help", 'h', 0, O_HELP},
+                                      {"db", 0, 1, O_DB},
+                                      {"format", 0, 1, O_FORMAT},
+                                      {"list", 0, 0, O_LIST},
+                                      {0}};
     const char *dbpath = "corpus.db";
     out_format fmt = OUT_TABLE;
-    int list = 0, npos = 0;
+    int list = 0, npos = 0, rc = EXIT_OK, k;
     char **pos = calloc((size_t)argc + 1, sizeof *pos);
-    int rc;
+    db *d = NULL;
+    cli_args a;
     if (!pos) {
         cli_error("query: out of memory");
         return EXIT_FATAL;
     }
-    int p = parse_common("query", query_usage, argc, argv, &dbpath, &fmt, &list, pos, &npos);
-    if (p != 0) {
-        rc = p > 0 ? EXIT_OK : EXIT_USAGE;
-        goto done;
+    cli_args_init(&a, "query", argc, argv);
+    /* options may come before or after NAME; after NAME, `--` ends them as usual */
+    while ((k = cli_next(&a, opts)) != CLI_END) {
+        switch (k) {
+        case CLI_ERR:
+            rc = EXIT_USAGE;
+            goto done;
+        case O_HELP:
+            fputs(query_usage, stdout);
+            goto done;
+        case O_DB:
+            dbpath = a.value;
+            break;
+        case O_FORMAT:
+            if (out_parse_format(a.value, &fmt)) {
+                cli_error("query: unknown format '%s' (table, csv, json or tsv)", a.value);
+                rc = EXIT_USAGE;
+                goto done;
+            }
+            break;
+        case O_LIST:
+            list = 1;
+            break;
+        default:
+            pos[npos++] = (char *)a.value;
+        }
     }
     if (list) {
         rc = list_queries(fmt);
@@ -232,61 +255,194 @@ int cmd_query(int argc, char **argv)
         rc = EXIT_USAGE;
         goto done;
     }
-    const char *sql = db_query_lookup(ancsdb_embedded_queries, pos[0]);
+    const char *name = pos[0], *sql = cli_query_lookup(ancsdb_embedded_queries, name);
     if (!sql) {
-        cli_error("query: no query named '%s' (ancsdb query --list shows them)", pos[0]);
+        cli_error("query: no query named '%s' (ancsdb query --list shows them)", name);
         rc = EXIT_USAGE;
         goto done;
     }
-    db_query_info qi;
-    db_bind binds[DB_QUERY_MAX_PARAMS];
+    cli_query_info qi;
+    db_bind binds[CLI_QUERY_MAX_PARAMS];
     util_err e;
     util_err_clear(&e);
-    if (db_query_parse(&qi, sql, &e) != 0) {
-        cli_error("query: %s: %s", pos[0], e.msg);
+    if (cli_query_parse(&qi, sql, &e) != 0) {
+        cli_error("query %s: %s", name, e.msg);
         rc = EXIT_FATAL;
         goto done;
     }
-    if (db_query_binds(binds, &qi, npos - 1, pos + 1, &e) != 0) {
-        cli_error("query %s: %s", pos[0], e.msg);
-        fprintf(stderr, "usage: ancsdb query %s", pos[0]);
-        for (int k = 0; k < qi.param_count; k++)
-            fprintf(stderr, qi.params[k].optional ? " [%s]" : " %s", qi.params[k].name);
-        fprintf(stderr, "\n%s\nparameters:\n", qi.description);
-        print_params(stderr, &qi);
+    if (cli_query_binds(binds, &qi, npos - 1, pos + 1, &e) != 0) {
+        cli_error("query %s: %s", name, e.msg);
+        query_usage_of(name, &qi);
         rc = EXIT_USAGE;
         goto done;
     }
-    rc = run_sql(dbpath, fmt, sql, qi.param_count, binds, "query");
+    /* the one place the connection is opened before a named query runs */
+    if (db_open(&d, dbpath, DB_OPEN_READONLY, &e) != 0) {
+        cli_error("query: %s", e.msg);
+        rc = EXIT_FATAL;
+        goto done;
+    }
+    static volatile sig_atomic_t stop;
+    cli_catch_sigint(&stop);
+    db_exec_opts eo = {.stop = &stop};
+    long rows = 0;
+    char what[160];
+    snprintf(what, sizeof what, "query %s", name);
+    if (cli_print_sql(d, stdout, fmt, ID_BY_NAME, sql, qi.param_count, binds, &eo, &rows, &e))
+        rc = sql_failure(what, &e);
+    else if (rows == 0)
+        cli_query_explain_empty(d, name, &qi, npos - 1, pos + 1);
 done:
+    db_close(d);
     free(pos);
     return rc;
 }
 
+/* ---- ancsdb sql --------------------------------------------------------------------------- */
+
+static const char sql_usage[] =
+    "usage: ancsdb sql [--db FILE] [--format table|csv|json|tsv] [--param [NAME=]VALUE]...\n"
+    "                  \"SELECT ...\"\n"
+    "\n"
+    "Runs ad-hoc SQL against the database (default corpus.db), opened read-only: statements\n"
+    "that write fail. Integer columns read straight from an asset-ID column of a table\n"
+    "(asset_id, ancs_id, particle_id, ...) print as 8 upper-case hex digits; computed ones\n"
+    "print as numbers (use printf('%08X', x) to see one in hex). The v_ views print IDs as\n"
+    "hex text. Ctrl-C stops a running statement.\n"
+    "\n"
+    "Parameters are bound, never pasted into the SQL: --param NAME=VALUE binds :NAME, @NAME\n"
+    "or $NAME; --param VALUE binds the next positional parameter (?1, ?2, ... or ?). A VALUE\n"
+    "that is a decimal integer or 0x-hex binds as an INTEGER, anything else as TEXT. A\n"
+    "parameter of the SQL without a value is an error, never NULL.\n"
+    "\n"
+    "example:\n"
+    "  ancsdb sql --param name=Samus \\\n"
+    "    \"SELECT game, printf('%08X', ancs_id) AS ancs, char_index FROM characters\n"
+    "     WHERE name = :name\"\n"
+    "  ancsdb sql \"SELECT name, sql FROM sqlite_master WHERE type IN ('table', 'view')\"\n"
+    "\n"
+    "options:\n"
+    "  --db FILE            database file (default corpus.db)\n"
+    "  --format FMT         table (default), csv, json or tsv\n"
+    "  --param [NAME=]VALUE bind a parameter (repeatable)\n"
+    "  -h, --help           show this help\n"
+    "\n"
+    "exit status: 0 ok, 2 usage error (also: a parameter without a value, or --param NAME\n"
+    "             that the SQL does not use), 3 fatal (no database, SQL error, write\n"
+    "             refused), 130 interrupted\n";
+
+/* NAME of --param NAME=VALUE: a letter or '_' then letters, digits and '_'. */
+static size_t param_name_len(const char *s)
+{
+    size_t n = 0;
+    if (!((s[0] >= 'A' && s[0] <= 'Z') || (s[0] >= 'a' && s[0] <= 'z') || s[0] == '_'))
+        return 0;
+    while ((s[n] >= 'A' && s[n] <= 'Z') || (s[n] >= 'a' && s[n] <= 'z') ||
+           (s[n] >= '0' && s[n] <= '9') || s[n] == '_')
+        n++;
+    return s[n] == '=' ? n : 0;
+}
+
 int cmd_sql(int argc, char **argv)
 {
-    const char *dbpath = "corpus.db";
+    enum { O_HELP, O_DB, O_FORMAT, O_PARAM };
+    static const cli_option opts[] = {{"help", 'h', 0, O_HELP},
+                                      {"db", 0, 1, O_DB},
+                                      {"format", 0, 1, O_FORMAT},
+                                      {"param", 0, 1, O_PARAM},
+                                      {0}};
+    const char *dbpath = "corpus.db", *sql = NULL;
     out_format fmt = OUT_TABLE;
-    int npos = 0;
-    char **pos = calloc((size_t)argc + 1, sizeof *pos);
-    int rc;
-    if (!pos) {
+    int rc = EXIT_OK, k, npos = 0, nnamed = 0;
+    size_t n = (size_t)argc + 1;
+    db_bind *pos = calloc(n, sizeof *pos), *named = calloc(n, sizeof *named);
+    char **names = calloc(n, sizeof *names);
+    db *d = NULL;
+    cli_args a;
+    if (!pos || !named || !names) {
         cli_error("sql: out of memory");
-        return EXIT_FATAL;
-    }
-    int p = parse_common("sql", sql_usage, argc, argv, &dbpath, &fmt, NULL, pos, &npos);
-    if (p != 0) {
-        rc = p > 0 ? EXIT_OK : EXIT_USAGE;
+        rc = EXIT_FATAL;
         goto done;
     }
-    if (npos != 1) {
-        cli_error("sql: give exactly one SQL text (quote it)");
+    cli_args_init(&a, "sql", argc, argv);
+    while ((k = cli_next(&a, opts)) != CLI_END) {
+        switch (k) {
+        case CLI_ERR:
+            rc = EXIT_USAGE;
+            goto done;
+        case O_HELP:
+            fputs(sql_usage, stdout);
+            goto done;
+        case O_DB:
+            dbpath = a.value;
+            break;
+        case O_FORMAT:
+            if (out_parse_format(a.value, &fmt)) {
+                cli_error("sql: unknown format '%s' (table, csv, json or tsv)", a.value);
+                rc = EXIT_USAGE;
+                goto done;
+            }
+            break;
+        case O_PARAM: {
+            size_t nl = param_name_len(a.value);
+            if (nl) {
+                if (!(names[nnamed] = malloc(nl + 1))) {
+                    cli_error("sql: out of memory");
+                    rc = EXIT_FATAL;
+                    goto done;
+                }
+                memcpy(names[nnamed], a.value, nl);
+                names[nnamed][nl] = '\0';
+                for (int j = 0; j < nnamed; j++)
+                    if (!strcmp(names[j], names[nnamed])) {
+                        cli_error("sql: --param %s given twice", names[j]);
+                        nnamed++;
+                        rc = EXIT_USAGE;
+                        goto done;
+                    }
+                cli_bind_value(&named[nnamed++], a.value + nl + 1);
+            } else {
+                cli_bind_value(&pos[npos++], a.value);
+            }
+            break;
+        }
+        default:
+            if (sql) {
+                cli_error("sql: give exactly one SQL text (quote it)");
+                rc = EXIT_USAGE;
+                goto done;
+            }
+            sql = a.value;
+        }
+    }
+    if (!sql) {
+        cli_error("sql: give one SQL text (quote it)");
         fputs(sql_usage, stderr);
         rc = EXIT_USAGE;
         goto done;
     }
-    rc = run_sql(dbpath, fmt, pos[0], 0, NULL, "sql");
+    util_err e;
+    util_err_clear(&e);
+    if (db_open(&d, dbpath, DB_OPEN_READONLY, &e) != 0) {
+        cli_error("sql: %s", e.msg);
+        rc = EXIT_FATAL;
+        goto done;
+    }
+    static volatile sig_atomic_t stop;
+    cli_catch_sigint(&stop);
+    db_exec_opts eo = {.nnamed = nnamed,
+                       .names = (const char *const *)names,
+                       .values = named,
+                       .exact = 1,
+                       .stop = &stop};
+    if (cli_print_sql(d, stdout, fmt, ID_BY_ORIGIN, sql, npos, pos, &eo, NULL, &e))
+        rc = sql_failure("sql", &e);
 done:
+    db_close(d);
+    for (int j = 0; names && j < nnamed; j++)
+        free(names[j]);
+    free(names);
     free(pos);
+    free(named);
     return rc;
 }

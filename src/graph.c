@@ -355,7 +355,7 @@ static int is_particle_type(const char *t)
 
 int graph_add_who(graph *g, struct db *d, const char *type, uint32_t id, long *found, util_err *err)
 {
-    const char *sql = db_query_lookup(ancsdb_embedded_queries, "who-references");
+    const char *sql = cli_query_lookup(ancsdb_embedded_queries, "who-references");
     if (!sql)
         return util_fail(err, UTIL_EFORMAT, UINT64_MAX, "no who-references query");
     db_bind b[2];

@@ -1,5 +1,4 @@
 /* main.c — ancsdb: argv dispatch to the subcommands. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -8,33 +7,6 @@
 #ifndef ANCSDB_VERSION
 #define ANCSDB_VERSION "0.0.0"
 #endif
-
-void cli_error(const char *fmt, ...)
-{
-    va_list ap;
-    fputs("ancsdb: ", stderr);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-}
-
-const char *cli_opt_value(int argc, char **argv, int *i, const char *name, int *missing)
-{
-    const char *a = argv[*i];
-    size_t n = strlen(name);
-    if (strncmp(a, name, n) != 0)
-        return NULL;
-    if (a[n] == '=')
-        return a + n + 1;
-    if (a[n] != '\0')
-        return NULL;
-    if (*i + 1 >= argc) {
-        *missing = 1;
-        return NULL;
-    }
-    return argv[++*i];
-}
 
 static const struct {
     const char *name;

@@ -20,10 +20,9 @@ int out_parse_format(const char *s, out_format *out)
 int out_is_asset_column(const char *name)
 {
     static const char *const cols[] = {
-        "asset_id",    "ancs_id",         "model_id",       "skin_id",
-        "skeleton_id", "frozen_model_id", "frozen_skin_id", "cspp_id",
-        "particle_id", "anim_asset_id",   "evnt_asset_id",  "evnt_id",
-        "owner_id",    "src_id",          "dst_id",         "id",
+        "asset_id",        "ancs_id",        "model_id", "skin_id",     "skeleton_id",
+        "frozen_model_id", "frozen_skin_id", "cspp_id",  "particle_id", "anim_asset_id",
+        "evnt_asset_id",   "evnt_id",        "owner_id", "src_id",      "dst_id",
     };
     if (!name)
         return 0;
@@ -36,7 +35,8 @@ int out_is_asset_column(const char *name)
 /* One cell as text plus how JSON should render it. */
 enum { CELL_NULL, CELL_NUM, CELL_STR };
 typedef struct cell {
-    char *text;
+    char *text; /* NUL-terminated; may also hold NULs (len says) */
+    size_t len;
     int kind;
 } cell;
 
@@ -53,34 +53,46 @@ struct out_table {
     int oom;
 };
 
-static char *dup_str(const char *s)
+static char *dup_mem(const char *s, size_t n)
 {
-    size_t n = strlen(s) + 1;
-    char *d = malloc(n);
-    if (d)
+    char *d = malloc(n + 1);
+    if (d) {
         memcpy(d, s, n);
+        d[n] = '\0';
+    }
     return d;
 }
 
-static void csv_field(FILE *f, const char *s)
+static char *dup_str(const char *s)
 {
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, f);
+    return dup_mem(s, strlen(s));
+}
+
+static void csv_field(FILE *f, const char *s, size_t n)
+{
+    int quote = 0;
+    for (size_t i = 0; i < n && !quote; i++)
+        quote = s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n';
+    if (!quote) {
+        fwrite(s, 1, n, f);
         return;
     }
     fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '"')
             fputc('"', f);
-        fputc(*s, f);
+        fputc(s[i], f);
     }
     fputc('"', f);
 }
 
-static void tsv_field(FILE *f, const char *s)
+static void tsv_field(FILE *f, const char *s, size_t n)
 {
-    for (; *s; s++) {
-        switch (*s) {
+    for (size_t i = 0; i < n; i++) {
+        switch (s[i]) {
+        case '\0':
+            fputs("\\0", f);
+            break;
         case '\t':
             fputs("\\t", f);
             break;
@@ -94,39 +106,9 @@ static void tsv_field(FILE *f, const char *s)
             fputs("\\\\", f);
             break;
         default:
-            fputc(*s, f);
+            fputc(s[i], f);
         }
     }
-}
-
-static void json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        switch (*p) {
-        case '"':
-            fputs("\\\"", f);
-            break;
-        case '\\':
-            fputs("\\\\", f);
-            break;
-        case '\n':
-            fputs("\\n", f);
-            break;
-        case '\r':
-            fputs("\\r", f);
-            break;
-        case '\t':
-            fputs("\\t", f);
-            break;
-        default:
-            if (*p < 0x20)
-                fprintf(f, "\\u%04x", *p);
-            else
-                fputc(*p, f);
-        }
-    }
-    fputc('"', f);
 }
 
 static void header(out_table *t)
@@ -138,9 +120,9 @@ static void header(out_table *t)
         if (i)
             fputs(sep, t->f);
         if (t->fmt == OUT_CSV)
-            csv_field(t->f, t->names[i]);
+            csv_field(t->f, t->names[i], strlen(t->names[i]));
         else
-            tsv_field(t->f, t->names[i]);
+            tsv_field(t->f, t->names[i], strlen(t->names[i]));
     }
     fputs(t->fmt == OUT_CSV ? "\r\n" : "\n", t->f);
 }
@@ -169,38 +151,78 @@ out_table *out_begin(FILE *f, out_format fmt, int ncols, const char *const *name
     return t;
 }
 
-static void put(out_table *t, char *text, int kind)
+/* Take text[0..len) (owned) as the next cell. Table cells are kept terminal-safe (control
+ * characters and bytes that are not UTF-8 shown escaped, see cli_term_escape). */
+static void put(out_table *t, char *text, size_t len, int kind)
 {
     if (t->col >= t->ncols) {
         free(text);
         return;
     }
+    if (text && t->fmt == OUT_TABLE && kind == CELL_STR) {
+        char *safe = cli_term_escape(text, len);
+        free(text);
+        text = safe;
+        len = safe ? strlen(safe) : 0;
+    }
     if (!text)
         t->oom = 1;
     t->row[t->col].text = text;
+    t->row[t->col].len = text ? len : 0;
     t->row[t->col].kind = kind;
     t->col++;
 }
 
 void out_null(out_table *t)
 {
-    put(t, dup_str(""), CELL_NULL);
+    put(t, dup_str(""), 0, CELL_NULL);
 }
 
-void out_text(out_table *t, const char *s)
+void out_textn(out_table *t, const char *s, size_t n)
 {
     if (!s) {
         out_null(t);
         return;
     }
-    put(t, dup_str(s), CELL_STR);
+    put(t, dup_mem(s, n), n, CELL_STR);
+}
+
+void out_text(out_table *t, const char *s)
+{
+    out_textn(t, s, s ? strlen(s) : 0);
+}
+
+void out_blob(out_table *t, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    if (n > (SIZE_MAX - 4) / 2) {
+        put(t, NULL, 0, CELL_STR);
+        return;
+    }
+    char *hex = malloc(n * 2 + 4);
+    if (!hex) {
+        put(t, NULL, 0, CELL_STR);
+        return;
+    }
+    hex[0] = 'x';
+    hex[1] = '\'';
+    for (size_t k = 0; k < n; k++)
+        snprintf(hex + 2 + 2 * k, 3, "%02X", b[k]);
+    hex[2 + 2 * n] = '\'';
+    hex[3 + 2 * n] = '\0';
+    put(t, hex, n * 2 + 3, CELL_STR);
+}
+
+static void put_str(out_table *t, const char *b, int kind)
+{
+    put(t, dup_str(b), strlen(b), kind);
 }
 
 void out_int(out_table *t, int64_t v)
 {
     char b[32];
     snprintf(b, sizeof b, "%" PRId64, v);
-    put(t, dup_str(b), CELL_NUM);
+    put_str(t, b, CELL_NUM);
 }
 
 void out_real(out_table *t, double v)
@@ -208,28 +230,20 @@ void out_real(out_table *t, double v)
     char b[40];
     if (isnan(v) || isinf(v)) {
         snprintf(b, sizeof b, "%s", isnan(v) ? "NaN" : (v > 0 ? "Infinity" : "-Infinity"));
-        put(t, dup_str(b), CELL_STR);
+        put_str(t, b, CELL_STR);
         return;
     }
     snprintf(b, sizeof b, "%.15g", v);
     if (strtod(b, NULL) != v)
         snprintf(b, sizeof b, "%.17g", v);
-    put(t, dup_str(b), CELL_NUM);
+    put_str(t, b, CELL_NUM);
 }
 
 void out_id(out_table *t, uint32_t v)
 {
     char b[16];
     snprintf(b, sizeof b, "%08" PRIX32, v);
-    put(t, dup_str(b), CELL_STR);
-}
-
-void out_auto_int(out_table *t, int64_t v)
-{
-    if (t->col < t->ncols && out_is_asset_column(t->names[t->col]) && v >= 0 && v <= 0xFFFFFFFFll)
-        out_id(t, (uint32_t)v);
-    else
-        out_int(t, v);
+    put_str(t, b, CELL_STR);
 }
 
 static void emit_row(out_table *t, cell *row)
@@ -240,14 +254,14 @@ static void emit_row(out_table *t, cell *row)
         for (int i = 0; i < t->ncols; i++) {
             if (i)
                 fputc(',', f);
-            json_string(f, t->names[i]);
+            cli_json_cstr(f, t->names[i]);
             fputc(':', f);
             if (row[i].kind == CELL_NULL)
                 fputs("null", f);
             else if (row[i].kind == CELL_NUM)
                 fputs(row[i].text, f);
             else
-                json_string(f, row[i].text);
+                cli_json_string(f, row[i].text, row[i].len);
         }
         fputc('}', f);
         return;
@@ -256,9 +270,9 @@ static void emit_row(out_table *t, cell *row)
         if (i)
             fputc(t->fmt == OUT_CSV ? ',' : '\t', f);
         if (t->fmt == OUT_CSV)
-            csv_field(f, row[i].text);
+            csv_field(f, row[i].text, row[i].len);
         else
-            tsv_field(f, row[i].text);
+            tsv_field(f, row[i].text, row[i].len);
     }
     fputs(t->fmt == OUT_CSV ? "\r\n" : "\n", f);
 }
@@ -283,12 +297,19 @@ void out_row_end(out_table *t)
             t->cells = nc;
             t->cap = cap;
         }
+        for (int i = 0; i < t->ncols; i++)
+            if (!t->row[i].text) {
+                t->row[i].text = dup_str("");
+                t->row[i].len = 0;
+            }
         memcpy(t->cells + t->ncells, t->row, (size_t)t->ncols * sizeof *t->row);
         t->ncells += (size_t)t->ncols;
     } else {
         for (int i = 0; i < t->ncols; i++)
-            if (!t->row[i].text)
+            if (!t->row[i].text) {
                 t->row[i].text = dup_str("");
+                t->row[i].len = 0;
+            }
         emit_row(t, t->row);
         for (int i = 0; i < t->ncols; i++)
             free(t->row[i].text);
@@ -297,38 +318,39 @@ void out_row_end(out_table *t)
     t->col = 0;
 }
 
-/* Display width of UTF-8 text: count the bytes that start a character. */
-static size_t width(const char *s)
-{
-    size_t w = 0;
-    for (; s && *s; s++)
-        if (((unsigned char)*s & 0xC0) != 0x80)
-            w++;
-    return w;
-}
-
 static void pad(FILE *f, size_t n)
 {
     while (n--)
         fputc(' ', f);
 }
 
+/* Aligned columns: numbers to the right, text to the left, NULL as an empty cell. Cell text
+ * is already terminal-safe (put); column names are escaped here. */
 static void finish_table(out_table *t)
 {
-    size_t *w = calloc((size_t)(t->ncols > 0 ? t->ncols : 1), sizeof *w);
-    if (!w)
+    size_t nc = (size_t)(t->ncols > 0 ? t->ncols : 1);
+    size_t *w = calloc(nc, sizeof *w);
+    char **names = calloc(nc, sizeof *names);
+    if (!w || !names) {
+        free(w);
+        free(names);
+        t->oom = 1;
         return;
-    for (int c = 0; c < t->ncols; c++)
-        w[c] = width(t->names[c]);
-    for (size_t i = 0; i < t->ncells; i++) {
-        size_t cw = width(t->cells[i].text);
-        if (cw > w[i % (size_t)t->ncols])
-            w[i % (size_t)t->ncols] = cw;
     }
     for (int c = 0; c < t->ncols; c++) {
-        fputs(t->names[c], t->f);
+        names[c] = cli_term_escape(t->names[c], strlen(t->names[c]));
+        w[c] = cli_text_width(names[c]);
+    }
+    for (size_t i = 0; i < t->ncells; i++) {
+        size_t cw = cli_text_width(t->cells[i].text);
+        if (cw > w[i % nc])
+            w[i % nc] = cw;
+    }
+    for (int c = 0; c < t->ncols; c++) {
+        const char *nm = names[c] ? names[c] : "";
+        fputs(nm, t->f);
         if (c + 1 < t->ncols)
-            pad(t->f, w[c] - width(t->names[c]) + 2);
+            pad(t->f, w[c] - cli_text_width(nm) + 2);
     }
     fputc('\n', t->f);
     for (int c = 0; c < t->ncols; c++) {
@@ -339,22 +361,25 @@ static void finish_table(out_table *t)
     }
     fputc('\n', t->f);
     for (size_t i = 0; i < t->ncells; i++) {
-        int c = (int)(i % (size_t)t->ncols);
-        const char *s = t->cells[i].kind == CELL_NULL ? "NULL" : t->cells[i].text;
+        int c = (int)(i % nc);
+        const char *s = t->cells[i].text;
         int right = t->cells[i].kind == CELL_NUM;
-        size_t cw = width(s);
-        if (right && c + 1 < t->ncols + 1)
-            pad(t->f, w[c] > cw ? w[c] - cw : 0);
-        for (const char *p = s; *p; p++)
-            fputc(*p == '\n' || *p == '\t' ? ' ' : *p, t->f);
+        size_t cw = cli_text_width(s);
+        size_t fill = w[c] > cw ? w[c] - cw : 0;
+        if (right)
+            pad(t->f, fill);
+        fputs(s, t->f);
         if (c + 1 < t->ncols) {
             if (!right)
-                pad(t->f, w[c] > cw ? w[c] - cw : 0);
+                pad(t->f, fill);
             fputs("  ", t->f);
         } else {
             fputc('\n', t->f);
         }
     }
+    for (int c = 0; c < t->ncols; c++)
+        free(names[c]);
+    free(names);
     free(w);
 }
 

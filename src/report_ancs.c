@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "db.h"
 #include "graph.h"
 #include "report.h"
@@ -547,7 +548,7 @@ static int load_ancs(report *r, ancs_row **out, size_t *n)
 
 int rep_write_ancs_pages(report *r)
 {
-    const char *deps_sql = db_query_lookup(ancsdb_embedded_queries, "deps");
+    const char *deps_sql = cli_query_lookup(ancsdb_embedded_queries, "deps");
     if (!deps_sql)
         return util_fail(&r->err, UTIL_EFORMAT, UINT64_MAX, "no deps query in this build");
     ancs_row *as;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli.h"
 #include "db.h"
 #include "jsonw.h"
 #include "report.h"
@@ -343,7 +344,7 @@ static void census_chart(FILE *f, const tab *t, size_t i, size_t j)
 
 int rep_write_census(report *r)
 {
-    const char *census = db_query_lookup(ancsdb_embedded_queries, "unknown-census");
+    const char *census = cli_query_lookup(ancsdb_embedded_queries, "unknown-census");
     if (!census)
         return util_fail(&r->err, UTIL_EFORMAT, UINT64_MAX, "no unknown-census query");
     /* game, field, value, count; grouped here by field, then game */

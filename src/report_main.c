@@ -31,9 +31,10 @@ static const char report_usage[] =
     "\n"
     "options:\n"
     "  --db FILE     database file (default corpus.db)\n"
-    "  -o DIR        folder to write (required)\n"
-    "  --jobs N      Graphviz processes at once (default 2)\n"
-    "  --quiet       no progress lines\n"
+    "  -o, --output DIR\n"
+    "                folder to write (required)\n"
+    "  -j, --jobs N  Graphviz processes at once (1 to 64, default 2)\n"
+    "  -q, --quiet   no progress lines\n"
     "  -h, --help    show this help\n"
     "\n"
     "exit status: 0 ok, 2 usage error, 3 fatal (no database, cannot write DIR)\n";
@@ -62,20 +63,27 @@ int cmd_report(int argc, char **argv)
 {
     const char *dbpath = "corpus.db", *dir = NULL;
     int jobs = 2, quiet = 0;
-    for (int i = 1; i < argc; i++) {
-        int missing = 0;
-        const char *v;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+    enum { O_HELP, O_QUIET, O_DB, O_OUTPUT, O_JOBS };
+    static const cli_option opts[] = {{"help", 'h', 0, O_HELP}, {"quiet", 'q', 0, O_QUIET},
+                                      {"db", 0, 1, O_DB},       {"output", 'o', 1, O_OUTPUT},
+                                      {"jobs", 'j', 1, O_JOBS}, {0}};
+    cli_args a;
+    int k;
+    cli_args_init(&a, "report", argc, argv);
+    while ((k = cli_next(&a, opts)) != CLI_END) {
+        const char *v = a.value;
+        if (k == CLI_ERR) {
+            return EXIT_USAGE;
+        } else if (k == O_HELP) {
             fputs(report_usage, stdout);
             return EXIT_OK;
-        } else if (!strcmp(argv[i], "--quiet")) {
+        } else if (k == O_QUIET) {
             quiet = 1;
-        } else if ((v = cli_opt_value(argc, argv, &i, "--db", &missing)) != NULL) {
+        } else if (k == O_DB) {
             dbpath = v;
-        } else if ((v = cli_opt_value(argc, argv, &i, "-o", &missing)) != NULL ||
-                   (v = cli_opt_value(argc, argv, &i, "--output", &missing)) != NULL) {
+        } else if (k == O_OUTPUT) {
             dir = v;
-        } else if ((v = cli_opt_value(argc, argv, &i, "--jobs", &missing)) != NULL) {
+        } else if (k == O_JOBS) {
             char *end;
             long n = strtol(v, &end, 10);
             if (!*v || *end || n < 1 || n > 64) {
@@ -83,11 +91,8 @@ int cmd_report(int argc, char **argv)
                 return EXIT_USAGE;
             }
             jobs = (int)n;
-        } else if (missing) {
-            cli_error("report: %s needs a value", argv[i]);
-            return EXIT_USAGE;
         } else {
-            cli_error("report: unexpected argument '%s'", argv[i]);
+            cli_error("report: unexpected argument '%s'", v);
             fputs(report_usage, stderr);
             return EXIT_USAGE;
         }

@@ -67,7 +67,7 @@ timeout 120 "$BIN" ingest --db "$T/h.db" "$H" >"$T/h.out" 2>"$T/h.err"
 rc=$?
 check "hostile ingest exit status (1: something rejected; 124 would be a hang)" 1 $rc
 check "hostile ingest prints nothing on stdout" "" "$(cat "$T/h.out")"
-grep -Eq '^ingest: 33 paks \(30 written, 0 unchanged\).* 6 errors' "$T/h.err"
+grep -Eq '^ingest: 33 PAKs \(30 changed, 0 unchanged\).* 6 errors' "$T/h.err"
 check "summary: 33 PAK files (the folder and the loop add none), 30 written, 6 errors" 0 $?
 check "whole-PAK errors" "dangling.pak fifo.pak text.pak trunc.pak zero.pak" \
     "$(sql "$T/h.db" "SELECT group_concat(name, ' ') FROM (SELECT replace(pak_path, '$H/', '') \
@@ -88,11 +88,15 @@ check "the victim's PAK is still ingested (status ok) with all its entries" 1 \
 p.resource_count = (SELECT count(*) FROM pak_entries e WHERE e.pak_id = p.pak_id)")"
 check "integrity_check" ok "$(sql "$T/h.db" "PRAGMA integrity_check")"
 
-# explicit arguments: a FIFO must not block, a missing path is an error row
+# explicit arguments: a FIFO must not block and is an error row; a missing path is a usage
+# error (CONTRACT.md: exit 2, creates nothing)
 mkfifo "$T/lone.pak"
-timeout 60 "$BIN" ingest --db "$T/f.db" --quiet "$T/lone.pak" "$T/missing.pak" 2>/dev/null
-check "ingest of an explicit FIFO and a missing path (no hang)" 1 $?
-check "both recorded" 2 "$(sql "$T/f.db" "SELECT count(*) FROM load_errors WHERE stage = 'pak'")"
+timeout 60 "$BIN" ingest --db "$T/f.db" --quiet "$T/lone.pak" 2>/dev/null
+check "ingest of an explicit FIFO (no hang)" 1 $?
+check "FIFO recorded" 1 "$(sql "$T/f.db" "SELECT count(*) FROM load_errors WHERE stage = 'pak'")"
+timeout 60 "$BIN" ingest --db "$T/m.db" --quiet "$T/lone.pak" "$T/missing.pak" 2>/dev/null
+check "ingest naming a missing path" 2 $?
+check "no database created for it" no "$([ -e "$T/m.db" ] && echo yes || echo no)"
 timeout 60 "$BIN" ancs dump "$T/lone.pak" >/dev/null 2>&1
 check "ancs dump of a FIFO: cannot read (no hang)" 3 $?
 timeout 60 "$BIN" pak list "$T/lone.pak" >/dev/null 2>&1
@@ -167,7 +171,7 @@ rc=$?
 check "who-references with an injection ID: usage error or no rows (rc $rc)" 0 $?
 "$BIN" query --db "$T/h.db" who-references "PART' OR 1=1;--" 0x1 >/dev/null 2>&1
 check "who-references with a long injection TYPE: usage error" 2 $?
-"$BIN" query --db "$T/h.db" --format csv who-references "P';-" 0x1 >"$T/q1.out" 2>&1
+"$BIN" query --db "$T/h.db" --format csv who-references "P';-" 0x1 >"$T/q1.out" 2>"$T/q1.err"
 check "who-references with a 4-character injection TYPE: bound, header only" "0 1" \
     "$? $(wc -l <"$T/q1.out")"
 "$BIN" query --db "$T/h.db" --format csv character "x'; DROP TABLE paks;--" >"$T/q2.out" 2>&1

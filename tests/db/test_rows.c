@@ -565,46 +565,6 @@ static void test_mp2_event_sets(void **state)
     db_close(d);
 }
 
-static void test_query_headers(void **state)
-{
-    (void)state;
-    db_query_info q;
-    util_err e;
-    util_err_clear(&e);
-    char *sql = read_query("who-references");
-    assert_int_equal(db_query_parse(&q, sql, &e), 0);
-    free(sql);
-    assert_int_equal(q.param_count, 2);
-    assert_string_equal(q.params[0].name, "TYPE");
-    assert_string_equal(q.params[1].name, "ID");
-    db_bind b[2];
-    char a0[] = "part", a1[] = "0x1A2B3C4D";
-    char *argv[2] = {a0, a1};
-    assert_int_equal(db_query_binds(b, &q, 2, argv, &e), 0);
-    assert_int_equal(b[1].type, DB_INT);
-    assert_int_equal(b[1].i, 0x1A2B3C4D);
-    assert_string_equal(b[0].s, "PART");
-    assert_int_equal(db_query_binds(b, &q, 1, argv, &e), UTIL_EFORMAT);
-    char bad[] = "xyz";
-    argv[1] = bad;
-    assert_int_equal(db_query_binds(b, &q, 2, argv, &e), UTIL_EFORMAT);
-    sql = read_query("character");
-    assert_int_equal(db_query_parse(&q, sql, &e), 0);
-    free(sql);
-    assert_int_equal(q.param_count, 1);
-    char nm[] = "Samus", hex[] = "1A2B3C4D";
-    char *cargv[1] = {nm};
-    assert_int_equal(db_query_binds(b, &q, 1, cargv, &e), 0);
-    assert_int_equal(b[0].type, DB_TEXT);
-    cargv[0] = hex;
-    assert_int_equal(db_query_binds(b, &q, 1, cargv, &e), 0);
-    assert_int_equal(b[0].type, DB_INT);
-    assert_int_equal(b[0].i, 0x1A2B3C4D);
-    assert_int_equal(db_query_parse(&q, "SELECT 1", &e), UTIL_EFORMAT);
-    assert_int_equal(db_query_parse(&q, "-- d\n-- param: X \xE2\x80\x94 the x\nSELECT ?1", &e), 0);
-    assert_string_equal(q.params[0].meaning, "the x");
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -612,7 +572,6 @@ int main(void)
         cmocka_unit_test(test_schema_version_refused),
         cmocka_unit_test(test_mp1_rows_and_reach),
         cmocka_unit_test(test_mp2_event_sets),
-        cmocka_unit_test(test_query_headers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,264 @@
+/* query_args.c — named queries: their header, how command-line arguments bind to their
+ * parameters, and what to say when an asset ID given is in no PAK (see cli.h). */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "db.h"
+
+/* Copy [s, e) trimmed into out (size n). */
+static void copy_trim(char *out, size_t n, const char *s, const char *e)
+{
+    while (s < e && isspace((unsigned char)*s))
+        s++;
+    while (e > s && isspace((unsigned char)e[-1]))
+        e--;
+    size_t len = (size_t)(e - s);
+    if (len >= n)
+        len = n - 1;
+    memcpy(out, s, len);
+    out[len] = 0;
+}
+
+int cli_query_parse(cli_query_info *out, const char *text, util_err *err)
+{
+    memset(out, 0, sizeof *out);
+    const char *p = text;
+    int line = 0;
+    while (*p) {
+        const char *eol = strchr(p, '\n');
+        if (!eol)
+            eol = p + strlen(p);
+        const char *s = p;
+        while (s < eol && (*s == ' ' || *s == '\t'))
+            s++;
+        if (eol - s < 2 || s[0] != '-' || s[1] != '-')
+            break; /* end of the comment block */
+        s += 2;
+        if (line == 0) {
+            copy_trim(out->description, sizeof out->description, s, eol);
+        } else {
+            while (s < eol && isspace((unsigned char)*s))
+                s++;
+            if ((size_t)(eol - s) > 6 && !strncmp(s, "param:", 6)) {
+                if (out->param_count == CLI_QUERY_MAX_PARAMS)
+                    return util_fail(err, UTIL_EFORMAT, UINT64_MAX, "more than %d params",
+                                     CLI_QUERY_MAX_PARAMS);
+                s += 6;
+                while (s < eol && isspace((unsigned char)*s))
+                    s++;
+                const char *ne = s;
+                while (ne < eol && !isspace((unsigned char)*ne))
+                    ne++;
+                int k = out->param_count++;
+                int bracket = ne - s > 2 && *s == '[' && ne[-1] == ']'; /* [NAME] */
+                int mark = !bracket && ne - s > 1 && ne[-1] == '?';     /* NAME? */
+                int optional = bracket || mark;
+                copy_trim(out->params[k].name, sizeof out->params[k].name, bracket ? s + 1 : s,
+                          optional ? ne - 1 : ne);
+                out->params[k].optional = optional;
+                /* skip the separator: an em dash (UTF-8 E2 80 94), '-' or ':' */
+                const char *m = ne;
+                while (m < eol && (isspace((unsigned char)*m) || *m == '-' || *m == ':' ||
+                                   (unsigned char)*m == 0xE2 || (unsigned char)*m == 0x80 ||
+                                   (unsigned char)*m == 0x94))
+                    m++;
+                copy_trim(out->params[k].meaning, sizeof out->params[k].meaning, m, eol);
+                if (!out->params[k].name[0])
+                    return util_fail(err, UTIL_EFORMAT, UINT64_MAX, "param line %d has no name",
+                                     line + 1);
+                if (!optional && k > out->required)
+                    return util_fail(err, UTIL_EFORMAT, UINT64_MAX,
+                                     "param %s is required but follows an optional one",
+                                     out->params[k].name);
+                if (!optional)
+                    out->required = k + 1;
+            }
+        }
+        line++;
+        p = *eol ? eol + 1 : eol;
+    }
+    if (!out->description[0])
+        return util_fail(err, UTIL_EFORMAT, 0, "query does not start with '-- description'");
+    return 0;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && !strcmp(s + n - m, suffix);
+}
+
+static int is_id_param(const char *name)
+{
+    return !strcmp(name, "ID") || ends_with(name, "_ID");
+}
+
+int cli_query_binds(db_bind *out, const cli_query_info *q, int argc, char **argv, util_err *err)
+{
+    if (argc < q->required || argc > q->param_count) {
+        if (q->required == q->param_count)
+            return util_fail(err, UTIL_EFORMAT, UINT64_MAX, "expects %d argument%s, got %d",
+                             q->param_count, q->param_count == 1 ? "" : "s", argc);
+        return util_fail(err, UTIL_EFORMAT, UINT64_MAX, "expects %d to %d arguments, got %d",
+                         q->required, q->param_count, argc);
+    }
+    for (int i = 0; i < q->param_count; i++) {
+        const char *name = q->params[i].name;
+        memset(&out[i], 0, sizeof out[i]);
+        if (i >= argc) {
+            out[i].type = DB_NULL;
+            continue;
+        }
+        const char *a = argv[i];
+        uint32_t id;
+        if (!strcmp(name, "NAME_OR_ID")) {
+            if (util_parse_id(a, &id) == 0) {
+                out[i].type = DB_INT;
+                out[i].i = id;
+            } else {
+                out[i].type = DB_TEXT;
+                out[i].s = a;
+            }
+        } else if (is_id_param(name)) {
+            if (util_parse_id(a, &id) != 0)
+                return util_fail(err, UTIL_EFORMAT, UINT64_MAX,
+                                 "%s: '%s' is not an asset ID (0x1A2B3C4D or up to 8 hex "
+                                 "digits, or 9 to 10 decimal digits)",
+                                 name, a);
+            out[i].type = DB_INT;
+            out[i].i = id;
+        } else if (!strcmp(name, "TYPE") || ends_with(name, "_TYPE")) {
+            uint32_t fc;
+            for (char *c = argv[i]; *c; c++) /* asset types are upper case: part = PART */
+                *c = (char)toupper((unsigned char)*c);
+            if (util_fourcc_parse(a, &fc) != 0)
+                return util_fail(err, UTIL_EFORMAT, UINT64_MAX,
+                                 "%s: '%s' is not a FourCC (4 characters, e.g. PART)", name, a);
+            out[i].type = DB_TEXT;
+            out[i].s = a;
+        } else if (!strcmp(name, "INDEX") || ends_with(name, "_INDEX")) {
+            char *end;
+            errno = 0;
+            long long v = strtoll(a, &end, 10);
+            if (!*a || *end || errno || v < 0 || v > INT32_MAX)
+                return util_fail(err, UTIL_EFORMAT, UINT64_MAX,
+                                 "%s: '%s' is not an index (a decimal number from 0)", name, a);
+            out[i].type = DB_INT;
+            out[i].i = v;
+        } else {
+            out[i].type = DB_TEXT;
+            out[i].s = a;
+        }
+    }
+    return 0;
+}
+
+const char *cli_query_lookup(const char *const (*table)[2], const char *name)
+{
+    for (size_t i = 0; table && table[i][0]; i++)
+        if (!strcmp(table[i][0], name))
+            return table[i][1];
+    return NULL;
+}
+
+/* ---- an ID that is in no PAK ------------------------------------------------------------- */
+
+typedef struct where_row {
+    int found;
+    char type[8];
+    char path[1024];
+    int64_t paks;
+} where_row;
+
+static int where_cb(void *ctx, int ncols, const db_cell *c)
+{
+    where_row *w = ctx;
+    if (ncols < 3 || c[0].type != DB_TEXT || c[1].type != DB_TEXT)
+        return 1;
+    w->found = 1;
+    snprintf(w->type, sizeof w->type, "%s", c[0].s);
+    snprintf(w->path, sizeof w->path, "%s", c[1].s);
+    w->paks = c[2].type == DB_INT ? c[2].i : 1;
+    return 1;
+}
+
+/* Which PAK holds asset id (the first by game and path), and in how many PAKs it is. */
+static int where_is(struct db *d, uint32_t id, where_row *w)
+{
+    static const char sql[] =
+        "SELECT e.type, p.path, (SELECT count(DISTINCT x.pak_id) FROM pak_entries x "
+        "WHERE x.asset_id = ?1) FROM pak_entries e JOIN paks p USING (pak_id) "
+        "WHERE e.asset_id = ?1 ORDER BY p.game, p.path, e.entry_index LIMIT 1";
+    db_bind b = {DB_INT, id, NULL};
+    db_sink sink = {w, NULL, where_cb, NULL};
+    util_err e;
+    memset(w, 0, sizeof *w);
+    return db_exec(d, sql, 1, &b, &sink, &e);
+}
+
+/* The other reading of an ID argument: 1 to 8 decimal digits were read as hex; read as
+ * decimal they are another ID. 0 when there is none. */
+static int other_reading(const char *s, uint32_t *out)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n > 8 || strspn(s, "0123456789") != n)
+        return 0;
+    *out = (uint32_t)strtoul(s, NULL, 10);
+    return 1;
+}
+
+void cli_query_explain_empty(struct db *d, const char *qname, const cli_query_info *q, int argc,
+                             char **argv)
+{
+    for (int i = 0; i < argc && i < q->param_count; i++) {
+        uint32_t id, alt;
+        if (!is_id_param(q->params[i].name) && strcmp(q->params[i].name, "NAME_OR_ID") != 0)
+            continue;
+        if (util_parse_id(argv[i], &id) != 0)
+            continue;
+        where_row w;
+        if (where_is(d, id, &w) != 0 || w.found)
+            continue;
+        if (other_reading(argv[i], &alt) && alt != id && where_is(d, alt, &w) == 0 && w.found) {
+            const char *base = strrchr(w.path, '/');
+            base = base ? base + 1 : w.path;
+            char more[48] = "";
+            if (w.paks > 1)
+                snprintf(more, sizeof more, " and %" PRId64 " other PAK%s", w.paks - 1,
+                         w.paks > 2 ? "s" : "");
+            cli_error("query %s: no asset 0x%08" PRIX32 "; as decimal it is 0x%08" PRIX32
+                      ", %s %s in %s%s",
+                      qname, id, alt, strchr("AEIOU", w.type[0]) ? "an" : "a", w.type, base, more);
+        } else {
+            cli_error("query %s: no asset 0x%08" PRIX32 " in any PAK of the database", qname, id);
+        }
+    }
+}
+
+void cli_bind_value(db_bind *out, const char *s)
+{
+    char *end;
+    memset(out, 0, sizeof *out);
+    out->type = DB_TEXT;
+    out->s = s;
+    if (!*s)
+        return;
+    errno = 0;
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && s[2]) {
+        unsigned long long v = strtoull(s + 2, &end, 16);
+        if (!*end && !errno && isxdigit((unsigned char)s[2]) && v <= INT64_MAX) {
+            out->type = DB_INT;
+            out->i = (int64_t)v;
+        }
+        return;
+    }
+    long long v = strtoll(s, &end, 10);
+    if (!*end && !errno && !isspace((unsigned char)s[0]) && s[0] != '+') {
+        out->type = DB_INT;
+        out->i = v;
+    }
+}

@@ -1,0 +1,81 @@
+/* The one string policy: JSON strings are always valid UTF-8 (expected bytes from RFC 8259
+ * and the UTF-8 definition of RFC 3629), table text is terminal-safe. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cli.h"
+
+static char *json_of(const char *s, size_t n)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    cli_json_string(f, s, n);
+    fclose(f);
+    return buf;
+}
+
+#define J(in, expect)                                                                              \
+    do {                                                                                           \
+        char *got = json_of(in, sizeof(in) - 1);                                                   \
+        assert_string_equal(got, expect);                                                          \
+        free(got);                                                                                 \
+    } while (0)
+
+static void test_json(void **state)
+{
+    (void)state;
+    J("abc", "\"abc\"");
+    J("a\"b\\c", "\"a\\\"b\\\\c\"");
+    J("\n\r\t", "\"\\n\\r\\t\"");
+    J("\x01\x1b[2J", "\"\\u0001\\u001b[2J\"");
+    J("\x7f", "\"\\u007f\"");
+    J("caf\xc3\xa9", "\"caf\xc3\xa9\"");   /* UTF-8 e-acute passes through */
+    J("\xe2\x82\xac", "\"\xe2\x82\xac\""); /* euro sign */
+    J("\xf0\x9f\x98\x80", "\"\xf0\x9f\x98\x80\"");
+    J("caf\xe9", "\"caf\\u00e9\"");                 /* Latin-1 byte: not UTF-8 */
+    J("\xc3", "\"\\u00c3\"");                       /* truncated sequence */
+    J("\xc0\xaf", "\"\\u00c0\\u00af\"");            /* overlong */
+    J("\xed\xa0\x80", "\"\\u00ed\\u00a0\\u0080\""); /* surrogate */
+    J("\xc2\x85", "\"\\u0085\"");                   /* C1 control (valid UTF-8) escaped */
+    J("\xe2\x80\xae", "\"\\u202e\"");               /* right-to-left override */
+    J("a\0b", "\"a\\u0000b\"");
+}
+
+#define T(in, expect)                                                                              \
+    do {                                                                                           \
+        char *got = cli_term_escape(in, sizeof(in) - 1);                                           \
+        assert_non_null(got);                                                                      \
+        assert_string_equal(got, expect);                                                          \
+        free(got);                                                                                 \
+    } while (0)
+
+static void test_terminal(void **state)
+{
+    (void)state;
+    T("plain", "plain");
+    T("\x1b[2J", "\\x1b[2J");
+    T("a\nb\tc\rd", "a\\nb\\tc\\rd");
+    T("caf\xc3\xa9", "caf\xc3\xa9");
+    T("caf\xe9", "caf\\xe9");
+    T("\x7f\xc2\x9b", "\\x7f\\x9b");
+    T("\xe2\x80\xae", "\\u202e");
+    assert_int_equal(cli_text_width("caf\xc3\xa9"), 4);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_json),
+        cmocka_unit_test(test_terminal),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
