@@ -1,0 +1,203 @@
+#!/usr/bin/env bash
+# e2e_sql.sh — `ancsdb sql` and the named queries on the sample corpus: --param binding (named
+# and positional; an unbound parameter is exit 2, never NULL), Ctrl-C stops a running statement
+# (exit 130), an ID in no PAK names its other reading, unknown-census [FIELD-PATTERN],
+# unknown-census-summary, warnings [KIND], corpus-summary's error and warning rows, the ingest
+# summary (warnings and the command that lists them; "0 changed, 30 unchanged") and Ctrl-C
+# during an ingest. Expected values from the sqlite3 shell and python3.
+# usage: bash e2e_sql.sh ANCSDB SHARED_DIR
+set -u
+BIN=${1:?usage: e2e_sql.sh ANCSDB SHARED_DIR}
+SHARED=${2:-}
+CORPUS="$SHARED/corpus"
+if [ -z "$SHARED" ] || [ ! -d "$CORPUS/mp1" ]; then
+    echo "e2e_sql: no corpus at $CORPUS, skipping"
+    exit 0
+fi
+for tool in sqlite3 python3; do
+    command -v $tool >/dev/null || { echo "e2e_sql: no $tool, skipping"; exit 0; }
+done
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+FAILS=0
+PASSES=0
+check() { # check WHAT WANT GOT
+    if [ "$2" = "$3" ]; then
+        PASSES=$((PASSES + 1))
+    else
+        echo "FAIL: $1: expected '$2', got '$3'" >&2
+        FAILS=$((FAILS + 1))
+    fi
+}
+DB="$T/c.db"
+"$BIN" ingest --db "$DB" "$CORPUS/mp1" "$CORPUS/mp2" 2>"$T/i1.err"
+check "ingest exit" 0 $?
+nwarn=$(sqlite3 "$DB" "SELECT count(*) FROM warnings")
+grep -qE "^ingest: 30 PAKs \(30 changed, 0 unchanged\),.* $nwarn warnings \(ancsdb query --db $DB warnings lists them\)" "$T/i1.err"
+check "summary: warnings (sqlite3: $nwarn) and the command that lists them" 0 $?
+"$BIN" ingest --db "$DB" "$CORPUS/mp1" "$CORPUS/mp2" 2>"$T/i2.err"
+grep -qE "^ingest: 30 PAKs \(0 changed, 30 unchanged\),.* $nwarn warnings \(0 new; " "$T/i2.err"
+check "re-run: 0 changed, 30 unchanged, warnings still counted" 0 $?
+q() { "$BIN" sql --db "$DB" --format tsv "$@" | tail -n +2; }
+
+# --- sql --param
+check "named :name" "1" "$(q --param n=1 "SELECT :n")"
+check "named @name and \$name, --param=" "7 x" "$(q --param=a=7 --param 'b=x' 'SELECT @a, $b' | tr '\t' ' ')"
+check "positional ?1 ?2" "5 six" "$(q --param 5 --param six "SELECT ?1, ?2" | tr '\t' ' ')"
+check "0x value binds an integer" "26" "$(q --param 0x1A "SELECT ?1 + 0")"
+want=$(sqlite3 "$DB" "SELECT count(*) FROM characters WHERE game = 'MP1'")
+check "a bound value filters" "$want" "$(q --param g=MP1 "SELECT count(*) FROM characters WHERE game = :g")"
+for args in "SELECT ?" "SELECT :x" "SELECT ?1, ?2|--param|1" "SELECT 1|--param|y=1" \
+    "SELECT ?|--param|1|--param|2" "SELECT :a, ?1|--param|1|--param|a=2"; do
+    IFS='|' read -r -a a <<<"$args"
+    sql=${a[0]}
+    "$BIN" sql --db "$DB" "${a[@]:1}" "$sql" >"$T/o" 2>"$T/e"
+    check "unbound/unused parameter is a usage error: $args" 2 $?
+    check "... and prints no row: $args" 0 "$(wc -c <"$T/o")"
+done
+grep -q "^ancsdb: sql: " "$T/e"
+check "the error line starts with ancsdb: sql:" 0 $?
+
+# --- Ctrl-C stops a statement that never ends
+"$BIN" sql --db "$DB" "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) \
+SELECT count(*) FROM r" >"$T/int.out" 2>"$T/int.err" &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+check "sql: Ctrl-C exit status" 130 $?
+grep -qx "ancsdb: sql: interrupted" "$T/int.err"
+check "sql: says interrupted" 0 $?
+
+# --- an ID in no PAK: its other reading
+sqlite3 -separator ' ' "$DB" "SELECT e.type, e.asset_id, p.path FROM pak_entries e JOIN paks p \
+USING (pak_id) ORDER BY p.game, p.path, e.entry_index" >"$T/entries"
+row=$(python3 - "$T/entries" <<'PY'
+import sys
+rows = [l.split(" ", 2) for l in open(sys.argv[1]).read().splitlines()]
+ids = {int(r[1]) for r in rows}
+for t, i, path in rows:
+    s = str(int(i))
+    if len(s) <= 8 and int(s, 16) not in ids:
+        print(t, i, "%08X" % int(s, 16))
+        break
+PY
+)
+read -r type dec hexread <<<"$row"
+inpak=0
+if [ -n "$dec" ] && [ "$inpak" = 0 ]; then
+    first=$(sqlite3 "$DB" "SELECT p.path FROM pak_entries e JOIN paks p USING (pak_id) WHERE \
+e.asset_id = $dec ORDER BY p.game, p.path, e.entry_index LIMIT 1")
+    base=${first##*/}
+    "$BIN" query --db "$DB" asset-locations "$type" "$dec" >"$T/h.out" 2>"$T/h.err"
+    check "ID hint: exit 0" 0 $?
+    art=a
+    case $type in [AEIOU]*) art=an ;; esac
+    want=$(printf 'ancsdb: query asset-locations: no asset 0x%s; as decimal it is 0x%08X, %s %s in %s' \
+        "$hexread" "$dec" "$art" "$type" "$base")
+    check "ID hint names the other reading" "$want" "$(sed 's/ and [0-9]* other PAKs*$//' "$T/h.err")"
+    "$BIN" query --db "$DB" --format tsv asset-locations "$type" "$(printf '0x%08X' "$dec")" | tail -n +2 | wc -l >"$T/n"
+    check "its hex spelling finds it" "$(sqlite3 "$DB" "SELECT count(*) FROM pak_entries WHERE asset_id = $dec AND type = '$type'")" "$(cat "$T/n")"
+else
+    echo "e2e_sql: no asset with an 8-digit decimal ID whose hex reading is free, skipping the hint"
+fi
+"$BIN" query --db "$DB" who-references PART 0xFEEDFACE >/dev/null 2>"$T/h2.err"
+check "an ID in no PAK says so" "ancsdb: query who-references: no asset 0xFEEDFACE in any PAK of the database" "$(cat "$T/h2.err")"
+
+# --- unknown-census [FIELD-PATTERN] and unknown-census-summary
+"$BIN" query --db "$DB" --format tsv unknown-census >"$T/census.tsv"
+check "census exit" 0 $?
+for pat in unknown_a "CHAR.*" "poi.?nique" zzz_no_such_field; do
+    "$BIN" query --db "$DB" --format tsv unknown-census "$pat" >"$T/f.tsv"
+    python3 - "$T/census.tsv" "$T/f.tsv" "$pat" <<'PY'
+import fnmatch, sys
+full = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])][1:]
+got = [l.rstrip("\n").split("\t") for l in open(sys.argv[2])][1:]
+pat = sys.argv[3].lower()
+if "*" not in pat and "?" not in pat:
+    pat = "*" + pat + "*"
+want = [r for r in full if fnmatch.fnmatchcase(r[1].lower(), pat)]
+sys.exit(0 if want == got else 1)
+PY
+    check "unknown-census '$pat' = the full census filtered by field (python3 fnmatch)" 0 $?
+done
+"$BIN" query --db "$DB" --format tsv unknown-census-summary >"$T/sum.tsv"
+python3 - "$T/census.tsv" "$T/sum.tsv" <<'PY'
+import sys
+full = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])][1:]
+hdr, *got = [l.rstrip("\n").split("\t") for l in open(sys.argv[2])]
+assert hdr == ["game", "field", "distinct_values", "most_common", "most_common_share", "occurrences"], hdr
+by = {}
+for game, field, value, count in full:
+    by.setdefault((game, field), []).append((value, int(count)))
+want = []
+for (game, field), vals in sorted(by.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+    total = sum(c for _, c in vals)
+    top = sorted(vals, key=lambda vc: (-vc[1], vc[0]))[0]
+    tenths = (2000 * top[1] + total) // (2 * total)  # percent in tenths, halves rounded up
+    share = "%d.%d%%" % (tenths // 10, tenths % 10)
+    want.append([game, field, str(len(vals)), top[0], share, str(total)])
+if want != got:
+    for w, g in zip(want, got):
+        if w != g:
+            print("want", w, "got", g)
+            break
+    print(len(want), len(got))
+    sys.exit(1)
+PY
+check "unknown-census-summary = the census condensed (python3)" 0 $?
+n=$("$BIN" query --db "$DB" --format tsv unknown-census-summary unknown_a | tail -n +2 | cut -f2 | sort -u | tr '\n' ' ')
+want=$(tail -n +2 "$T/census.tsv" | cut -f2 | grep -i unknown_a | sort -u | tr '\n' ' ')
+check "unknown-census-summary FIELD-PATTERN" "$want" "$n"
+
+# --- warnings [KIND]
+check "warnings: one row per warning (sqlite3)" "$nwarn" "$("$BIN" query --db "$DB" --format tsv warnings | tail -n +2 | wc -l)"
+kind=$(sqlite3 "$DB" "SELECT code FROM warnings GROUP BY code ORDER BY count(*) DESC LIMIT 1")
+check "warnings $kind" "$(sqlite3 "$DB" "SELECT count(*) FROM warnings WHERE code = '$kind'")" \
+    "$("$BIN" query --db "$DB" --format tsv warnings "$kind" | tail -n +2 | cut -f2 | grep -cx "$kind")"
+check "warnings columns" "game kind pak_path type asset_id asset_id_name byte_offset detail" \
+    "$("$BIN" query --db "$DB" --format tsv warnings | head -1 | tr '\t' ' ')"
+nopath=$("$BIN" query --db "$DB" --format tsv warnings | tail -n +2 | awk -F'\t' '$3 == ""' | wc -l)
+check "every warning names its PAK" 0 "$nopath"
+
+# --- corpus-summary: load_errors and warnings rows per game, 0 included
+"$BIN" query --db "$DB" --format tsv corpus-summary >"$T/cs.tsv"
+for g in MP1 MP2; do
+    check "corpus-summary $g load_errors" "$(sqlite3 "$DB" "SELECT count(*) FROM load_errors WHERE game = '$g'")" \
+        "$(awk -F'\t' -v g=$g '$1 == g && $2 == "load_errors" {print $3}' "$T/cs.tsv")"
+    check "corpus-summary $g warnings" "$(sqlite3 "$DB" "SELECT count(*) FROM warnings WHERE game = '$g'")" \
+        "$(awk -F'\t' -v g=$g '$1 == g && $2 == "warnings" {print $3}' "$T/cs.tsv")"
+done
+
+# --- Ctrl-C during an ingest: the PAKs before stay, the rest are read on the next run
+mkdir -p "$T/big"
+"$BIN" demo --quiet --build-only --scale 0.4 "$T/big" >/dev/null 2>&1
+total=$(find "$T/big" -iname '*.pak' | wc -l)
+"$BIN" ingest --jobs 1 --db "$T/big.db" "$T/big" 2>"$T/bi.err" &
+pid=$!
+sleep 0.5
+kill -INT $pid
+wait $pid
+rc=$?
+if [ $rc = 130 ]; then
+    kept=$(sed -n 's/^ancsdb: ingest: interrupted: \([0-9]*\) PAKs\{0,1\} committed, the rest are read on the next run$/\1/p' "$T/bi.err")
+    check "interrupted ingest says what was kept" 1 "$([ -n "$kept" ] && echo 1 || echo 0)"
+    check "... and that many PAKs are in the database (sqlite3)" "$kept" \
+        "$(sqlite3 "$T/big.db" "SELECT count(*) FROM paks")"
+    "$BIN" ingest --jobs 1 --db "$T/big.db" "$T/big" 2>"$T/bi2.err"
+    check "the next run finishes" 0 $?
+    grep -qE "^ingest: $total PAKs \($((total - kept)) changed, $kept unchanged\)" "$T/bi2.err"
+    check "the next run reads the rest" 0 $?
+    "$BIN" ingest --jobs 1 --db "$T/clean.db" "$T/big" 2>/dev/null
+    for t in paks pak_entries assets ancs characters events asset_refs warnings; do
+        check "resumed = clean: $t rows" "$(sqlite3 "$T/clean.db" "SELECT count(*) FROM $t")" \
+            "$(sqlite3 "$T/big.db" "SELECT count(*) FROM $t")"
+    done
+elif [ $rc = 0 ]; then
+    echo "e2e_sql: the ingest finished before Ctrl-C arrived, skipping the interrupt checks"
+else
+    check "interrupted ingest exit status" 130 $rc
+fi
+
+echo "e2e_sql: $PASSES passed, $FAILS failed"
+[ "$FAILS" = 0 ]
