@@ -4,66 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "jsonw.h"
 
-/* Length of the well-formed UTF-8 sequence at p (1..4), or 0. */
-static size_t utf8_seq(const unsigned char *p, uint32_t *cp)
-{
-    unsigned char c = p[0];
-    size_t len;
-    uint32_t v, min;
-    if (c < 0x80) {
-        *cp = c;
-        return 1;
-    } else if (c >= 0xC2 && c <= 0xDF) {
-        len = 2, v = c & 0x1Fu, min = 0x80;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        len = 3, v = c & 0x0Fu, min = 0x800;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        len = 4, v = c & 0x07u, min = 0x10000;
-    } else {
-        return 0;
-    }
-    for (size_t k = 1; k < len; k++) {
-        if ((p[k] & 0xC0) != 0x80)
-            return 0;
-        v = v << 6 | (p[k] & 0x3Fu);
-    }
-    if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF))
-        return 0;
-    *cp = v;
-    return len;
-}
-
+/* The one JSON string policy of the command line (cli_json_string, textout.c). */
 void jw_string_literal(FILE *f, const char *s)
 {
-    const unsigned char *p = (const unsigned char *)(s ? s : "");
-    fputc('"', f);
-    while (*p) {
-        uint32_t cp = 0;
-        size_t len = utf8_seq(p, &cp);
-        if (len == 0) { /* a byte that is not UTF-8: the code point of the same value */
-            fprintf(f, "\\u%04x", *p++);
-            continue;
-        }
-        if (cp == '"' || cp == '\\') {
-            fputc('\\', f);
-            fputc((int)cp, f);
-        } else if (cp == '\n') {
-            fputs("\\n", f);
-        } else if (cp == '\r') {
-            fputs("\\r", f);
-        } else if (cp == '\t') {
-            fputs("\\t", f);
-        } else if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || cp == 0x2028 || cp == 0x2029 ||
-                   (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069)) {
-            fprintf(f, "\\u%04x", (unsigned)cp);
-        } else {
-            fwrite(p, 1, len, f);
-        }
-        p += len;
-    }
-    fputc('"', f);
+    cli_json_cstr(f, s ? s : "");
 }
 
 void jw_init(jw *w, FILE *f, int compact)
