@@ -76,7 +76,7 @@ check "demo --scale=0.01 --build-only" 0 "$(rc "$BIN" demo --quiet --build-only 
 # --- missing values and unknown options: exit 2, one clear line
 for args in "pak list --format" "query --format" "query --db" "sql --db" "sql --param" \
     "ingest --db" "ingest --jobs" "ingest --game" "pak extract --type" "pak extract --id" \
-    "pak extract -o" "ancs dump --game" "demo --scale" "graph --db" "graph --format" "export --db" "export --game"; do
+    "pak extract -o" "ancs dump --game" "demo --scale" "graph --db" "graph --format" "export --db" "export --game" "report --db" "report -o"; do
     # shellcheck disable=SC2086
     got=$(rc "$BIN" $args)
     check "$args: exit" 2 "$got"
@@ -86,7 +86,7 @@ for args in "pak list --format" "query --format" "query --db" "sql --db" "sql --
 done
 check "missing value before another option" 2 "$(rc "$BIN" pak list --format --help)"
 check "... says so" "ancsdb: pak list: --format needs a value" "$(head -1 "$T/err")"
-for cmd in "ingest" "query" "sql" "pak list" "pak extract" "ancs dump" "demo" "graph" "export"; do
+for cmd in "ingest" "query" "sql" "pak list" "pak extract" "ancs dump" "demo" "graph" "export" "report"; do
     # shellcheck disable=SC2086
     check "$cmd --bogus: exit" 2 "$(rc "$BIN" $cmd --bogus)"
     grep -q "^ancsdb: $cmd: unknown option '--bogus'" "$T/err"
@@ -107,7 +107,7 @@ accepts() { # accepts "CMD..." OPT: the command knows the option (not "unknown o
     "$BIN" $cmd "$opt=" >/dev/null 2>"$T/e" </dev/null
     ! grep -q "unknown option" "$T/e"
 }
-for cmd in "ingest" "query" "sql" "pak list" "pak extract" "ancs dump" "demo" "graph" "export"; do
+for cmd in "ingest" "query" "sql" "pak list" "pak extract" "ancs dump" "demo" "graph" "export" "report"; do
     # shellcheck disable=SC2086
     help=$("$BIN" $cmd --help)
     check "$cmd --help exit" 0 $?
