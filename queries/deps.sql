@@ -15,7 +15,8 @@
 -- `via` is the first path in rule order, `paths` how many distinct paths reach it.
 -- Tables joined here (each keyed by game and owner): characters, particle_refs, effects,
 -- effect_components, character_anims, anim_primitives, animation_resources, events,
--- asset_label.
+-- asset_label. CROSS JOINs keep SQLite walking from the few characters asked for into the
+-- big tables by their (game, ancs_id, ...) keys.
 WITH ch AS (
     SELECT * FROM characters
     WHERE ancs_id = ?1 AND (?2 IS NULL OR char_index = ?2)
@@ -31,8 +32,8 @@ own(game, ancs_id, char_index, k, dst_type, dst_id, via) AS (
 -- the animation-set entries each character uses
 used AS (
     SELECT DISTINCT a.game, a.ancs_id, a.char_index, a.anim_index
-    FROM character_anims a
-    JOIN ch ON ch.game = a.game AND ch.ancs_id = a.ancs_id AND ch.char_index = a.char_index
+    FROM ch CROSS JOIN character_anims a
+         ON ch.game = a.game AND ch.ancs_id = a.ancs_id AND ch.char_index = a.char_index
     WHERE a.anim_index IS NOT NULL
 ),
 -- the ANIMs of their Play nodes
@@ -41,7 +42,7 @@ anims AS (
            min(p.seq) OVER (PARTITION BY u.game, u.ancs_id, u.char_index, u.anim_index,
                                          p.anim_asset_id) AS seq
     FROM used u
-    JOIN anim_primitives p ON p.game = u.game AND p.ancs_id = u.ancs_id
+    CROSS JOIN anim_primitives p ON p.game = u.game AND p.ancs_id = u.ancs_id
                           AND p.owner = 'animation' AND p.owner_index = u.anim_index
     WHERE p.anim_asset_id NOT IN (0, 4294967295)
 ),
@@ -65,16 +66,16 @@ reach(game, ancs_id, char_index, rule, k1, k2, k3, dst_type, dst_id, via) AS (
            CASE p.list WHEN 'PART' THEN 0 WHEN 'SWHC' THEN 1 WHEN 'third_list' THEN 2
                        WHEN 'ELSC' THEN 3 ELSE 4 END, p.seq, 0,
            p.particle_type, p.particle_id, 'particles ' || p.list || ' ' || p.seq
-    FROM particle_refs p
-    JOIN ch ON ch.game = p.game AND ch.ancs_id = p.ancs_id AND ch.char_index = p.char_index
+    FROM ch CROSS JOIN particle_refs p
+         ON ch.game = p.game AND ch.ancs_id = p.ancs_id AND ch.char_index = p.char_index
     WHERE p.source = 'particles'
     UNION ALL
     SELECT c.game, c.ancs_id, c.char_index, 3, c.effect_index, c.comp_index, 0,
            c.particle_type, c.particle_id,
            'effect ' || c.effect_index || ifnull(' ''' || e.name || '''', '') || ' > component '
                || c.comp_index || ifnull(' ''' || c.name || '''', '')
-    FROM effect_components c
-    JOIN ch ON ch.game = c.game AND ch.ancs_id = c.ancs_id AND ch.char_index = c.char_index
+    FROM ch CROSS JOIN effect_components c
+         ON ch.game = c.game AND ch.ancs_id = c.ancs_id AND ch.char_index = c.char_index
     LEFT JOIN effects e ON e.game = c.game AND e.ancs_id = c.ancs_id
                        AND e.char_index = c.char_index AND e.effect_index = c.effect_index
     UNION ALL
@@ -92,7 +93,7 @@ reach(game, ancs_id, char_index, rule, k1, k2, k3, dst_type, dst_id, via) AS (
                || printf('%08X', v.evnt_id) || ' > particle node ' || e.node_index
                || ifnull(' ''' || e.name || '''', '')
     FROM evnts v
-    JOIN events e ON e.game = v.game AND e.owner_type = 'EVNT' AND e.owner_id = v.evnt_id
+    CROSS JOIN events e ON e.game = v.game AND e.owner_type = 'EVNT' AND e.owner_id = v.evnt_id
     WHERE e.kind = 'particle' AND (e.char_index = -1 OR e.char_index = v.char_index)
     UNION ALL
     SELECT u.game, u.ancs_id, u.char_index, 4, u.anim_index, 1000000, 2 + e.node_index,
@@ -100,7 +101,7 @@ reach(game, ancs_id, char_index, rule, k1, k2, k3, dst_type, dst_id, via) AS (
            'animation ' || u.anim_index || ' > event set ' || u.anim_index || ' > particle node '
                || e.node_index || ifnull(' ''' || e.name || '''', '')
     FROM used u
-    JOIN events e ON e.game = u.game AND e.owner_type = 'ANCS' AND e.owner_id = u.ancs_id
+    CROSS JOIN events e ON e.game = u.game AND e.owner_type = 'ANCS' AND e.owner_id = u.ancs_id
                  AND e.anim_index = u.anim_index
     WHERE u.game = 'MP2' AND e.kind = 'particle'
       AND (e.char_index = -1 OR e.char_index = u.char_index)

@@ -21,21 +21,24 @@ extern const char *const ancsdb_embedded_queries[][2];
  * joins as queries/deps.sql). ?1 = ANCS ID, ?2 = character index or NULL for all, ?3 = game or NULL
  * for both. Tables:
  * characters, particle_refs, effects, character_anims, animations, anim_primitives,
- * animation_resources, event_sets, events, asset_label. One row per edge:
+ * animation_resources, event_sets, events, asset_label (CROSS JOINs walk from the characters
+ * asked for into the big tables by their keys). One row per edge:
  * game, from (kind, id, sub), to (kind, id, sub, name), edge label. */
 static const char graph_edges_sql[] =
     "WITH ch AS (SELECT * FROM characters WHERE ancs_id = ?1 AND (?2 IS NULL OR char_index = "
     "?2) AND (?3 IS NULL OR game = ?3)),\n"
-    "used AS (SELECT DISTINCT a.game, a.ancs_id, a.char_index, a.anim_index FROM character_anims "
-    "a JOIN ch ON ch.game = a.game AND ch.ancs_id = a.ancs_id AND ch.char_index = a.char_index "
+    "used AS (SELECT DISTINCT a.game, a.ancs_id, a.char_index, a.anim_index FROM ch CROSS JOIN "
+    "character_anims a ON ch.game = a.game AND ch.ancs_id = a.ancs_id "
+    "AND ch.char_index = a.char_index "
     "WHERE a.anim_index IS NOT NULL),\n"
     "uanim AS (SELECT DISTINCT game, ancs_id, anim_index FROM used),\n"
     "prims AS (SELECT DISTINCT u.game, u.ancs_id, u.anim_index, p.anim_asset_id AS anim_id, "
-    "p.name FROM uanim u JOIN anim_primitives p ON p.game = u.game AND p.ancs_id = u.ancs_id AND "
+    "p.name FROM uanim u CROSS JOIN anim_primitives p ON p.game = u.game AND p.ancs_id = u.ancs_id "
+    "AND "
     "p.owner = 'animation' AND p.owner_index = u.anim_index WHERE p.anim_asset_id NOT IN (0, "
     "4294967295)),\n"
     "pairs AS (SELECT DISTINCT n.game, n.ancs_id, n.anim_id, r.res_index, r.evnt_asset_id AS "
-    "evnt_id FROM prims n JOIN animation_resources r ON r.game = n.game AND r.ancs_id = "
+    "evnt_id FROM prims n CROSS JOIN animation_resources r ON r.game = n.game AND r.ancs_id = "
     "n.ancs_id AND r.anim_asset_id = n.anim_id WHERE n.game = 'MP1' AND r.res_index = (SELECT "
     "min(r2.res_index) FROM animation_resources r2 WHERE r2.game = n.game AND r2.ancs_id = "
     "n.ancs_id AND r2.anim_asset_id = n.anim_id) AND r.evnt_asset_id NOT IN (0, 4294967295)),\n"
@@ -54,9 +57,10 @@ static const char graph_edges_sql[] =
     " UNION ALL SELECT 2, p.game, 'char', p.ancs_id, p.char_index, ifnull(p.particle_type, "
     "char(63, 63, 63, 63)), p.particle_id, 0, CASE WHEN p.source = 'effect' THEN 'effect ' || "
     "p.effect_index "
-    "|| ifnull(' ''' || f.name || '''', '') ELSE replace(p.list, '_', ' ') || ' list' END FROM "
-    "particle_refs p JOIN ch ON ch.game = p.game AND ch.ancs_id = p.ancs_id AND ch.char_index = "
-    "p.char_index LEFT JOIN effects f ON p.source = 'effect' AND f.game = p.game AND f.ancs_id = "
+    "|| ifnull(' ''' || f.name || '''', '') ELSE replace(p.list, '_', ' ') || ' list' END FROM ch "
+    "CROSS JOIN particle_refs p ON ch.game = p.game AND ch.ancs_id = p.ancs_id "
+    "AND ch.char_index = p.char_index LEFT JOIN effects f ON p.source = 'effect' AND f.game = "
+    "p.game AND f.ancs_id = "
     "p.ancs_id AND f.char_index = p.char_index AND f.effect_index = p.effect_index\n"
     " UNION ALL SELECT 3, game, 'char', ancs_id, char_index, 'anim', ancs_id, anim_index, NULL "
     "FROM used\n"
@@ -64,7 +68,7 @@ static const char graph_edges_sql[] =
     " UNION ALL SELECT 5, game, 'ANIM', anim_id, 0, 'EVNT', evnt_id, 0, 'pair ' || res_index "
     "FROM pairs\n"
     " UNION ALL SELECT 4, u.game, 'anim', u.ancs_id, u.anim_index, 'evset', u.ancs_id, "
-    "u.anim_index, NULL FROM uanim u JOIN event_sets s ON s.game = u.game AND s.ancs_id = "
+    "u.anim_index, NULL FROM uanim u CROSS JOIN event_sets s ON s.game = u.game AND s.ancs_id = "
     "u.ancs_id AND s.anim_index = u.anim_index WHERE u.game = 'MP2'\n"
     " UNION ALL SELECT 6, v.game, v.fk, v.fid, v.fsub, CASE WHEN x.kind = 'sound' THEN 'sound' "
     "ELSE x.particle_type END, CASE WHEN x.kind = 'sound' THEN x.sound_id ELSE x.particle_id "
@@ -72,7 +76,7 @@ static const char graph_edges_sql[] =
     "WHEN x.char_index = -1 THEN '' ELSE ' (character ' || x.char_index || ')' END FROM (SELECT "
     "DISTINCT game, 'EVNT' AS fk, evnt_id AS fid, 0 AS fsub, 'EVNT' AS ot, evnt_id AS oid, NULL "
     "AS ai FROM pairs UNION ALL SELECT game, 'evset', ancs_id, anim_index, 'ANCS', ancs_id, "
-    "anim_index FROM uanim WHERE game = 'MP2') v JOIN events x ON x.game = v.game AND "
+    "anim_index FROM uanim WHERE game = 'MP2') v CROSS JOIN events x ON x.game = v.game AND "
     "x.owner_type = v.ot AND x.owner_id = v.oid AND x.anim_index IS v.ai WHERE x.kind IN "
     "('particle', 'sound') AND (?2 IS NULL OR x.char_index = -1 OR x.char_index = ?2)\n"
     ")\n"
