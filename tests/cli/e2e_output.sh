@@ -103,7 +103,12 @@ check "named query: asset_id hex" "1A2B3C4D" "$(cat "$T/q.out")"
 
 # --- v_load_errors: a missing offset is empty, not 0x0
 mkfifo "$T/paks/fifo.pak"
-"$BIN" ingest --quiet --game MP1 --db "$DB" "$T/paks" 2>/dev/null
+"$BIN" ingest --game MP1 --db "$DB" "$T/paks" 2>"$T/fifo.err"
+check "ingest with a FIFO: exit 1" 1 $?
+# every fault line starts with ancsdb: and names the full path (only the summary is "ingest:")
+check "stderr lines: ancsdb: or the summary" 0 "$(grep -cvE '^(ancsdb: |ingest: )' "$T/fifo.err")"
+grep -q "^ancsdb: $T/paks/fifo.pak pak: " "$T/fifo.err"
+check "the fault line names the full path" 0 $?
 "$BIN" sql --db "$DB" --format tsv "SELECT at FROM v_load_errors" >"$T/v.out"
 if [ "$HAVE_SQLITE3" = 1 ]; then
     check "the FIFO's error has no offset (sqlite3)" 1 \
