@@ -20,7 +20,7 @@ static void demo_usage(FILE *f)
           "                   [DIR]\n\n"
           "Builds a demo corpus with the fixture builder in DIR (default ancsdb-demo): MP1 and\n"
           "MP2 PAKs named, shaped and versioned like the real games' (MP1 characters of versions\n"
-          "5 and 6, MP2 10) at SCALE times their counts (default 0.1; 1 = real-game size: MP1\n"
+          "5 and 6, MP2 10) at SCALE times their counts (default 0.05; 1 = real-game size: MP1\n"
           "22,000 assets and 271 ANCS, MP2 21,000 and 484), in two releases of each game written\n"
           "as GameCube disc images with the retail headers: GM8E01_00.iso and GM8E01_02.iso\n"
           "(Metroid Prime NTSC 0-00 and 0-02), G2ME01_00.iso and G2MP01_00.iso (Echoes NTSC and\n"
@@ -33,7 +33,7 @@ static void demo_usage(FILE *f)
           "of a name, release-diff and release-diff-fields of each game, a character's deps, the\n"
           "unknown-field census) and writes the HTML report to DIR/report (ancsdb report),\n"
           "printing its file:// address. Each step runs the same code as its command.\n\n"
-          "  --scale F        counts relative to the real games (default 0.1)\n"
+          "  --scale F        counts relative to the real games (default 0.05)\n"
           "  --seed N         generator seed (default 1); the same seed gives the same bytes\n"
           "  --opaque-mib N   MiB of non-ANCS/EVNT resources per game (default: ~1.5 KiB each)\n"
           "  --build-only     write release A's PAKs to DIR/mp1 and DIR/mp2 and stop (used by\n"
@@ -448,7 +448,7 @@ int cmd_demo(int argc, char **argv)
 {
     demo dm;
     memset(&dm, 0, sizeof dm);
-    dm.o = (fixture_corpus_opts){.seed = 1, .scale = 0.1, .opaque_bytes = 0, .games = 3};
+    dm.o = (fixture_corpus_opts){.seed = 1, .scale = 0.05, .opaque_bytes = 0, .games = 3};
     enum { O_HELP, O_BUILD_ONLY, O_QUIET, O_SCALE, O_SEED, O_OPAQUE };
     static const cli_option opts[] = {{"help", 'h', 0, O_HELP},
                                       {"build-only", 0, 0, O_BUILD_ONLY},
