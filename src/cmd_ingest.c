@@ -1,5 +1,6 @@
 /* cmd_ingest.c — `ancsdb ingest`: load PAK files or folders into the SQLite database. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,6 +206,9 @@ int cmd_ingest(int argc, char **argv)
         o.progress = cli_ingest_progress;
         o.progress_ctx = stderr;
     }
+    /* A reader of stderr that goes away (`2>&1 | head -c1`) must not kill the run before
+     * its commit: write errors on the log are ignored (EPIPE), not a signal. */
+    signal(SIGPIPE, SIG_IGN);
     if (db_open(&d, dbpath, DB_OPEN_READWRITE, &e) != 0) {
         cli_error("ingest: %s", e.msg);
         rc = EXIT_FATAL;
