@@ -1,9 +1,13 @@
 /* connection.c — opening and closing the database: pragmas, the schema check or creation,
  * the statements prepared once per connection; transactions and small SQL helpers. */
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -108,33 +112,137 @@ static int prepare_all(db *d, util_err *err)
     return rc;
 }
 
+/* The exclusive lock of a writer: path + "-lock", created when missing. No lock for
+ * ":memory:" or when the lock file cannot be made (a folder we cannot write: nothing can be
+ * written there anyway). */
+static int take_lock(db *d, const char *path, void (*waiting)(void *, const char *), void *ctx,
+                     util_err *err)
+{
+    if (!strcmp(path, ":memory:") || !*path)
+        return 0;
+    size_t n = strlen(path);
+    char *lp = malloc(n + 6);
+    if (!lp)
+        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    memcpy(lp, path, n);
+    memcpy(lp + n, "-lock", 6);
+    int fd = open(lp, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+    free(lp);
+    if (fd < 0)
+        return 0;
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        if (errno != EWOULDBLOCK) {
+            close(fd);
+            return 0;
+        }
+        if (waiting)
+            waiting(ctx, path);
+        while (flock(fd, LOCK_EX) != 0)
+            if (errno != EINTR) {
+                int e = errno;
+                close(fd);
+                return util_fail(err, UTIL_EIO, UINT64_MAX, "cannot lock %s-lock: %s", path,
+                                 strerror(e));
+            }
+    }
+    d->lock_fd = fd;
+    return 0;
+}
+
+/* "file:PATH?immutable=1" with PATH's URI-special bytes escaped; NULL: out of memory. */
+static char *immutable_uri(const char *path)
+{
+    size_t n = strlen(path);
+    char *u = malloc(3 * n + 32), *o = u;
+    if (!u)
+        return NULL;
+    o += sprintf(o, "file:");
+    for (const char *c = path; *c; c++) {
+        if (*c == '%' || *c == '?' || *c == '#')
+            o += sprintf(o, "%%%02X", (unsigned char)*c);
+        else
+            *o++ = *c;
+    }
+    strcpy(o, "?immutable=1");
+    return u;
+}
+
+/* The folder of path, or path itself, cannot be written by us: a reader cannot create the
+ * WAL index, so the file is read as immutable. */
+static int cannot_write(const char *path)
+{
+    char *dir = strdup(path);
+    if (!dir)
+        return 0;
+    char *sl = strrchr(dir, '/');
+    if (sl == dir)
+        sl[1] = 0;
+    else if (sl)
+        *sl = 0;
+    else
+        strcpy(dir, ".");
+    int r = access(dir, W_OK) != 0 || (access(path, F_OK) == 0 && access(path, W_OK) != 0);
+    free(dir);
+    return r;
+}
+
 int db_open(db **out, const char *path, int mode, util_err *err)
+{
+    return db_open_wait(out, path, mode, NULL, NULL, err);
+}
+
+int db_open_wait(db **out, const char *path, int mode, void (*waiting)(void *ctx, const char *path),
+                 void *ctx, util_err *err)
 {
     int rc = 0;
     *out = NULL;
     db *d = calloc(1, sizeof *d);
     if (!d)
         return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    d->lock_fd = -1;
     d->readonly = mode == DB_OPEN_READONLY;
+    if (!d->readonly && (rc = take_lock(d, path, waiting, ctx, err)) != 0)
+        goto done;
     /* A db handle is used by one thread at a time (the ingest's workers never touch
      * SQLite): no per-connection mutex. No memory statistics: they take a global mutex on
      * every allocation. sqlite3_config fails harmlessly once the library is initialised. */
     sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
     int flags = SQLITE_OPEN_NOMUTEX |
                 (d->readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
-    if (sqlite3_open_v2(path, &d->h, flags, NULL) != SQLITE_OK) {
+    char *uri = NULL;
+    if (d->readonly && strcmp(path, ":memory:") && cannot_write(path)) {
+        if (!(uri = immutable_uri(path))) {
+            rc = util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+            goto done;
+        }
+        flags |= SQLITE_OPEN_URI;
+    }
+    int orc = sqlite3_open_v2(uri ? uri : path, &d->h, flags, NULL);
+    free(uri);
+    if (orc != SQLITE_OK) {
         rc = util_fail(err, UTIL_ESQL, UINT64_MAX, "cannot open database %s: %s", path,
                        d->h ? sqlite3_errmsg(d->h) : "out of memory");
         goto done;
     }
     sqlite3_extended_result_codes(d->h, 1);
     sqlite3_busy_timeout(d->h, 5000);
-    int64_t ver = 0, tables = 0;
+    /* Whether the file is ours, before anything is written to it. */
+    int64_t ver = 0, tables = 0, appid = 0;
+    if ((rc = dbi_query_int(d, "PRAGMA application_id", &appid, err)) != 0)
+        goto done;
     if ((rc = dbi_query_int(d, "PRAGMA user_version", &ver, err)) != 0)
         goto done;
     if ((rc = dbi_query_int(d, "SELECT count(*) FROM sqlite_master", &tables, err)) != 0)
         goto done;
-    if (ver != 0 && ver != DB_SCHEMA_VERSION) {
+    /* a file with tables, or with a version or application mark of its own, is someone's */
+    if ((tables != 0 || ver != 0 || appid != 0) && appid != DB_APPLICATION_ID) {
+        rc = util_fail(err, DB_EVERSION, UINT64_MAX,
+                       "%s is not an ancsdb database (application_id %" PRId64
+                       ", user_version %" PRId64 ", %" PRId64 " objects); it was not changed",
+                       path, appid, ver, tables);
+        goto done;
+    }
+    if (tables != 0 && ver != DB_SCHEMA_VERSION) {
         rc = util_fail(err, DB_EVERSION, UINT64_MAX,
                        "%s has schema version %" PRId64 ", this ancsdb uses %d: %s", path, ver,
                        DB_SCHEMA_VERSION,
@@ -142,12 +250,9 @@ int db_open(db **out, const char *path, int mode, util_err *err)
                                                : "use a newer ancsdb");
         goto done;
     }
-    if (ver == 0 && tables != 0) {
-        rc = util_fail(err, DB_EVERSION, UINT64_MAX,
-                       "%s is not an ancsdb database (user_version 0, %" PRId64 " objects)", path,
-                       tables);
-        goto done;
-    }
+    if (tables == 0)
+        ver = 0;
+    d->ours = 1;
     if (d->readonly) {
         if (ver == 0) {
             rc = util_fail(err, UTIL_ESQL, UINT64_MAX,
@@ -180,7 +285,7 @@ int db_open(db **out, const char *path, int mode, util_err *err)
     if ((rc = dbi_exec(d, "PRAGMA foreign_keys = OFF", err)) != 0)
         goto done;
     if (ver == 0) {
-        char sql[64];
+        char sql[128];
         if ((rc = dbi_exec(d, "BEGIN IMMEDIATE", err)) != 0)
             goto done;
         if (dbi_exec(d, db_schema_sql, err) != 0) {
@@ -188,7 +293,8 @@ int db_open(db **out, const char *path, int mode, util_err *err)
             rc = UTIL_ESQL;
             goto done;
         }
-        snprintf(sql, sizeof sql, "PRAGMA user_version = %d", DB_SCHEMA_VERSION);
+        snprintf(sql, sizeof sql, "PRAGMA application_id = %d; PRAGMA user_version = %d",
+                 DB_APPLICATION_ID, DB_SCHEMA_VERSION);
         if ((rc = dbi_exec(d, sql, err)) != 0)
             goto done;
         if ((rc = dbi_exec(d, "COMMIT", err)) != 0)
@@ -216,9 +322,11 @@ void db_close(db *d)
         sqlite3_finalize(d->del_evnt[i]);
     /* analysis_limit: ANALYZE samples about 1000 rows per index instead of reading every row
      * (0.5 s after a 10x bulk load; the query plans stay the same). */
-    if (d->h && !d->readonly)
+    if (d->h && !d->readonly && d->ours)
         sqlite3_exec(d->h, "PRAGMA analysis_limit = 1000; PRAGMA optimize", NULL, NULL, NULL);
     sqlite3_close(d->h);
+    if (d->lock_fd >= 0)
+        close(d->lock_fd); /* releases the lock */
     free(d);
 }
 

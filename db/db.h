@@ -22,6 +22,10 @@ enum { UTIL_ESQL = UTIL_ELAST - 1 };
  * version is refused (DB_EVERSION). */
 #define DB_SCHEMA_VERSION 1
 
+/* PRAGMA application_id of an ancsdb database ("ANDB"): a file without it is not ours and
+ * is never written (not even its journal mode). */
+#define DB_APPLICATION_ID 0x414E4442
+
 /* The full CREATE script (tables, indexes, views), with `--` comments on columns. */
 extern const char db_schema_sql[];
 
@@ -41,6 +45,12 @@ typedef struct db db;
  * temp_store=MEMORY. owned: caller frees *out with db_close. Errors: UTIL_ESQL (cannot open),
  * DB_EVERSION (other schema version), UTIL_ENOMEM. */
 int db_open(db **out, const char *path, int mode, util_err *err);
+/* db_open; a read-write open first takes an exclusive lock on path + "-lock" (held until
+ * db_close) so that two writers run one after the other: when another holds it,
+ * waiting(ctx, path) is called (may be NULL) and the open waits for it. Read-only opens of a
+ * folder or file that cannot be written read the file as immutable (no WAL files needed). */
+int db_open_wait(db **out, const char *path, int mode, void (*waiting)(void *ctx, const char *path),
+                 void *ctx, util_err *err);
 void db_close(db *d);
 
 /* ---- ingest -------------------------------------------------------------------------- */

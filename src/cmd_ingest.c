@@ -115,6 +115,12 @@ static long warning_count(db *d, long def)
     return n;
 }
 
+static void say_waiting(void *ctx, const char *path)
+{
+    (void)ctx;
+    cli_error("waiting for another ingest of %s", path);
+}
+
 int cmd_ingest(int argc, char **argv)
 {
     enum { O_HELP, O_QUIET, O_REHASH, O_DB, O_GAME, O_JOBS };
@@ -209,7 +215,7 @@ int cmd_ingest(int argc, char **argv)
     /* A reader of stderr that goes away (`2>&1 | head -c1`) must not kill the run before
      * its commit: write errors on the log are ignored (EPIPE), not a signal. */
     signal(SIGPIPE, SIG_IGN);
-    if (db_open(&d, dbpath, DB_OPEN_READWRITE, &e) != 0) {
+    if (db_open_wait(&d, dbpath, DB_OPEN_READWRITE, say_waiting, NULL, &e) != 0) {
         cli_error("ingest: %s", e.msg);
         rc = EXIT_FATAL;
         goto done;
