@@ -93,8 +93,12 @@ static int put_pas(dbi_ancs_w *w, uint32_t ci, const ancs_character *c)
             dbi_int(&r, COL(pas_anim_infos, info_index), a);
             dbi_int(&r, COL(pas_anim_infos, anim_id), pa->anim_id);
             TRY(dbi_row_end(&r, err));
+            /* A value of a type outside 0-4 occupies no bytes: not a row (the counts are in
+             * pas_states), so the rows stay linear in the bytes read. */
             for (uint32_t p = 0; p < ps->parm_count && pa->values; p++) {
                 int32_t type = ps->parms[p].parm_type;
+                if (type < 0 || type > 4)
+                    continue;
                 TRY(dbi_row_begin(&r, w->d, TBL(pas_values), err));
                 dbi_int(&r, COL(pas_values, ancs_id), w->ancs_id);
                 dbi_int(&r, COL(pas_values, char_index), ci);
@@ -102,8 +106,7 @@ static int put_pas(dbi_ancs_w *w, uint32_t ci, const ancs_character *c)
                 dbi_int(&r, COL(pas_values, info_index), a);
                 dbi_int(&r, COL(pas_values, parm_index), p);
                 put_pas_value(&r, COL(pas_values, value), type, pa->values[p]);
-                if (type >= 0 && type <= 4)
-                    dbi_int(&r, COL(pas_values, raw), pa->values[p]);
+                dbi_int(&r, COL(pas_values, raw), pa->values[p]);
                 TRY(dbi_row_end(&r, err));
             }
         }
