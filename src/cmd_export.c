@@ -409,10 +409,14 @@ static void character(ex *x, uint32_t ancs, const rowset *chars, size_t r, int w
                (const char *const[]){"game", "ancs_id", "char_index", NULL});
     rowset rs;
     fetch(x, &rs, sql_id_map, ancs, NULL, ci, -1);
-    jw_arr(w, "animation_id_map");
-    for (size_t k = 0; k < rs.nrows; k++)
-        cell(w, NULL, &rs.cells[k]);
-    jw_end_arr(w);
+    if (ival(chars, r, "id_map_count") < 0) { /* versions without an ID map */
+        jw_null(w, "animation_id_map");
+    } else {
+        jw_arr(w, "animation_id_map");
+        for (size_t k = 0; k < rs.nrows; k++)
+            cell(w, NULL, &rs.cells[k]);
+        jw_end_arr(w);
+    }
     rs_free(&rs);
     rows_array(x, "particle_refs", sql_particle_refs, ancs, NULL, ci, -1, skip_char);
     /* PAS database: states > parms, anim infos > values */

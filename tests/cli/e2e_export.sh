@@ -108,8 +108,7 @@ for gkey, game in (("mp1", "MP1"), ("mp2", "MP2")):
                (d["model_id"], d["skin_id"], d["skeleton_id"]))
             eq(cw + " animation names", [(n["animation_id"], n["name"]) for n in c["animation_names"]],
                [(n["anim_id"], n["name"]) for n in d["animation_names"]])
-            if c.get("animation_id_map") is not None:
-                eq(cw + " id map", c["animation_id_map"], d["animation_id_map"])
+            eq(cw + " id map (null below version 5)", c.get("animation_id_map"), d["animation_id_map"])
             prd = c["particle_resource_data"]
             for key, lst in LISTS:
                 want = [hx(v) for v in prd.get(key) or []]
