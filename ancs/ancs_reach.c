@@ -9,8 +9,6 @@
 
 #include "ancs.h"
 
-#define FCC(a, b, c, d) ((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (d))
-
 /* ---- a hash set / map of 64-bit keys (open addressing; key 0 is never stored: keys are
  * made non-zero by the callers) ------------------------------------------------------------- */
 
@@ -241,7 +239,7 @@ static int trans_edges(reach *r, const ancs_meta_trans *t, int via)
         return 0;
     TRY(tree_anims(r, NULL, t));
     for (size_t i = 0; i < r->tree.len; i++)
-        TRY(edge(r, -1, FCC('A', 'N', 'I', 'M'), 1, r->tree.items[i], via, NULL));
+        TRY(edge(r, -1, UTIL_FCC_ANIM, 1, r->tree.items[i], via, NULL));
     return rc;
 }
 
@@ -256,22 +254,22 @@ static int id_list(reach *r, int64_t ci, const ancs_id_list *l, uint32_t type, i
 static int own_edges(reach *r, int64_t ci, const ancs_character *c)
 {
     unsigned T = c->version;
-    TRY(edge(r, ci, FCC('C', 'M', 'D', 'L'), 1, c->model_id, V_MODEL, NULL));
-    TRY(edge(r, ci, FCC('C', 'S', 'K', 'R'), 1, c->skin_id, V_SKIN, NULL));
-    TRY(edge(r, ci, FCC('C', 'I', 'N', 'F'), 1, c->skeleton_id, V_SKELETON, NULL));
+    TRY(edge(r, ci, UTIL_FCC_CMDL, 1, c->model_id, V_MODEL, NULL));
+    TRY(edge(r, ci, UTIL_FCC_CSKR, 1, c->skin_id, V_SKIN, NULL));
+    TRY(edge(r, ci, UTIL_FCC_CINF, 1, c->skeleton_id, V_SKELETON, NULL));
     if (ANCS_HAS_FROZEN(T)) {
-        TRY(edge(r, ci, FCC('C', 'M', 'D', 'L'), 1, c->frozen_model_id, V_FROZEN_MODEL, NULL));
-        TRY(edge(r, ci, FCC('C', 'S', 'K', 'R'), 1, c->frozen_skin_id, V_FROZEN_SKIN, NULL));
+        TRY(edge(r, ci, UTIL_FCC_CMDL, 1, c->frozen_model_id, V_FROZEN_MODEL, NULL));
+        TRY(edge(r, ci, UTIL_FCC_CSKR, 1, c->frozen_skin_id, V_FROZEN_SKIN, NULL));
     }
     if (ANCS_HAS_MP2_FIELDS(T))
-        TRY(edge(r, ci, FCC('C', 'S', 'P', 'P'), 1, c->cspp_id, V_CSPP, NULL));
-    TRY(id_list(r, ci, &c->part, FCC('P', 'A', 'R', 'T'), 1, V_PARTICLES));
-    TRY(id_list(r, ci, &c->swhc, FCC('S', 'W', 'H', 'C'), 1, V_PARTICLES));
+        TRY(edge(r, ci, UTIL_FCC_CSPP, 1, c->cspp_id, V_CSPP, NULL));
+    TRY(id_list(r, ci, &c->part, UTIL_FCC_PART, 1, V_PARTICLES));
+    TRY(id_list(r, ci, &c->swhc, UTIL_FCC_SWHC, 1, V_PARTICLES));
     if (ANCS_HAS_THIRD_LIST(T))
         TRY(id_list(r, ci, &c->third, 0, 0, V_THIRD_LIST));
-    TRY(id_list(r, ci, &c->elsc, FCC('E', 'L', 'S', 'C'), 1, V_PARTICLES));
+    TRY(id_list(r, ci, &c->elsc, UTIL_FCC_ELSC, 1, V_PARTICLES));
     if (ANCS_HAS_MP2_FIELDS(T))
-        TRY(id_list(r, ci, &c->spsc, FCC('S', 'P', 'S', 'C'), 1, V_PARTICLES));
+        TRY(id_list(r, ci, &c->spsc, UTIL_FCC_SPSC, 1, V_PARTICLES));
     for (uint32_t e = 0; e < c->effect_count; e++)
         for (uint32_t k = 0; k < c->effects[e].comp_count; k++) {
             const ancs_effect_comp *cp = &c->effects[e].comps[k];
@@ -340,7 +338,7 @@ static int anim_edges(reach *r, int64_t ci, const ancs_character *c, uint8_t *us
         for (size_t k = 0; k < r->tree.len && !rc; k++) {
             uint32_t anim = r->tree.items[k];
             int fresh = 0;
-            if ((rc = edge(r, ci, FCC('A', 'N', 'I', 'M'), 1, anim, V_ANIMATION, &fresh)) != 0 ||
+            if ((rc = edge(r, ci, UTIL_FCC_ANIM, 1, anim, V_ANIMATION, &fresh)) != 0 ||
                 (rc = hmap_put(&r->anim_reached, (uint64_t)anim + 1, 0, NULL)) != 0)
                 break;
             uint32_t p;
@@ -348,8 +346,7 @@ static int anim_edges(reach *r, int64_t ci, const ancs_character *c, uint8_t *us
             if (mp2 || (!fresh && !none(anim)) || !hmap_get(&r->first_pair, (uint64_t)anim + 1, &p))
                 continue;
             uint32_t ev = as->pairs[p].evnt_id;
-            if ((rc = edge(r, ci, FCC('E', 'V', 'N', 'T'), 1, ev, V_ANIMATION_RESOURCES, NULL)) !=
-                0)
+            if ((rc = edge(r, ci, UTIL_FCC_EVNT, 1, ev, V_ANIMATION_RESOURCES, NULL)) != 0)
                 break;
             if (!none(ev))
                 rc = hmap_put(&r->evnt_reached, (uint64_t)ev + 1, 0, NULL);
@@ -397,14 +394,14 @@ static int run(reach *r)
             break;
         for (size_t k = 0; k < r->tree.len && !rc; k++)
             if (!hmap_get(&r->anim_reached, (uint64_t)r->tree.items[k] + 1, NULL))
-                rc = edge(r, -1, FCC('A', 'N', 'I', 'M'), 1, r->tree.items[k], V_ANIMATION, NULL);
+                rc = edge(r, -1, UTIL_FCC_ANIM, 1, r->tree.items[k], V_ANIMATION, NULL);
     }
     for (uint32_t p = 0; p < as->pair_count && !rc; p++) {
         const ancs_res_pair *rp = &as->pairs[p];
         if (!hmap_get(&r->anim_reached, (uint64_t)rp->anim_id + 1, NULL))
-            rc = edge(r, -1, FCC('A', 'N', 'I', 'M'), 1, rp->anim_id, V_ANIMATION_RESOURCES, NULL);
+            rc = edge(r, -1, UTIL_FCC_ANIM, 1, rp->anim_id, V_ANIMATION_RESOURCES, NULL);
         if (!rc && !hmap_get(&r->evnt_reached, (uint64_t)rp->evnt_id + 1, NULL))
-            rc = edge(r, -1, FCC('E', 'V', 'N', 'T'), 1, rp->evnt_id, V_ANIMATION_RESOURCES, NULL);
+            rc = edge(r, -1, UTIL_FCC_EVNT, 1, rp->evnt_id, V_ANIMATION_RESOURCES, NULL);
     }
     for (uint32_t i = 0; i < as->event_set_count && !rc; i++)
         if (i >= na || !any_used[i])
