@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# e2e_docs.sh BINARY SHARED_DIR — the documentation cannot rot: every command of a ```sh
+# block of docs/examples.md that starts with `ancsdb` (continued over lines ending in `\`) is
+# run against a database of the sample corpus (mp1/, mp2/ and the disc images of iso/, with
+# the corpus's name map imported), in a scratch folder where that database is the default
+# corpus.db; each must exit 0 and print something on stdout. Also: the docs link to no file
+# outside the repository (../shared/*.md), and every relative link of docs/*.md and README.md
+# names a file that exists.
+set -u
+BIN=$1
+case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
+SHARED=$2
+CORPUS=$SHARED/corpus
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+DOCS=$ROOT/docs
+EXAMPLES=$DOCS/examples.md
+fail=0
+
+# ---- links (no corpus needed) ------------------------------------------------------------
+for f in "$ROOT/README.md" "$DOCS"/*.md; do
+    if grep -n '\.\./shared/[A-Za-z]*\.md' "$f" >/dev/null; then
+        echo "FAIL: $f refers to a document in ../shared, which a clone does not have:"
+        grep -n '\.\./shared/[A-Za-z]*\.md' "$f"
+        fail=1
+    fi
+    dir=$(dirname "$f")
+    # [text](target) links that are not URLs or in-page anchors
+    grep -o '\]([^)#][^)]*)' "$f" | sed 's/^](//; s/)$//; s/#.*//' | grep -v '^[a-z]*:' |
+        while read -r target; do
+            [ -e "$dir/$target" ] || { echo "FAIL: $f links to $target, which does not exist"; exit 1; }
+        done || fail=1
+done
+
+if [ ! -f "$EXAMPLES" ]; then
+    echo "FAIL: no $EXAMPLES"
+    exit 1
+fi
+if [ ! -d "$CORPUS/mp1" ] || [ ! -f "$CORPUS/names/AssetNameMap32.xml" ]; then
+    echo "skipping the examples: no sample corpus at $CORPUS"
+    exit $fail
+fi
+
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+cd "$T" || exit 1
+inputs=("$CORPUS/mp1" "$CORPUS/mp2")
+[ -d "$CORPUS/iso" ] && inputs+=("$CORPUS/iso")
+"$BIN" ingest --quiet "${inputs[@]}" 2>"$T/ingest.err" || {
+    echo "FAIL: ingest of the sample corpus: $(tail -3 "$T/ingest.err")"
+    exit 1
+}
+"$BIN" names import "$CORPUS/names/AssetNameMap32.xml" >/dev/null 2>"$T/names.err" || {
+    echo "FAIL: names import: $(cat "$T/names.err")"
+    exit 1
+}
+
+# ---- extract the commands: one per file, with its line number --------------------------
+mkdir "$T/cmds"
+awk -v out="$T/cmds" '
+    /^```sh[ \t]*$/ { insh = 1; next }
+    /^```/ { insh = 0; next }
+    !insh { next }
+    cont { printf "%s\n", $0 >> file; cont = ($0 ~ /\\$/); if (!cont) close(file); next }
+    /^ancsdb / {
+        n++; file = sprintf("%s/%03d_line%d.sh", out, n, NR)
+        printf "%s\n", $0 > file; cont = ($0 ~ /\\$/); if (!cont) close(file)
+    }
+' "$EXAMPLES"
+count=$(ls "$T/cmds" | wc -l)
+if [ "$count" -lt 10 ]; then
+    echo "FAIL: only $count ancsdb commands found in \`\`\`sh blocks of $EXAMPLES"
+    fail=1
+fi
+
+have_dot=1
+command -v dot >/dev/null 2>&1 || have_dot=0
+ran=0
+for c in "$T"/cmds/*.sh; do
+    where="docs/examples.md:$(basename "$c" .sh | sed 's/^[0-9]*_line//')"
+    if [ $have_dot = 0 ] && grep -q -- '--format svg' "$c"; then
+        echo "skipping $where: needs Graphviz (dot)"
+        continue
+    fi
+    # `ancsdb` in the commands is the binary under test
+    (ancsdb() { "$BIN" "$@"; }; . "$c") >"$T/out" 2>"$T/err"
+    rc=$?
+    ran=$((ran + 1))
+    if [ $rc -ne 0 ]; then
+        echo "FAIL: $where exits $rc: $(head -c 300 "$c")"
+        sed 's/^/    /' "$T/err" | head -5
+        fail=1
+    elif [ ! -s "$T/out" ]; then
+        echo "FAIL: $where prints nothing: $(head -c 300 "$c")"
+        fail=1
+    fi
+done
+echo "e2e_docs: $ran of $count example commands run"
+exit $fail
