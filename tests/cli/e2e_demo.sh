@@ -115,11 +115,12 @@ missing=$(q "SELECT printf('%08X', asset_id) FROM ancs" | sort -u | comm -23 - <
 [ "$missing" -eq 0 ] || fail "$missing ANCS are not in the name map"
 
 # ---- names imported and shown beside IDs ------------------------------------------------
-if "$bin" names --help >/dev/null 2>&1; then
-    [ "$(q "SELECT count(*) FROM asset_names WHERE source <> 'pak'")" -eq "$(wc -l <"$work/map_ids.txt")" ] \
-        || fail "names import: not every map entry imported"
-    grep -q "Characters/" "$out" || fail "no answer shows a name from the map"
-fi
+[ "$(q "SELECT count(*) FROM asset_names WHERE source <> 'pak'")" -eq "$(wc -l <"$work/map_ids.txt")" ] \
+    || fail "names import: not every map entry imported"
+section "Which characters use this particle" | grep -q "Characters/" \
+    || fail "who-references shows no name from the map"
+awk '/^== What .* needs/{f=1; next} /^== /{f=0} f' "$out" | grep -q "Characters/" \
+    || fail "deps shows no name from the map"
 
 # ---- releases: two per game, and their diff equals what the fixture changed --------------
 if has_query release-diff; then
@@ -178,9 +179,10 @@ else
 fi
 
 # ---- the report: the demo prints where it is ------------------------------------------
-if "$bin" report --help >/dev/null 2>&1; then
-    url=$(grep -o "file://[^ ]*" "$out" | head -1)
-    [ -n "$url" ] || fail "the demo does not print where its report is"
-    [ -f "${url#file://}" ] || fail "the report's index ${url#file://} does not exist"
+url=$(grep -o "file://[^ ]*" "$out" | head -1)
+[ -n "$url" ] || fail "the demo does not print where its report is"
+[ -f "${url#file://}" ] || fail "the report's index ${url#file://} does not exist"
+if has_query release-diff && grep -q "^(skipped" "$out"; then
+    fail "the demo skipped a step: $(grep "^(skipped" "$out")"
 fi
 echo "e2e_demo: 1 passed, 0 failed"
