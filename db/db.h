@@ -55,12 +55,18 @@ void db_close(db *d);
 
 /* ---- ingest -------------------------------------------------------------------------- */
 
+#define DB_INGEST_MEMORY ((size_t)256 << 20)
+
 typedef struct db_ingest_opts {
     pak_game game; /* PAK_GAME_UNKNOWN = detect per PAK; else force this game */
     int jobs;      /* decoder threads feeding the one writer; <= 1: all on the caller's */
     int quiet;     /* no per-fault lines on the log */
-    int rehash;    /* also compare a hash of every byte before skipping an unchanged PAK */
-    FILE *log;     /* diagnostics; NULL = silent */
+    /* Bytes of entry data (stored plus inflated) in flight across all decoder threads; a job
+     * waits for room rather than allocate past it, and an entry needing more is a
+     * load_errors row. 0: DB_INGEST_MEMORY. */
+    size_t memory;
+    int rehash; /* also compare a hash of every byte before skipping an unchanged PAK */
+    FILE *log;  /* diagnostics; NULL = silent */
     /* Progress (NULL = none): called with path set before each of the `total` PAKs (done of
      * them finished) and with done == total and path "finishing" before the final pass; with
      * path NULL when a line is about to be written on the log and at the end of the run (a

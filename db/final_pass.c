@@ -120,6 +120,7 @@ static int decode_orphans(ing *g, const orphan *work, size_t n)
         util_arena_init(&j.arena);
         ing_job_set(&j, p, work[i].entry,
                     !strcmp(work[i].game, "MP2") ? ANCS_GAME_MP2 : ANCS_GAME_MP1, 0);
+        j.budget = g->pl.budget;
         ing_job_run(&j);
         rc = ing_finish_entry(g, &j, work[i].pak_id, cur_path, work[i].game);
         ing_job_clear(&j);

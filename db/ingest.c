@@ -61,7 +61,7 @@ int db_ingest_paths(db *d, const char *const *paths, int npaths, const db_ingest
         rc = dbi_exec(d, pragma, err);
     }
     if (!rc)
-        rc = ing_pipeline_start(&g.pl, opts->jobs, err);
+        rc = ing_pipeline_start(&g.pl, opts->jobs, opts->memory, err);
     if (!rc && g.nfiles > 0 && ing_db_is_empty(&g)) {
         rc = db_begin(d, err);
         if (!rc) {
@@ -129,7 +129,7 @@ int db_ingest_mem(db *d, const char *name, const uint8_t *data, size_t len,
     memset(&sb, 0, sizeof sb);
     sb.st_size = (off_t)len;
     stats->paks_seen = 1;
-    int rc = ing_pipeline_start(&g.pl, opts->jobs, err);
+    int rc = ing_pipeline_start(&g.pl, opts->jobs, opts->memory, err);
     if (!rc)
         rc = ing_do_pak(&g, name, &sb);
     if (!rc && g.changed)

@@ -21,7 +21,7 @@
 int ing_hash_all(const util_src *src, uint64_t *out, util_err *err);
 /* The ANCS signal of the game decision: what the first readable ANCS among the first 4 in
  * bounds says (ancs_guess_game), PAK_GAME_UNKNOWN when none tells. */
-pak_game ing_game_from_ancs(const pak_file *p);
+pak_game ing_game_from_ancs(const pak_file *p, size_t budget);
 
 /* ---- decode jobs and workers (ingest_jobs.c) ---------------------------------------------- */
 
@@ -32,6 +32,9 @@ typedef struct ing_job {
     uint32_t entry;
     ancs_game game;
     int want_decode; /* guess: decode now (the writer decodes itself when it guessed wrong) */
+    size_t budget;   /* the run's memory budget (0: none): an entry needing more fails */
+    size_t reserved; /* of the pipeline's budget, held until ing_job_clear */
+    struct ing_pipeline *owner; /* ring slots: the pipeline whose budget is held */
     int done;
     int inflated; /* 0: entry out of bounds or inflate failed (e says why) */
     uint8_t *buf;
@@ -65,9 +68,13 @@ typedef struct ing_pipeline {
     ing_job *ring;
     size_t cap;
     size_t claim, limit;
+    size_t budget, used; /* bytes of entry data: the limit, and reserved by claimed jobs */
 } ing_pipeline;
 
-int ing_pipeline_start(ing_pipeline *pl, int jobs, util_err *err);
+/* budget: bytes of entry data in flight across the workers (0: DB_INGEST_MEMORY). */
+int ing_pipeline_start(ing_pipeline *pl, int jobs, size_t budget, util_err *err);
+/* Bytes an entry needs in memory: its stored bytes, plus its inflated bytes if compressed. */
+size_t ing_entry_need(const pak_entry *e);
 void ing_pipeline_stop(ing_pipeline *pl);
 void ing_pipeline_wait(ing_pipeline *pl, ing_job *j);
 void ing_pipeline_release(ing_pipeline *pl, size_t limit);

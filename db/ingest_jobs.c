@@ -4,6 +4,7 @@
  * entry order. A worker's decode is a guess made when the job is handed out; the writer
  * checks `decoded` itself and decodes on its own thread when the guess was wrong, so the
  * rows are those of --jobs 1, where the writer runs every job itself. */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,11 @@ void ing_job_decode(ing_job *j)
     j->decoded = 1;
 }
 
+size_t ing_entry_need(const pak_entry *e)
+{
+    return (size_t)e->size + (e->compressed ? (size_t)e->decompressed_size : 0);
+}
+
 /* Inflate and hash the entry; decode it when asked to. */
 void ing_job_run(ing_job *j)
 {
@@ -26,6 +32,14 @@ void ing_job_run(ing_job *j)
     util_err_clear(&j->e);
     if (!e->in_bounds)
         return;
+    if (j->budget && ing_entry_need(e) > j->budget) {
+        util_fail(&j->e, UTIL_EFORMAT, e->offset,
+                  "entry needs %zu bytes in memory (%" PRIu32 " stored, %" PRIu32
+                  " inflated), more than the memory budget of %zu MiB (ingest --memory)",
+                  ing_entry_need(e), e->size, e->compressed ? e->decompressed_size : e->size,
+                  j->budget >> 20);
+        return;
+    }
     if (pak_inflate(&j->buf, &j->len, j->p, j->entry, PAK_MAX_INFLATE, &j->e) != 0)
         return;
     j->inflated = 1;
@@ -51,6 +65,14 @@ void ing_job_set(ing_job *j, const pak_file *p, uint32_t entry, ancs_game game, 
 /* Free the results; the slot is ready for the next job. */
 void ing_job_clear(ing_job *j)
 {
+    if (j->owner && j->reserved) {
+        ing_pipeline *pl = j->owner;
+        pthread_mutex_lock(&pl->mu);
+        pl->used -= j->reserved;
+        pthread_cond_broadcast(&pl->work);
+        pthread_mutex_unlock(&pl->mu);
+    }
+    j->reserved = 0;
     free(j->buf);
     util_arena_free(&j->arena);
     j->buf = NULL;
@@ -58,16 +80,32 @@ void ing_job_clear(ing_job *j)
     j->done = j->inflated = j->decoded = j->dec_rc = 0;
 }
 
+/* Whether job j's bytes fit beside those in flight (an entry over the whole budget fails
+ * without memory, so it always fits). */
+static int fits(const ing_pipeline *pl, const ing_job *j)
+{
+    size_t need = ing_entry_need(&j->p->entries[j->entry]);
+    return need > pl->budget || pl->used == 0 || need <= pl->budget - pl->used;
+}
+
 static void *worker_main(void *arg)
 {
     ing_pipeline *pl = arg;
     pthread_mutex_lock(&pl->mu);
     for (;;) {
-        while (!pl->quit && pl->claim >= pl->limit)
+        /* Jobs are claimed in order, each once its bytes fit the budget beside those of the
+         * jobs claimed before it (which the writer consumes and frees first): no deadlock,
+         * and never more than the budget in flight (one entry alone may use all of it). */
+        while (!pl->quit && (pl->claim >= pl->limit || !fits(pl, &pl->ring[pl->claim % pl->cap])))
             pthread_cond_wait(&pl->work, &pl->mu);
         if (pl->quit)
             break;
         ing_job *j = &pl->ring[pl->claim++ % pl->cap];
+        size_t need = ing_entry_need(&j->p->entries[j->entry]);
+        if (need <= pl->budget) {
+            j->reserved = need;
+            pl->used += need;
+        }
         pthread_mutex_unlock(&pl->mu);
         ing_job_run(j);
         pthread_mutex_lock(&pl->mu);
@@ -80,17 +118,21 @@ static void *worker_main(void *arg)
 
 /* Start `jobs` worker threads when jobs > 1 (fewer when threads cannot be made; with none
  * the writer does the work). */
-int ing_pipeline_start(ing_pipeline *pl, int jobs, util_err *err)
+int ing_pipeline_start(ing_pipeline *pl, int jobs, size_t budget, util_err *err)
 {
     memset(pl, 0, sizeof *pl);
+    pl->budget = budget ? budget : DB_INGEST_MEMORY;
     if (jobs < 1)
         jobs = 1;
     pl->cap = jobs > 1 ? (size_t)jobs * 4 : 1;
     pl->ring = calloc(pl->cap, sizeof *pl->ring);
     if (!pl->ring)
         return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
-    for (size_t i = 0; i < pl->cap; i++)
+    for (size_t i = 0; i < pl->cap; i++) {
         util_arena_init(&pl->ring[i].arena);
+        pl->ring[i].budget = pl->budget;
+        pl->ring[i].owner = pl;
+    }
     pthread_mutex_init(&pl->mu, NULL);
     pthread_cond_init(&pl->work, NULL);
     pthread_cond_init(&pl->done, NULL);

@@ -145,7 +145,7 @@ static int do_pak_file(ing *g, const char *path, const struct stat *sb, pak_file
     int conflict = 0;
     pak_game det = pak_game_decide(p, NULL, &conflict);
     if (det == PAK_GAME_UNKNOWN) {
-        pak_game_signals sig = {.disc_id = NULL, .ancs = ing_game_from_ancs(p)};
+        pak_game_signals sig = {.disc_id = NULL, .ancs = ing_game_from_ancs(p, g->pl.budget)};
         det = pak_game_decide(p, &sig, &conflict);
     }
     pak_game pg = g->o->game != PAK_GAME_UNKNOWN ? g->o->game : det;

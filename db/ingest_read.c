@@ -36,12 +36,12 @@ int ing_hash_all(const util_src *src, uint64_t *out, util_err *err)
     return rc;
 }
 
-pak_game ing_game_from_ancs(const pak_file *p)
+pak_game ing_game_from_ancs(const pak_file *p, size_t budget)
 {
     int tried = 0;
     for (uint32_t i = 0; i < p->entry_count && tried < 4; i++) {
         const pak_entry *e = &p->entries[i];
-        if (e->type != UTIL_FCC_ANCS || !e->in_bounds)
+        if (e->type != UTIL_FCC_ANCS || !e->in_bounds || ing_entry_need(e) > budget)
             continue;
         tried++;
         uint8_t *buf = NULL;

@@ -12,8 +12,8 @@
 #include "db.h"
 
 static const char ingest_usage[] =
-    "usage: ancsdb ingest [--db FILE] [--game auto|MP1|MP2] [--jobs N] [--quiet] [--rehash]\n"
-    "                     PATH...\n"
+    "usage: ancsdb ingest [--db FILE] [--game auto|MP1|MP2] [--jobs N] [--memory MIB]\n"
+    "                     [--quiet] [--rehash] PATH...\n"
     "\n"
     "Reads every PAK (a PATH that is a .pak file, or a folder searched recursively for *.pak\n"
     "in any case; symbolic links to folders are followed once), inflates and decodes every\n"
@@ -37,6 +37,9 @@ static const char ingest_usage[] =
     "  --jobs N         N threads inflate and decode ANCS/EVNT while one thread writes the\n"
     "                   database (default: the number of cores; 1 = all on one thread).\n"
     "                   The rows are the same whatever N is\n"
+    "  --memory MIB     at most MIB MiB of entry data (stored and inflated) in flight across\n"
+    "                   the threads (default 256): a thread waits for room rather than\n"
+    "                   allocate past it; an entry needing more is a load_errors row\n"
     "  -q, --quiet      no progress bar and no per-fault lines (the summary still prints)\n"
     "  --rehash         also compare a hash of every byte before skipping an unchanged PAK\n"
     "  -h, --help       show this help\n"
@@ -123,14 +126,11 @@ static void say_waiting(void *ctx, const char *path)
 
 int cmd_ingest(int argc, char **argv)
 {
-    enum { O_HELP, O_QUIET, O_REHASH, O_DB, O_GAME, O_JOBS };
-    static const cli_option opts[] = {{"help", 'h', 0, O_HELP},
-                                      {"quiet", 'q', 0, O_QUIET},
-                                      {"rehash", 0, 0, O_REHASH},
-                                      {"db", 0, 1, O_DB},
-                                      {"game", 0, 1, O_GAME},
-                                      {"jobs", 'j', 1, O_JOBS},
-                                      {0}};
+    enum { O_HELP, O_QUIET, O_REHASH, O_DB, O_GAME, O_JOBS, O_MEMORY };
+    static const cli_option opts[] = {{"help", 'h', 0, O_HELP},   {"quiet", 'q', 0, O_QUIET},
+                                      {"rehash", 0, 0, O_REHASH}, {"db", 0, 1, O_DB},
+                                      {"game", 0, 1, O_GAME},     {"jobs", 'j', 1, O_JOBS},
+                                      {"memory", 0, 1, O_MEMORY}, {0}};
     const char *dbpath = "corpus.db";
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     static volatile sig_atomic_t stop;
@@ -194,6 +194,17 @@ int cmd_ingest(int argc, char **argv)
                 goto done;
             }
             o.jobs = (int)n;
+            break;
+        }
+        case O_MEMORY: {
+            char *end;
+            long n = strtol(v, &end, 10);
+            if (*v == '\0' || *end || n < 1 || n > 1048576) {
+                cli_error("ingest: --memory needs a number of MiB from 1 to 1048576, not '%s'", v);
+                rc = EXIT_USAGE;
+                goto done;
+            }
+            o.memory = (size_t)n << 20;
             break;
         }
         }
