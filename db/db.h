@@ -61,7 +61,8 @@ typedef struct db_ingest_opts {
     pak_game game; /* PAK_GAME_UNKNOWN = detect per PAK; else force this game */
     int jobs;      /* decoder threads feeding the one writer; <= 1: all on the caller's */
     int quiet;     /* no per-fault lines on the log */
-    /* Bytes of entry data (stored plus inflated) in flight across all decoder threads; a job
+    /* Bytes of entry data (stored, inflated and the decoder's copy) in flight across all
+     * decoder threads; a job
      * waits for room rather than allocate past it, and an entry needing more is a
      * load_errors row. 0: DB_INGEST_MEMORY. */
     size_t memory;

@@ -22,7 +22,8 @@ void ing_job_decode(ing_job *j)
 
 size_t ing_entry_need(const pak_entry *e)
 {
-    return (size_t)e->size + (e->compressed ? (size_t)e->decompressed_size : 0);
+    size_t inflated = e->compressed ? (size_t)e->decompressed_size : (size_t)e->size;
+    return (size_t)e->size + 2 * inflated;
 }
 
 /* Inflate and hash the entry; decode it when asked to. */
@@ -35,7 +36,8 @@ void ing_job_run(ing_job *j)
     if (j->budget && ing_entry_need(e) > j->budget) {
         util_fail(&j->e, UTIL_EFORMAT, e->offset,
                   "entry needs %zu bytes in memory (%" PRIu32 " stored, %" PRIu32
-                  " inflated), more than the memory budget of %zu MiB (ingest --memory)",
+                  " inflated, twice: the decoder reads a copy), more than the memory budget "
+                  "of %zu MiB (ingest --memory)",
                   ing_entry_need(e), e->size, e->compressed ? e->decompressed_size : e->size,
                   j->budget >> 20);
         return;
