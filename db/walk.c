@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "ingest_internal.h"
 
@@ -66,15 +67,87 @@ static int is_pak_name(const char *name)
     return n > 4 && !strcasecmp(name + n - 4, ".pak");
 }
 
+/* path made absolute without following its last component (which may not exist): the
+ * real path of its folder and its name; NULL: out of memory. */
+static char *abs_path(const char *path)
+{
+    char *real = realpath(path, NULL);
+    if (real)
+        return real;
+    const char *sl = strrchr(path, '/');
+    char *dir = sl ? strndup(path, sl == path ? 1 : (size_t)(sl - path)) : strdup(".");
+    if (!dir)
+        return NULL;
+    char *rdir = realpath(dir, NULL);
+    free(dir);
+    const char *name = sl ? sl + 1 : path;
+    if (!rdir) {
+        if (path[0] == '/')
+            return strdup(path);
+        char cwd[PATH_MAX];
+        if (!getcwd(cwd, sizeof cwd))
+            return strdup(path);
+        rdir = strdup(cwd);
+        name = path;
+        if (!rdir)
+            return NULL;
+    }
+    size_t n = strlen(rdir) + strlen(name) + 2;
+    char *out = malloc(n);
+    if (out)
+        snprintf(out, n, "%s%s%s", rdir, rdir[strlen(rdir) - 1] == '/' ? "" : "/", name);
+    free(rdir);
+    return out;
+}
+
+/* A path that cannot be read as a PAK: one load_errors row under its absolute path (the
+ * row of an earlier run for it is replaced). */
+static int walk_fault(ing *g, const char *path, const char *msg)
+{
+    char *ap = abs_path(path);
+    if (!ap)
+        return util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    int rc = dbi_exec_bind(g->d,
+                           "DELETE FROM load_errors WHERE pak_path = ?1 AND entry_index IS NULL "
+                           "AND pak_path NOT IN (SELECT path FROM paks)",
+                           0, ap, g->err);
+    if (!rc)
+        rc = ing_fault(g, ap, NULL, -1, 0, 0, "pak", UINT64_MAX, msg);
+    free(ap);
+    return rc;
+}
+
+/* Before an argument is walked: forget the faults of earlier runs about paths at or under
+ * it that are not PAKs of the database (those still unreadable are recorded again, those
+ * fixed or removed are gone). */
+static int forget_walk_faults(ing *g, const char *arg)
+{
+    char *ap = abs_path(arg);
+    if (!ap)
+        return util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    size_t n = strlen(ap);
+    while (n > 1 && ap[n - 1] == '/')
+        ap[--n] = 0;
+    int rc = dbi_exec_bind(g->d,
+                           "DELETE FROM load_errors WHERE entry_index IS NULL AND (pak_path = ?1 "
+                           "OR substr(pak_path, 1, length(?1) + 1) = rtrim(?1, '/') || '/') AND "
+                           "pak_path NOT IN (SELECT path FROM paks)",
+                           0, ap, g->err);
+    free(ap);
+    return rc;
+}
+
 int ing_walk(ing *g, const char *path, int explicit_arg, int depth)
 {
     struct stat sb;
     int rc = 0;
+    if (explicit_arg && depth == 0 && (rc = forget_walk_faults(g, path)) != 0)
+        return rc;
     if (stat(path, &sb) != 0) {
         if (explicit_arg || is_pak_name(path)) {
             char msg[192];
             snprintf(msg, sizeof msg, "cannot stat: %s", strerror(errno));
-            return ing_fault(g, path, NULL, -1, 0, 0, "pak", UINT64_MAX, msg);
+            return walk_fault(g, path, msg);
         }
         return 0;
     }
@@ -89,8 +162,7 @@ int ing_walk(ing *g, const char *path, int explicit_arg, int depth)
     if (!S_ISDIR(sb.st_mode)) {
         /* a FIFO, socket or device named *.pak is recorded, never opened (a FIFO blocks) */
         if (explicit_arg || is_pak_name(path))
-            return ing_fault(g, path, NULL, -1, 0, 0, "pak", UINT64_MAX,
-                             "not a regular file or folder");
+            return walk_fault(g, path, "not a regular file or folder");
         return 0;
     }
     int r = seen_add(g, &sb);
@@ -102,7 +174,7 @@ int ing_walk(ing *g, const char *path, int explicit_arg, int depth)
     if (!dir) {
         char msg[192];
         snprintf(msg, sizeof msg, "cannot open folder: %s", strerror(errno));
-        return ing_fault(g, path, NULL, -1, 0, 0, "pak", UINT64_MAX, msg);
+        return walk_fault(g, path, msg);
     }
     char **names = NULL;
     size_t n = 0, cap = 0;
