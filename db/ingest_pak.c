@@ -215,7 +215,7 @@ static int do_pak_file(ing *g, const char *path, const struct stat *sb, pak_file
         const pak_entry *en = &p->entries[i];
         if (en->in_bounds || en->type == UTIL_FCC_ANCS || en->type == UTIL_FCC_EVNT)
             continue;
-        if ((rc = ing_fault(g, path, game, i, en->type, en->id, "read", en->offset,
+        if ((rc = ing_fault(g, path, game, i, en->type, en->id, "inflate", en->offset,
                             "entry data lies outside the file")) != 0)
             goto rollback;
     }

@@ -59,7 +59,7 @@ static void test_oob_cmdl_is_load_error(void **state)
     sqlite3_stmt *s;
     assert_int_equal(sqlite3_prepare_v2(q,
                                         "SELECT pak_path, entry_index, type, asset_id, "
-                                        "byte_offset FROM load_errors",
+                                        "byte_offset, stage FROM load_errors",
                                         -1, &s, NULL),
                      SQLITE_OK);
     assert_int_equal(sqlite3_step(s), SQLITE_ROW);
@@ -68,6 +68,7 @@ static void test_oob_cmdl_is_load_error(void **state)
     assert_string_equal((const char *)sqlite3_column_text(s, 2), "CMDL");
     assert_int_equal(sqlite3_column_int64(s, 3), 0x22222222);
     assert_int_equal(sqlite3_column_int64(s, 4), 0x60);
+    assert_string_equal((const char *)sqlite3_column_text(s, 5), "inflate"); /* CONTRACT.md */
     assert_int_equal(sqlite3_step(s), SQLITE_DONE);
     sqlite3_finalize(s);
     sqlite3_close(q);
