@@ -205,13 +205,15 @@ void rep_bar_chart(FILE *f, const char *title, int n, const char *const *labels,
     for (int i = 0; i < n; i++)
         if (labels[i] && strlen(labels[i]) > longest)
             longest = strlen(labels[i]);
-    const int row = 18, top = 4, bw = 320;
+    /* one width for every chart, so that their text has one size on the page */
+    const int row = 18, top = 4, width = 600;
     int lw = (int)(longest > 30 ? 30 : longest) * 7 + 12;
+    int bw = width - lw - 60;
     int h = top + row * (n > 0 ? n : 1) + 4;
     fprintf(f,
             "<svg class=\"chart\" viewBox=\"0 0 %d %d\" style=\"max-width:%dpx\" role=\"img\" "
             "aria-label=\"",
-            lw + bw + 60, h, (lw + bw + 60) * 3 / 2);
+            width, h, width * 5 / 4);
     rep_esc(f, title);
     fputs("\"><title>", f);
     rep_esc(f, title);
