@@ -1,7 +1,7 @@
 /* final_pass.c — after the PAKs of a run: decode every ANCS/EVNT still held by some
  * readable PAK but without rows (its canonical PAK was replaced or removed: an orphan),
- * settle the game of PAKs that gave no signal, rebuild `assets`, and copy the PAKs' named
- * resources into asset_names (source 'pak'). */
+ * settle the game of PAKs that gave no signal, rebuild `assets`, copy the PAKs' named
+ * resources into asset_names (source 'pak') and refill the census table. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,6 +150,11 @@ static int final_pass(ing *g)
         rc = ing_rebuild_assets(g);
     if (!rc)
         rc = db_names_refresh_pak(g->d, g->err); /* the PAKs' names: asset_names 'pak' */
+    if (!rc) /* the census (40_census.sql), once the rows and warnings are final */
+        rc = dbi_exec(g->d,
+                      "DELETE FROM census; INSERT INTO census (game, field, value, count) "
+                      "SELECT game, field, value, count FROM unknown_census_source;",
+                      g->err);
     if (!rc)
         rc = ing_set_pending(g, 0);
     if (!rc)

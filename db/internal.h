@@ -21,7 +21,7 @@
  *   ingest_tx.c     per-PAK transaction, skip check, deleting a PAK's or an asset's rows
  *   ingest_pak.c    one PAK: game, paks/pak_entries/pak_names rows, consuming its jobs
  *   ingest_entry.c  one ANCS/EVNT entry: hash, decode once, compare copies
- *   final_pass.c    orphans (one SQL definition), unknown games, then assets
+ *   final_pass.c    orphans (one SQL definition), unknown games, then assets, the census
  *   assets.c        the one definition of `assets` (rebuild and check)
  *   bulk.c          the indexes dropped and rebuilt around a bulk load */
 #ifndef ANCSDB_DB_INTERNAL_H
