@@ -9,6 +9,15 @@
 #   (d) re-ingest  the unchanged corpus again
 #   (e) who-references (median of 100 IDs, whole process) and unknown-census
 # with peak RSS of each (/usr/bin/time -v) and the database size, and prints one table.
+# Then the disc-image layout (issue: performance with releases): the same corpora as four disc
+# images each (`ancsdb demo --images-only`: release A and B of each game, ~90% identical
+# content), measured as one more table (bench/images.sh, sourced below):
+#   read-all of the images (the floor), first ingest of one release vs read-all of its
+#   image, the second release of the game (contents decoded, counted by SQL), four releases
+#   into an empty database vs read-all of the four, the same cold (page cache dropped: only
+#   as root), --jobs 1 vs 2, unknown-census, release-diff, who-references/deps/find (median
+#   whole process) and peak RSS of ingest, queries and `report`.
+# BENCH_FOLDERS=1 adds the PAK-folder table (a)-(e) above; BENCH_IMAGES=0 skips the image table.
 # Corpora are kept in $BENCH_DIR (default build/bench) and reused when present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,7 +45,7 @@ measure() {
 calc() { awk "BEGIN { x = $1; print x }" 2>/dev/null || echo 0; }
 
 rows=()
-for size in $SIZES; do
+for size in $( [ "${BENCH_FOLDERS:-0}" = 0 ] || echo "$SIZES"); do
     dir="$W/corpus-$size"
     if [ ! -f "$dir/.complete" ]; then
         rm -rf "$dir"
@@ -87,8 +96,20 @@ for size in $SIZES; do
         "$(calc "100*$d_wall/$c_wall")")")
 done
 
+if [ "${BENCH_IMAGES:-1}" != 0 ]; then
+    # shellcheck source=bench/images.sh
+    . bench/images.sh
+fi
+
 echo
-echo "machine: $(nproc) cores, $(uname -sr), $(date -u +%Y-%m-%d); ingest --jobs default ($(nproc))"
-echo "| size | PAK bytes | (a) read-all s | RSS MiB | (b) minimal s | RSS MiB | (c) ingest s | RSS MiB | (d) re-ingest s | RSS MiB | (e) who-references median | RSS MiB | census s | RSS MiB | db size | c/a | c/b | d/c |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "machine: $(nproc) cores, $(uname -sr), $(date -u +%Y-%m-%d); ingest --jobs default ($(nproc)); load average $(cut -d' ' -f1-3 /proc/loadavg)"
+[ ${#rows[@]} -gt 0 ] && echo "| size | PAK bytes | (a) read-all s | RSS MiB | (b) minimal s | RSS MiB | (c) ingest s | RSS MiB | (d) re-ingest s | RSS MiB | (e) who-references median | RSS MiB | census s | RSS MiB | db size | c/a | c/b | d/c |"
+[ ${#rows[@]} -gt 0 ] && echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for r in "${rows[@]}"; do echo "| ${r//|/ | } |"; done
+if [ "${BENCH_IMAGES:-1}" != 0 ]; then
+    echo
+    echo "disc images (four per size: release A and B of each game), warm page cache unless said; median of $REPS runs for each timing (ingests, census, release-diff), of $QREPS for who-references/deps/find:"
+    echo "| measure | size | bytes | time | floor | ratio | target | peak RSS MiB | note |"
+    echo "|---|---|---|---|---|---|---|---|---|"
+    for r in "${irows[@]}"; do echo "| ${r//|/ | } |"; done
+fi

@@ -449,15 +449,18 @@ int cmd_demo(int argc, char **argv)
     demo dm;
     memset(&dm, 0, sizeof dm);
     dm.o = (fixture_corpus_opts){.seed = 1, .scale = 0.05, .opaque_bytes = 0, .games = 3};
-    enum { O_HELP, O_BUILD_ONLY, O_QUIET, O_SCALE, O_SEED, O_OPAQUE };
+    /* --images-only (not in the help: for bench/run.sh): write the four disc images, the
+     * name map and the edit record to DIR and stop, at any --scale and --opaque-mib. */
+    enum { O_HELP, O_BUILD_ONLY, O_IMAGES_ONLY, O_QUIET, O_SCALE, O_SEED, O_OPAQUE };
     static const cli_option opts[] = {{"help", 'h', 0, O_HELP},
                                       {"build-only", 0, 0, O_BUILD_ONLY},
+                                      {"images-only", 0, 0, O_IMAGES_ONLY},
                                       {"quiet", 'q', 0, O_QUIET},
                                       {"scale", 0, 1, O_SCALE},
                                       {"seed", 0, 1, O_SEED},
                                       {"opaque-mib", 0, 1, O_OPAQUE},
                                       {0}};
-    int build_only = 0, k;
+    int build_only = 0, images_only = 0, k;
     cli_args a;
     cli_args_init(&a, "demo", argc, argv);
     while ((k = cli_next(&a, opts)) != CLI_END) {
@@ -472,6 +475,9 @@ int cmd_demo(int argc, char **argv)
             return EXIT_OK;
         case O_BUILD_ONLY:
             build_only = 1;
+            break;
+        case O_IMAGES_ONLY:
+            images_only = 1;
             break;
         case O_QUIET:
             dm.quiet = 1;
@@ -532,6 +538,10 @@ int cmd_demo(int argc, char **argv)
         cli_error("demo: %s", e.msg);
         demo_free(&dm);
         return EXIT_FATAL;
+    }
+    if (images_only) {
+        demo_free(&dm);
+        return EXIT_OK;
     }
 
     db *d = NULL;

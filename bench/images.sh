@@ -1,0 +1,116 @@
+# images.sh — the disc-image part of bench/run.sh (sourced by it: uses $B, $W, $SIZES,
+# measure and calc). Fills irows (measure|size|bytes|time|floor|ratio|target|RSS|note).
+# BENCH_REPS (default 3): runs of each ingest/census/release-diff timing, median quoted;
+# BENCH_QREPS (default 31): runs of each who-references/deps/find.
+REPS=${BENCH_REPS:-3}
+QREPS=${BENCH_QREPS:-31}
+irows=()
+
+median() { sort -g | awk '{a[NR]=$1} END {if (NR) print a[int((NR+1)/2)]; else print "n/a"}'; }
+gb() { calc "$1/1000000000"; }
+ratio() { awk "BEGIN { if ($2 > 0) printf \"%.2f\", $1 / $2; else print \"n/a\" }"; }
+
+# mrun N CMD... -> $wall = median wall of N runs, $rss = max peak RSS; $pre runs before each
+mrun() {
+    local n=$1 i ws=() r=0
+    shift
+    for ((i = 0; i < n; i++)); do
+        [ -z "${pre:-}" ] || eval "$pre"
+        measure "$@"
+        ws+=("$wall")
+        r=$(awk "BEGIN { print ($rss > $r) ? $rss : $r }")
+    done
+    wall=$(printf '%s\n' "${ws[@]}" | median)
+    rss=$r
+}
+
+# qmed N CMD... -> $qms median whole-process milliseconds of N runs (no /usr/bin/time)
+qmed() {
+    local n=$1 i t0 t1
+    shift
+    for ((i = 0; i < n; i++)); do
+        t0=$(date +%s%N)
+        "$@" >/dev/null
+        t1=$(date +%s%N)
+        echo $(((t1 - t0) / 1000))
+    done | median | awk '{printf "%.2f", $1 / 1000}' >"$W/qms"
+    qms=$(cat "$W/qms")
+}
+
+sqlone() { "$B/ancsdb" sql --db "$1" --format tsv "$2" 2>/dev/null | sed -n 2p; }
+freshdb() { rm -f "$1" "$1-wal" "$1-shm"; }
+
+for size in $SIZES; do
+    idir="$W/images-$size"
+    if [ ! -f "$idir/.complete" ]; then
+        rm -rf "$idir"
+        echo "writing the $size disc images in $idir ..." >&2
+        if [ "$size" = 1x ]; then
+            "$B/ancsdb" demo --images-only --quiet --scale 1 --opaque-mib 900 "$idir" >/dev/null
+        else
+            "$B/ancsdb" demo --images-only --quiet --scale 10 "$idir" >/dev/null
+        fi
+        touch "$idir/.complete"
+    fi
+    A="$idir/GM8E01_00.iso" Bi="$idir/GM8E01_02.iso"
+    all=("$idir/GM8E01_00.iso" "$idir/GM8E01_02.iso" "$idir/G2ME01_00.iso" "$idir/G2MP01_00.iso")
+    a_bytes=$(stat -c %s "$A") b_bytes=$(stat -c %s "$Bi")
+    all_bytes=0
+    for f in "${all[@]}"; do all_bytes=$((all_bytes + $(stat -c %s "$f"))); done
+    "$B/bench/bench_read_all" "${all[@]}" >/dev/null # warm the page cache
+    pre=""
+    mrun "$REPS" "$B/bench/bench_read_all" "$A"; ra_a=$wall
+    mrun "$REPS" "$B/bench/bench_read_all" "$Bi"; ra_b=$wall
+    mrun "$REPS" "$B/bench/bench_read_all" "${all[@]}"; ra_all=$wall; ra_rss=$rss
+    irows+=("read-all, four images|$size|$(gb "$all_bytes") GB|$ra_all s|-|1.00|floor|$ra_rss|read(2), 1 MiB buffer")
+    db="$W/img-$size.db"
+    if [ "$size" = 1x ]; then
+        # first ingest of one release
+        pre="freshdb $db"
+        mrun "$REPS" "$B/ancsdb" ingest --quiet --db "$db" "$A"; ia=$wall; ia_rss=$rss
+        irows+=("ingest release A (GM8E01_00), empty db|$size|$(gb "$a_bytes") GB|$ia s|$ra_a s|$(ratio "$ia" "$ra_a")|<= 1.2|$ia_rss|floor: read-all of the image")
+        # the second release of the game, into the db holding the first
+        n0=$(sqlone "$db" "SELECT count(*) FROM contents" || true)
+        pre="freshdb $db; $B/ancsdb ingest --quiet --db $db $A"
+        mrun "$REPS" "$B/ancsdb" ingest --quiet --db "$db" "$Bi"; ib=$wall; ib_rss=$rss
+        n1=$(sqlone "$db" "SELECT count(*) FROM contents" || true)
+        nt=$(sqlone "$db" "SELECT count(*) FROM pak_entries e JOIN paks p USING (pak_id) JOIN releases r USING (release_id) WHERE r.label = 'GM8E01_02' AND e.type IN ('ANCS', 'EVNT')" || true)
+        irows+=("ingest release B (GM8E01_02) after A|$size|$(gb "$b_bytes") GB|$ib s|$ra_b s|$(ratio "$ib" "$ra_b")|<= 1.0|$ib_rss|$((${n1:-0} - ${n0:-0})) contents decoded of ${nt:-?} ANCS/EVNT entries")
+    fi
+    # four releases into an empty db, default --jobs, then --jobs 1 and 2
+    pre="freshdb $db"
+    mrun "$REPS" "$B/ancsdb" ingest --quiet --db "$db" "${all[@]}"; i4=$wall; i4_rss=$rss
+    irows+=("ingest four releases, empty db|$size|$(gb "$all_bytes") GB|$i4 s|$ra_all s|$(ratio "$i4" "$ra_all")|<= 1.2|$i4_rss|default --jobs")
+    for j in 1 2; do
+        mrun "$REPS" "$B/ancsdb" ingest --quiet --jobs "$j" --db "$db" "${all[@]}"
+        irows+=("  the same, --jobs $j|$size|$(gb "$all_bytes") GB|$wall s|$ra_all s|$(ratio "$wall" "$ra_all")|fastest is default|$rss|")
+    done
+    if [ "$(id -u)" = 0 ] && [ -w /proc/sys/vm/drop_caches ]; then
+        pre="freshdb $db; sync; echo 3 > /proc/sys/vm/drop_caches"
+        mrun 1 "$B/bench/bench_read_all" "${all[@]}"; rc_all=$wall
+        mrun 1 "$B/ancsdb" ingest --quiet --db "$db" "${all[@]}"; ic=$wall
+        irows+=("ingest four releases, cold cache|$size|$(gb "$all_bytes") GB|$ic s|$rc_all s|$(ratio "$ic" "$rc_all")|-|$rss|floor: read-all after dropping the page cache")
+    else
+        irows+=("ingest four releases, cold cache|$size|-|-|-|-|-|-|skipped: not root (cannot drop the page cache)")
+    fi
+    pre="freshdb $db"
+    mrun 1 "$B/ancsdb" ingest --quiet --db "$db" "${all[@]}"
+    pre=""
+    db_size=$(stat -c %s "$db")
+    mrun "$REPS" "$B/ancsdb" query --db "$db" --format tsv unknown-census
+    irows+=("unknown-census|$size|db $(calc "$db_size/1000000") MB|$wall s|-|-|<= 0.5 s at 10x|$rss|$(($(wc -l <"$W/out.log") - 1)) rows")
+    mrun "$REPS" "$B/ancsdb" query --db "$db" --format tsv release-diff GM8E01_00 GM8E01_02
+    irows+=("release-diff GM8E01_00 GM8E01_02|$size|-|$wall s|-|-|<= 1 s at 10x|$rss|$(($(wc -l <"$W/out.log") - 1)) rows")
+    part=$(sqlone "$db" "SELECT dst_id FROM asset_refs WHERE dst_type = 'PART' GROUP BY dst_id ORDER BY count(*) DESC, dst_id LIMIT 1")
+    ancs=$(sqlone "$db" "SELECT asset_id FROM pak_entries WHERE type = 'ANCS' ORDER BY asset_id LIMIT 1 OFFSET 5")
+    for q in "who-references PART $part" "deps ANCS $ancs" "find door"; do
+        read -ra qa <<<"$q"
+        [ "${qa[0]}" = deps ] && qa=(deps "$ancs")
+        qmed "$QREPS" "$B/ancsdb" query --db "$db" --format tsv "${qa[@]}"
+        measure "$B/ancsdb" query --db "$db" --format tsv "${qa[@]}"
+        irows+=("${qa[*]}|$size|-|$qms ms|-|-|<= 5 ms at 10x|$rss|median whole process, $(($(wc -l <"$W/out.log") - 1)) rows")
+    done
+    rm -rf "$W/report-$size"
+    measure "$B/ancsdb" report --db "$db" -o "$W/report-$size"
+    irows+=("report|$size|-|$wall s|-|-|-|$rss|")
+done
