@@ -15,7 +15,7 @@ mrun() {
     local n=$1 i ws=() r=0
     shift
     for ((i = 0; i < n; i++)); do
-        [ -z "${pre:-}" ] || eval "$pre"
+        [ -z "${pre:-}" ] || eval "$pre" >/dev/null 2>&1
         measure "$@"
         ws+=("$wall")
         r=$(awk "BEGIN { print ($rss > $r) ? $rss : $r }")
