@@ -70,20 +70,22 @@ static const char *const ancs_tables[] = {
 };
 
 static const char *const common_ancs[] = {
-    "DELETE FROM ancs WHERE game = ?1 AND asset_id = ?2",
-    "DELETE FROM events WHERE game = ?1 AND owner_type = 'ANCS' AND owner_id = ?2",
-    "DELETE FROM asset_refs WHERE game = ?1 AND src_type = 'ANCS' AND src_id = ?2",
-    ("DELETE FROM warnings WHERE game = ?1 AND asset_id = ?2 AND type = 'ANCS' AND "
-     "pak_id IS NULL"),
-    "DELETE FROM decoded WHERE game = ?1 AND asset_id = ?2 AND type = 'ANCS'",
+    "DELETE FROM ancs WHERE game = ?1 AND asset_id = ?2 AND content_id = ?3",
+    ("DELETE FROM events WHERE game = ?1 AND owner_type = 'ANCS' AND owner_id = ?2 AND "
+     "content_id = ?3"),
+    ("DELETE FROM asset_refs WHERE game = ?1 AND src_type = 'ANCS' AND src_id = ?2 AND "
+     "content_id = ?3"),
+    "DELETE FROM warnings WHERE content_id = ?3",
+    "DELETE FROM contents WHERE content_id = ?3",
 };
 static const char *const common_evnt[] = {
-    "DELETE FROM evnt WHERE game = ?1 AND asset_id = ?2",
-    "DELETE FROM events WHERE game = ?1 AND owner_type = 'EVNT' AND owner_id = ?2",
-    "DELETE FROM asset_refs WHERE game = ?1 AND src_type = 'EVNT' AND src_id = ?2",
-    ("DELETE FROM warnings WHERE game = ?1 AND asset_id = ?2 AND type = 'EVNT' AND "
-     "pak_id IS NULL"),
-    "DELETE FROM decoded WHERE game = ?1 AND asset_id = ?2 AND type = 'EVNT'",
+    "DELETE FROM evnt WHERE game = ?1 AND asset_id = ?2 AND content_id = ?3",
+    ("DELETE FROM events WHERE game = ?1 AND owner_type = 'EVNT' AND owner_id = ?2 AND "
+     "content_id = ?3"),
+    ("DELETE FROM asset_refs WHERE game = ?1 AND src_type = 'EVNT' AND src_id = ?2 AND "
+     "content_id = ?3"),
+    "DELETE FROM warnings WHERE content_id = ?3",
+    "DELETE FROM contents WHERE content_id = ?3",
 };
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -93,7 +95,7 @@ _Static_assert(NELEM(common_evnt) <= 8, "del_evnt too small");
 #define DB_STMT_SQL(name, sql) sql,
 static const char *const stmt_sql[] = {DB_STMTS(DB_STMT_SQL)};
 
-/* The statements of internal.h's list and db_delete_asset's per-table deletes. */
+/* The statements of internal.h's list and db_delete_content's per-table deletes. */
 static int prepare_all(db *d, util_err *err)
 {
     int rc = 0;
@@ -101,7 +103,8 @@ static int prepare_all(db *d, util_err *err)
         TRY(prepare(d, stmt_sql[i], &d->st[i], err));
     char sql[256];
     for (size_t k = 0; k < NELEM(ancs_tables); k++) {
-        snprintf(sql, sizeof sql, "DELETE FROM %s WHERE game = ?1 AND ancs_id = ?2",
+        snprintf(sql, sizeof sql,
+                 "DELETE FROM %s WHERE game = ?1 AND ancs_id = ?2 AND content_id = ?3",
                  ancs_tables[k]);
         TRY(prepare(d, sql, &d->del_ancs[d->ndel_ancs++], err));
     }

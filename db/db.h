@@ -20,7 +20,7 @@ enum { UTIL_ESQL = UTIL_ELAST - 1 };
 
 /* PRAGMA user_version of the schema this code writes. A database with another non-zero
  * version is refused (DB_EVERSION). */
-#define DB_SCHEMA_VERSION 1
+#define DB_SCHEMA_VERSION 2
 
 /* PRAGMA application_id of an ancsdb database ("ANDB"): a file without it is not ours and
  * is never written (not even its journal mode). */
@@ -31,9 +31,10 @@ extern const char db_schema_sql[];
 
 /* Errors besides the UTIL_E* codes. */
 enum {
-    DB_EVERSION = -20, /* schema version mismatch or foreign database */
-    DB_EPARAM = -21,   /* db_exec: a parameter of the SQL has no value, or a name is bound twice */
-    DB_EINTR = -22     /* db_exec_ex: stopped by the caller's flag */
+    DB_EVERSION = -20,  /* schema version mismatch or foreign database */
+    DB_EPARAM = -21,    /* db_exec: a parameter of the SQL has no value, or a name is bound twice */
+    DB_EINTR = -22,     /* db_exec_ex: stopped by the caller's flag */
+    DB_ENORELEASE = -23 /* db_scope_release: no release with that label */
 };
 
 enum { DB_OPEN_READWRITE = 0, DB_OPEN_READONLY = 1 };
@@ -66,8 +67,10 @@ typedef struct db_ingest_opts {
      * waits for room rather than allocate past it, and an entry needing more is a
      * load_errors row. 0: DB_INGEST_MEMORY. */
     size_t memory;
-    int rehash; /* also compare a hash of every byte before skipping an unchanged PAK */
-    FILE *log;  /* diagnostics; NULL = silent */
+    int rehash;          /* also compare a hash of every byte before skipping an unchanged PAK */
+    const char *release; /* --release LABEL: the release of PATHs that are not discs; NULL:
+                            the base name of the PATH given (of its folder for a PAK file) */
+    FILE *log;           /* diagnostics; NULL = silent */
     /* Progress (NULL = none): called with path set before each of the `total` PAKs (done of
      * them finished) and with done == total and path "finishing" before the final pass; with
      * path NULL when a line is about to be written on the log and at the end of the run (a
@@ -80,7 +83,7 @@ typedef struct db_ingest_opts {
 } db_ingest_opts;
 
 typedef struct db_ingest_stats {
-    long paks_seen;     /* .pak files found */
+    long paks_seen;     /* PAKs found (files, and PAKs inside disc images) */
     long paks_ingested; /* (re)written */
     long paks_skipped;  /* unchanged */
     long resources;     /* table entries of the (re)written PAKs */
@@ -109,15 +112,19 @@ int db_ingest_mem(db *d, const char *name, const uint8_t *data, size_t len,
 
 /* ---- structs -> rows (used by the ingest loop; public for tests) --------------------- */
 
-/* Write every row derived from one decoded ANCS of game ("MP1"/"MP2"): ancs, characters and
- * their sub-tables, the animation set, MP2 embedded events, asset_refs and decoder
- * warnings. Runs inside the caller's transaction (if any). */
-int db_put_ancs(db *d, const char *game, uint32_t asset_id, const ancs_set *set, util_err *err);
-/* Write the rows of one decoded EVNT resource: evnt, events, asset_refs, warnings. */
-int db_put_evnt(db *d, const char *game, uint32_t asset_id, const ancs_evnt_file *ev,
+/* Write every row derived from one decoded ANCS of game ("MP1"/"MP2"), content content_id
+ * (contents.content_id; every row carries it): ancs, characters and their sub-tables, the
+ * animation set, MP2 embedded events, asset_refs and decoder warnings. Runs inside the
+ * caller's transaction (if any). */
+int db_put_ancs(db *d, const char *game, uint32_t asset_id, int64_t content_id, const ancs_set *set,
                 util_err *err);
-/* Delete every row derived from the decoded asset (game, type, asset_id). */
-int db_delete_asset(db *d, const char *game, const char *type, uint32_t asset_id, util_err *err);
+/* Write the rows of one decoded EVNT resource: evnt, events, asset_refs, warnings. */
+int db_put_evnt(db *d, const char *game, uint32_t asset_id, int64_t content_id,
+                const ancs_evnt_file *ev, util_err *err);
+/* Delete every row derived from content content_id of asset (game, type, asset_id), and the
+ * contents row itself. */
+int db_delete_content(db *d, const char *game, const char *type, uint32_t asset_id,
+                      int64_t content_id, util_err *err);
 
 /* BEGIN IMMEDIATE / COMMIT / ROLLBACK on the connection. */
 int db_begin(db *d, util_err *err);
@@ -170,6 +177,14 @@ int db_names_write_map(FILE *f, const db_name_entry *entries, size_t n, util_err
  * name by PAK path, then position in the named-resource table. Runs in the caller's
  * transaction (the ingest's final pass). */
 int db_names_refresh_pak(db *d, util_err *err);
+/* ---- releases ------------------------------------------------------------------------- */
+
+/* From now on the connection sees only release `label` (releases.label): TEMP views named
+ * like the tables (paks, pak_entries, pak_names, assets, contents, warnings, load_errors,
+ * releases and every table of decoded rows) hold its rows, so any query written against the
+ * tables looks at that release. Works on read-only connections. DB_ENORELEASE naming the
+ * labels there are when none is called label; UTIL_ESQL. */
+int db_scope_release(db *d, const char *label, util_err *err);
 
 /* ---- statement runner (named queries, `ancsdb sql`) ---------------------------------- */
 

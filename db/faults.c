@@ -23,13 +23,16 @@ int dbi_warn(db *d, const char *game, const char *type, int64_t asset_id, int64_
     dbi_text(&r, COL(warnings, message), msg);
     if (pak_id >= 0)
         dbi_int(&r, COL(warnings, pak_id), pak_id);
+    else if (d->content > 0)
+        dbi_int(&r, COL(warnings, content_id), d->content); /* a decoder's warning */
     if ((rc = dbi_row_end(&r, err)) == 0)
         d->rows_warned++;
     return rc;
 }
 
-int dbi_load_error(db *d, const char *path, const char *game, int64_t entry, uint32_t type,
-                   uint32_t id, const char *stage, uint64_t off, const char *msg, util_err *err)
+int dbi_load_error(db *d, const char *path, const char *game, int64_t release_id, int64_t entry,
+                   uint32_t type, uint32_t id, const char *stage, uint64_t off, const char *msg,
+                   util_err *err)
 {
     db_row r;
     char fc[5];
@@ -47,13 +50,15 @@ int dbi_load_error(db *d, const char *path, const char *game, int64_t entry, uin
         dbi_int(&r, COL(load_errors, byte_offset), (int64_t)off);
     dbi_text(&r, COL(load_errors, message), msg);
     dbi_text(&r, COL(load_errors, game), game);
+    if (release_id >= 0)
+        dbi_int(&r, COL(load_errors, release_id), release_id);
     return dbi_row_end(&r, err);
 }
 
 int ing_fault(ing *g, const char *path, const char *game, int64_t entry, uint32_t type, uint32_t id,
               const char *stage, uint64_t off, const char *msg)
 {
-    int rc = dbi_load_error(g->d, path, game, entry, type, id, stage, off, msg, g->err);
+    int rc = dbi_load_error(g->d, path, game, g->rel_id, entry, type, id, stage, off, msg, g->err);
     if (rc)
         return rc;
     g->st->errors++;

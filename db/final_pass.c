@@ -1,163 +1,249 @@
-/* final_pass.c — after the PAKs of a run: decode every ANCS/EVNT still held by some
- * readable PAK but without rows (its canonical PAK was replaced or removed: an orphan),
- * settle the game of PAKs that gave no signal, rebuild `assets`, copy the PAKs' named
- * resources into asset_names (source 'pak') and refill the census table. */
+/* final_pass.c — after the PAKs of a run, what spans PAKs, recomputed whenever a PAK changed
+ * so that a re-ingest ends as a clean ingest would: the game of PAKs that gave no signal,
+ * contents no entry holds any more, contents whose rows came from a copy that is gone,
+ * copy_differs, `assets`, releases, the PAKs' named resources in asset_names (source
+ * 'pak'), and the census table. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ingest_internal.h"
 
-/* The one definition of an orphan: an ANCS/EVNT entry of an 'ok' PAK whose (game, asset
- * ID, type) has no decoded row and that has no load_errors row. */
-#define ORPHANS_SQL                                                                                \
-    "SELECT p.path, p.pak_id, p.game, e.entry_index FROM pak_entries e JOIN paks p "               \
-    "USING (pak_id) WHERE e.type IN ('ANCS', 'EVNT') AND p.status = 'ok' AND NOT EXISTS "          \
-    "(SELECT 1 FROM decoded x WHERE x.game = p.game AND x.asset_id = e.asset_id AND "              \
-    "x.type = e.type) AND NOT EXISTS (SELECT 1 FROM load_errors l WHERE l.pak_path = "             \
-    "p.path AND l.entry_index = e.entry_index)"
-
 /* A PAK with no signal of its game (empty, or only stored resources of types both games
- * have) holds nothing whose decoding depends on the game; it takes the game most PAKs of
- * its folder were detected as (a dump keeps each game's PAKs together), else MP1. */
+ * have) holds nothing whose decoding depends on the game; it takes the game its release's
+ * disc code names, else the game most PAKs of its folder in its release were detected as (a
+ * dump keeps each game's PAKs together), else MP1. */
 static int settle_unknown_games(ing *g)
 {
     if (g->o->game != PAK_GAME_UNKNOWN)
         return 0;
     return dbi_exec(
         g->d,
-        "UPDATE paks SET game = coalesce((SELECT s.game FROM paks s WHERE s.game_detected IN "
-        "('MP1', 'MP2') AND rtrim(s.path, replace(s.path, '/', '')) = rtrim(paks.path, "
-        "replace(paks.path, '/', '')) GROUP BY s.game ORDER BY count(*) DESC, s.game LIMIT 1), "
-        "'MP1') WHERE game_detected = 'unknown';"
+        "UPDATE paks SET game = coalesce((SELECT CASE substr(r.game_code, 1, 3) WHEN 'GM8' "
+        "THEN 'MP1' WHEN 'G2M' THEN 'MP2' END FROM releases r WHERE r.release_id = "
+        "paks.release_id), (SELECT s.game FROM paks s WHERE s.game_detected IN ('MP1', "
+        "'MP2') AND s.release_id = paks.release_id AND rtrim(s.path, replace(s.path, '/', "
+        "'')) = rtrim(paks.path, replace(paks.path, '/', '')) GROUP BY s.game ORDER BY "
+        "count(*) DESC, s.game LIMIT 1), 'MP1') WHERE game_detected = 'unknown';"
         "UPDATE warnings SET game = (SELECT p.game FROM paks p WHERE p.pak_id = "
         "warnings.pak_id) WHERE code = 'game_unknown' AND pak_id IS NOT NULL;",
         g->err);
 }
 
-typedef struct orphan {
-    char *path;
-    int64_t pak_id;
-    char game[4];
-    uint32_t entry;
-} orphan;
-
-/* The orphans, in PAK and entry order (collected first: decoding them writes to the tables
- * the query reads). */
-static int list_orphans(ing *g, orphan **out, size_t *n_out)
+/* Contents no PAK entry holds any more (their PAKs were replaced or removed) go, with every
+ * row decoded from them. NOT IN scans pak_entries once (its content index is dropped during
+ * a bulk load). */
+static int drop_unheld_contents(ing *g)
 {
     sqlite3_stmt *st = NULL;
-    orphan *work = NULL;
+    const char *sql = "SELECT content_id, game, type, asset_id FROM contents WHERE content_id NOT "
+                      "IN (SELECT content_id FROM pak_entries WHERE content_id IS NOT NULL)";
+    if (sqlite3_prepare_v2(g->d->h, sql, -1, &st, NULL) != SQLITE_OK)
+        return dbi_sql_fail(g->d, g->err, "unheld contents");
+    typedef struct dead {
+        int64_t id;
+        char game[4], type[5];
+        uint32_t asset;
+    } dead;
+    dead *list = NULL;
     size_t n = 0, cap = 0;
-    int rc = 0, s = SQLITE_DONE;
-    if (sqlite3_prepare_v2(g->d->h, ORPHANS_SQL " ORDER BY p.pak_id, e.entry_index", -1, &st,
-                           NULL) != SQLITE_OK)
-        if ((rc = dbi_sql_fail(g->d, g->err, "orphan scan")) != 0)
-            goto done;
+    int rc = 0, s;
     while ((s = sqlite3_step(st)) == SQLITE_ROW) {
         if (n == cap) {
-            cap = cap ? cap * 2 : 16;
-            orphan *nw = realloc(work, cap * sizeof *nw);
-            if (!nw)
-                if ((rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory")) != 0)
-                    goto done;
-            work = nw;
+            cap = cap ? cap * 2 : 32;
+            dead *nl = realloc(list, cap * sizeof *nl);
+            if (!nl) {
+                rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+                break;
+            }
+            list = nl;
         }
-        work[n].path = strdup((const char *)sqlite3_column_text(st, 0));
-        work[n].pak_id = sqlite3_column_int64(st, 1);
-        snprintf(work[n].game, sizeof work[n].game, "%s", (const char *)sqlite3_column_text(st, 2));
-        work[n].entry = (uint32_t)sqlite3_column_int64(st, 3);
-        if (!work[n].path)
-            if ((rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory")) != 0)
-                goto done;
+        list[n].id = sqlite3_column_int64(st, 0);
+        snprintf(list[n].game, sizeof list[n].game, "%s", (const char *)sqlite3_column_text(st, 1));
+        snprintf(list[n].type, sizeof list[n].type, "%s", (const char *)sqlite3_column_text(st, 2));
+        list[n].asset = (uint32_t)sqlite3_column_int64(st, 3);
         n++;
     }
-    if (s != SQLITE_DONE)
-        if ((rc = dbi_sql_fail(g->d, g->err, "orphan scan")) != 0)
-            goto done;
-done:
+    if (!rc && s != SQLITE_DONE)
+        rc = dbi_sql_fail(g->d, g->err, "unheld contents");
     sqlite3_finalize(st);
-    *out = work;
-    *n_out = n;
+    for (size_t i = 0; i < n && !rc; i++)
+        rc = db_delete_content(g->d, list[i].game, list[i].type, list[i].asset, list[i].id, g->err);
+    free(list);
     return rc;
 }
 
-/* Decode the orphans on this thread (rare work). */
-static int decode_orphans(ing *g, const orphan *work, size_t n)
+/* A content whose rows came from a copy that is gone, and whose copies left are all longer
+ * (0xFF padding): decode it again from its shortest copy, as a clean ingest would have. */
+typedef struct redo {
+    int64_t cid, pak_id, off, size;
+    char game[4];
+    char *path, *image;
+    uint32_t entry;
+} redo;
+
+static int redecode_one(ing *g, const redo *r)
 {
-    int rc = 0;
-    const char *cur_path = NULL;
+    util_src *src = NULL, *img = NULL;
     pak_file *p = NULL;
-    util_src *src = NULL;
-    for (size_t i = 0; i < n && !rc; i++) {
-        if (!cur_path || strcmp(cur_path, work[i].path)) {
-            pak_close(p); /* before its source */
-            p = NULL;
-            util_src_close(src);
-            src = NULL;
-            cur_path = work[i].path;
-            util_err e;
-            util_err_clear(&e);
-            /* the jobs read their own payloads: no entry heads needed */
-            int orc = ing_open(g, cur_path, &src, &e);
-            if (orc == 0)
-                orc = pak_open_src_tables(&p, src, &e);
-            if (orc != 0) {
-                pak_close(p);
-                p = NULL;
-                if (e.code == UTIL_ENOMEM)
-                    rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory opening %s",
-                                   cur_path);
-                else
-                    rc = ing_fault(g, cur_path, work[i].game, -1, 0, 0, "pak", e.offset, e.msg);
-                continue;
+    util_err e;
+    util_err_clear(&e);
+    int rc = 0;
+    int orc =
+        ing_open(g, r->path, r->image ? r->image : "", r->off, (uint64_t)r->size, &img, &src, &e);
+    if (orc == 0)
+        orc = pak_open_src_tables(&p, src, &e);
+    if (orc == 0 && r->entry < p->entry_count) {
+        free(g->out);
+        g->out = calloc(p->entry_count, sizeof *g->out);
+        if (!g->out) {
+            rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+        } else {
+            ing_job j;
+            memset(&j, 0, sizeof j);
+            util_arena_init(&j.arena);
+            j.budget = g->pl.budget;
+            ing_job_set(&j, p, r->entry, !strcmp(r->game, "MP2") ? ANCS_GAME_MP2 : ANCS_GAME_MP1,
+                        0);
+            ing_job_run(&j);
+            if (j.hashed) { /* else the file changed since: the next ingest sees it */
+                g->force_cid = r->cid;
+                rc = ing_finish_entry(g, &j, r->pak_id, r->path, r->game);
+                g->force_cid = 0;
             }
+            ing_job_clear(&j);
         }
-        if (!p || work[i].entry >= p->entry_count)
-            continue;
-        ing_job j;
-        memset(&j, 0, sizeof j);
-        util_arena_init(&j.arena);
-        ing_job_set(&j, p, work[i].entry,
-                    !strcmp(work[i].game, "MP2") ? ANCS_GAME_MP2 : ANCS_GAME_MP1, 0);
-        j.budget = g->pl.budget;
-        ing_job_run(&j);
-        rc = ing_finish_entry(g, &j, work[i].pak_id, cur_path, work[i].game);
-        ing_job_clear(&j);
+    } else if (orc == UTIL_ENOMEM) {
+        rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
     }
     pak_close(p);
     util_src_close(src);
+    util_src_close(img);
     return rc;
+}
+
+static int redecode_short_contents(ing *g)
+{
+    sqlite3_stmt *st = NULL;
+    const char *sql =
+        "WITH m AS (SELECT content_id, min(CASE WHEN compressed <> 0 THEN decompressed_size "
+        "ELSE stored_size END) AS len FROM pak_entries WHERE content_id IS NOT NULL GROUP BY "
+        "content_id), stale AS MATERIALIZED (SELECT c.content_id FROM contents c JOIN m ON "
+        "m.content_id = c.content_id WHERE c.status = 'ok' AND c.size < m.len) "
+        "SELECT c.content_id, p.game, p.path, p.source_offset, p.file_size, r.source, "
+        "e.entry_index, p.pak_id FROM stale c JOIN pak_entries e ON e.content_id = "
+        "c.content_id JOIN paks p ON p.pak_id = e.pak_id JOIN releases r ON r.release_id = "
+        "p.release_id WHERE p.status = 'ok' ORDER BY c.content_id, CASE WHEN "
+        "e.compressed <> 0 THEN e.decompressed_size ELSE e.stored_size END, p.release_path, "
+        "e.entry_index";
+    if (sqlite3_prepare_v2(g->d->h, sql, -1, &st, NULL) != SQLITE_OK)
+        return dbi_sql_fail(g->d, g->err, "short contents");
+    redo *w = NULL;
+    size_t n = 0, cap = 0;
+    int rc = 0, s;
+    while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t cid = sqlite3_column_int64(st, 0);
+        if (n && w[n - 1].cid == cid)
+            continue; /* its shortest copy came first */
+        if (n == cap) {
+            cap = cap ? cap * 2 : 8;
+            redo *nw = realloc(w, cap * sizeof *nw);
+            if (!nw) {
+                rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+                break;
+            }
+            w = nw;
+        }
+        redo *r = &w[n];
+        memset(r, 0, sizeof *r);
+        r->cid = cid;
+        snprintf(r->game, sizeof r->game, "%s", (const char *)sqlite3_column_text(st, 1));
+        r->path = strdup((const char *)sqlite3_column_text(st, 2));
+        r->off = sqlite3_column_type(st, 3) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 3);
+        r->size = sqlite3_column_int64(st, 4);
+        const unsigned char *src = sqlite3_column_text(st, 5);
+        r->image = src ? strdup((const char *)src) : NULL;
+        r->entry = (uint32_t)sqlite3_column_int64(st, 6);
+        r->pak_id = sqlite3_column_int64(st, 7);
+        n++;
+        if (!r->path || (src && !r->image)) {
+            rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+            break;
+        }
+    }
+    if (!rc && s != SQLITE_DONE)
+        rc = dbi_sql_fail(g->d, g->err, "short contents");
+    sqlite3_finalize(st);
+    for (size_t i = 0; i < n && !rc; i++)
+        rc = redecode_one(g, &w[i]);
+    for (size_t i = 0; i < n; i++) {
+        free(w[i].path);
+        free(w[i].image);
+    }
+    free(w);
+    return rc;
+}
+
+/* copy_differs: within one release, each ANCS/EVNT copy whose content differs from the
+ * release's first copy of that asset (first by path inside the release, then entry index —
+ * the order of a clean ingest). Differing contents in different releases are expected. */
+static int recompute_copy_differs(ing *g)
+{
+    return dbi_exec(
+        g->d,
+        "DELETE FROM warnings WHERE code = 'copy_differs';"
+        "INSERT INTO warnings(game, type, asset_id, byte_offset, code, message, pak_id) "
+        "SELECT game, type, asset_id, NULL, 'copy_differs', "
+        "printf('entry %d: inflated bytes differ from the first copy of %s %08X in release "
+        "%s (%s entry %d)', entry_index, type, asset_id, label, first_path, first_entry), "
+        "pak_id FROM (SELECT p.game, e.type, e.asset_id, e.entry_index, e.pak_id, "
+        "e.content_hash, r.label, first_value(e.content_hash) OVER w AS first_hash, "
+        "first_value(p.release_path) OVER w AS first_path, first_value(e.entry_index) OVER w "
+        "AS first_entry FROM pak_entries e JOIN paks p ON p.pak_id = e.pak_id "
+        "JOIN releases r ON r.release_id = p.release_id "
+        "WHERE e.type IN ('ANCS', 'EVNT') AND e.content_hash IS NOT NULL "
+        "WINDOW w AS (PARTITION BY p.release_id, p.game, e.type, e.asset_id ORDER BY "
+        "p.release_path COLLATE NOCASE, p.release_path, e.entry_index)) "
+        "WHERE content_hash <> first_hash ORDER BY game, type, asset_id, pak_id, entry_index",
+        g->err);
+}
+
+/* releases.game: the game of every PAK when they agree, NULL when it holds both; releases
+ * with no PAK and no load error left go. */
+static int settle_releases(ing *g)
+{
+    return dbi_exec(
+        g->d,
+        "UPDATE releases SET game = (SELECT CASE WHEN count(DISTINCT p.game) = 1 THEN "
+        "min(p.game) END FROM paks p WHERE p.release_id = releases.release_id AND p.game IS "
+        "NOT NULL) WHERE EXISTS (SELECT 1 FROM paks p WHERE p.release_id = "
+        "releases.release_id);"
+        "DELETE FROM releases WHERE NOT EXISTS (SELECT 1 FROM paks p WHERE p.release_id = "
+        "releases.release_id) AND NOT EXISTS (SELECT 1 FROM load_errors l WHERE "
+        "l.release_id = releases.release_id)",
+        g->err);
+}
+
+/* The census (40_census.sql), once the rows and warnings are final. */
+static int refill_census(ing *g)
+{
+    return dbi_exec(g->d,
+                    "DELETE FROM census; INSERT INTO census (game, field, value, count) "
+                    "SELECT game, field, value, count FROM unknown_census_source;",
+                    g->err);
 }
 
 /* Named so: tests/cli/e2e_crash.sh kills a run in gdb on entering `final_pass`. */
 static int final_pass(ing *g)
 {
-    orphan *work = NULL;
-    size_t n = 0;
     int rc = ing_tx_begin(g);
     if (rc)
         return rc;
-    rc = list_orphans(g, &work, &n);
-    if (!rc)
-        rc = decode_orphans(g, work, n);
-    for (size_t i = 0; i < n; i++)
-        free(work[i].path);
-    free(work);
-    if (!rc)
-        rc = settle_unknown_games(g);
-    if (!rc)
-        rc = ing_rebuild_assets(g);
-    if (!rc)
-        rc = db_names_refresh_pak(g->d, g->err); /* the PAKs' names: asset_names 'pak' */
-    if (!rc) /* the census (40_census.sql), once the rows and warnings are final */
-        rc = dbi_exec(g->d,
-                      "DELETE FROM census; INSERT INTO census (game, field, value, count) "
-                      "SELECT game, field, value, count FROM unknown_census_source;",
-                      g->err);
-    if (!rc)
-        rc = ing_set_pending(g, 0);
-    if (!rc)
+    if ((rc = settle_unknown_games(g)) == 0 && (rc = drop_unheld_contents(g)) == 0 &&
+        (rc = redecode_short_contents(g)) == 0 && (rc = recompute_copy_differs(g)) == 0 &&
+        (rc = ing_rebuild_assets(g)) == 0 && (rc = settle_releases(g)) == 0 &&
+        (rc = db_names_refresh_pak(g->d, g->err)) == 0 && /* asset_names 'pak' */
+        (rc = refill_census(g)) == 0 && (rc = ing_set_pending(g, 0)) == 0)
         rc = ing_tx_commit(g);
     if (rc)
         ing_tx_rollback(g);
@@ -170,14 +256,17 @@ int ing_final_pass(ing *g)
 }
 
 /* Whether a previous run died between its last PAK commit and the end of its final pass:
- * `assets` differs from what pak_entries say, or an ANCS/EVNT lacks rows. */
+ * a content no entry holds, or `assets` differs from what pak_entries say. */
 int ing_final_pass_needed(ing *g, int *out)
 {
-    int64_t orphans = 0;
-    int rc = dbi_query_int(g->d, "SELECT EXISTS (" ORPHANS_SQL ")", &orphans, g->err);
+    int64_t unheld = 0;
+    int rc = dbi_query_int(g->d,
+                           "SELECT EXISTS (SELECT 1 FROM contents WHERE content_id NOT IN (SELECT "
+                           "content_id FROM pak_entries WHERE content_id IS NOT NULL))",
+                           &unheld, g->err);
     if (rc)
         return rc;
-    if (orphans) {
+    if (unheld) {
         *out = 1;
         return 0;
     }

@@ -1,81 +1,103 @@
-/* ingest_entry.c — one ANCS/EVNT entry on the writer's side: record its hash, then write
- * the rows of its decode when it is the first copy of (game, type, asset ID), or compare
- * it with the copy that was decoded (warning copy_differs). */
+/* ingest_entry.c — one resource-table entry on the writer's side: note its hashes (every
+ * entry: the content of every type is known, for release-diff), and for an ANCS/EVNT find
+ * its content (game, type, asset ID, hash) or make it: decode, a contents row, the decode's
+ * rows. Each distinct content is decoded once, whatever PAK or release holds it. */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "ingest_internal.h"
 
-static int set_hash(ing *g, int64_t pak_id, uint32_t entry, uint64_t hash)
-{
-    sqlite3_stmt *st = g->d->st[S_ENTRY_HASH];
-    sqlite3_bind_int64(st, 1, pak_id);
-    sqlite3_bind_int64(st, 2, entry);
-    sqlite3_bind_int64(st, 3, (int64_t)hash);
-    int s = sqlite3_step(st);
-    sqlite3_reset(st);
-    return s == SQLITE_DONE ? 0 : dbi_sql_fail(g->d, g->err, "update pak_entries");
-}
-
-/* The `decoded` row: which copy of the asset produced its rows, and the outcome. */
-static int put_decoded(ing *g, const char *game, const char *tname, uint32_t id, int64_t pak_id,
-                       uint32_t entry, const ing_job *j, const char *status)
+/* The contents row (cid > 0: again under that content_id). *out its content_id. */
+static int put_content(ing *g, const char *game, const char *tname, uint32_t id, const ing_job *j,
+                       const char *status, int64_t cid, int64_t *out)
 {
     db_row r;
-    int rc = dbi_row_begin(&r, g->d, TBL(decoded), g->err);
+    int rc = dbi_row_begin(&r, g->d, TBL(contents), g->err);
     if (rc)
         return rc;
-    dbi_text(&r, COL(decoded, game), game);
-    dbi_text(&r, COL(decoded, type), tname);
-    dbi_int(&r, COL(decoded, asset_id), id);
-    dbi_int(&r, COL(decoded, pak_id), pak_id);
-    dbi_int(&r, COL(decoded, entry_index), entry);
-    dbi_int(&r, COL(decoded, size), (unsigned)j->len);
-    dbi_int(&r, COL(decoded, content_hash), (int64_t)j->hash);
-    dbi_text(&r, COL(decoded, status), status);
-    return dbi_row_end(&r, g->err);
+    if (cid > 0)
+        dbi_int(&r, COL(contents, content_id), cid);
+    dbi_text(&r, COL(contents, game), game);
+    dbi_text(&r, COL(contents, type), tname);
+    dbi_int(&r, COL(contents, asset_id), id);
+    dbi_int(&r, COL(contents, hash), (int64_t)j->hash);
+    dbi_int(&r, COL(contents, size), (int64_t)j->len);
+    dbi_text(&r, COL(contents, status), status);
+    if (j->dec_rc != 0) {
+        if (j->e.offset != UINT64_MAX)
+            dbi_int(&r, COL(contents, error_offset), (int64_t)j->e.offset);
+        dbi_text(&r, COL(contents, error), j->e.msg);
+    }
+    if ((rc = dbi_row_end(&r, g->err)) != 0)
+        return rc;
+    *out = cid > 0 ? cid : sqlite3_last_insert_rowid(g->d->h);
+    return 0;
 }
 
 int ing_finish_entry(ing *g, ing_job *j, int64_t pak_id, const char *path, const char *game)
 {
     const pak_entry *e = &j->p->entries[j->entry];
     uint32_t i = j->entry;
+    ing_entry_out *o = &g->out[i];
     int is_ancs = e->type == UTIL_FCC_ANCS;
     const char *tname = is_ancs ? "ANCS" : "EVNT";
     int rc = 0;
+    (void)pak_id;
     if (!e->in_bounds)
         return ing_fault(g, path, game, i, e->type, e->id, "inflate", e->offset,
                          "entry data lies outside the file");
-    if (!j->inflated) {
+    if (j->has_stored_hash) {
+        o->stored_hash = j->stored_hash;
+        o->has_stored = 1;
+    }
+    if (!j->hashed) {
         if (j->e.code == UTIL_ENOMEM)
             return util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory inflating %s", path);
         return ing_fault(g, path, game, i, e->type, e->id, "inflate", j->e.offset, j->e.msg);
     }
-    if ((rc = set_hash(g, pak_id, i, j->hash)) != 0)
-        return rc;
-    /* already decoded from another copy? */
-    sqlite3_stmt *q = g->d->st[S_DECODED_GET];
+    o->hash = j->hash;
+    o->hashed = 1;
+    if (j->has_stored_hash && j->inflated)
+        ing_cache_put(&g->pl, j->stored_hash, e->size, j->hash);
+    if (e->type != UTIL_FCC_ANCS && e->type != UTIL_FCC_EVNT)
+        return 0;
+    /* a content seen before (in any PAK of any release)? */
+    sqlite3_stmt *q = g->d->st[S_CONTENT_GET];
     sqlite3_bind_text(q, 1, game, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(q, 2, e->id);
-    sqlite3_bind_text(q, 3, tname, -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 2, tname, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(q, 3, e->id);
+    sqlite3_bind_int64(q, 4, (int64_t)j->hash);
     int s = sqlite3_step(q);
     int have = s == SQLITE_ROW;
-    int64_t canon = have ? sqlite3_column_int64(q, 0) : 0;
+    int64_t cid = have ? sqlite3_column_int64(q, 0) : 0;
+    int bad = have && sqlite3_column_text(q, 1) &&
+              !strcmp((const char *)sqlite3_column_text(q, 1), "decode_error");
+    int64_t have_size = have ? sqlite3_column_int64(q, 4) : 0;
+    int64_t bad_off =
+        bad && sqlite3_column_type(q, 2) == SQLITE_INTEGER ? sqlite3_column_int64(q, 2) : -1;
+    char bad_msg[256] = "";
+    if (bad && sqlite3_column_text(q, 3))
+        snprintf(bad_msg, sizeof bad_msg, "%s", (const char *)sqlite3_column_text(q, 3));
     sqlite3_reset(q);
     sqlite3_clear_bindings(q);
     if (s != SQLITE_ROW && s != SQLITE_DONE)
-        return dbi_sql_fail(g->d, g->err, "select decoded");
-    if (have) {
-        if (canon != (int64_t)j->hash) {
-            char msg[160];
-            snprintf(msg, sizeof msg,
-                     "entry %u: inflated bytes (%zu without 0xFF padding) differ from the "
-                     "decoded copy of %s %08X",
-                     i, j->hlen, tname, e->id);
-            rc = dbi_warn(g->d, game, tname, e->id, -1, "copy_differs", msg, pak_id, g->err);
-        }
+        return dbi_sql_fail(g->d, g->err, "select contents");
+    if (have && g->force_cid == cid)
+        have_size = INT64_MAX; /* the final pass: the copy it was decoded from is gone */
+    if (have && (bad || (int64_t)j->len >= have_size)) {
+        o->content_id = cid;
+        /* every copy of a content that does not decode is a load error of its own */
+        if (bad)
+            rc = ing_fault(g, path, game, i, e->type, e->id, "decode",
+                           bad_off < 0 ? UINT64_MAX : (uint64_t)bad_off, bad_msg);
         return rc;
     }
+    /* A content's rows come from its shortest copy (a compressed copy has no 0xFF padding;
+     * sizes and trailing bytes are those of that copy), whatever order the copies come in:
+     * a shorter copy of a known content replaces its rows, keeping its content_id. */
+    if (have && (rc = db_delete_content(g->d, game, tname, e->id, cid, g->err)) != 0)
+        return rc;
     if (!j->decoded)
         ing_job_decode(j);
     const char *status = "ok";
@@ -83,27 +105,33 @@ int ing_finish_entry(ing *g, ing_job *j, int64_t pak_id, const char *path, const
         if (j->e.code == UTIL_ENOMEM && (!is_ancs || j->arena.limit == 0))
             return util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory decoding");
         status = "decode_error";
+    }
+    if ((rc = put_content(g, game, tname, e->id, j, status, have ? cid : 0, &cid)) != 0)
+        return rc;
+    o->content_id = cid;
+    if (j->dec_rc != 0) {
         rc = ing_fault(g, path, game, i, e->type, e->id, "decode", j->e.offset, j->e.msg);
     } else if (is_ancs) {
-        rc = db_put_ancs(g->d, game, e->id, &j->set, g->err);
-        g->st->ancs++;
-        g->st->characters += j->set.char_count;
+        rc = db_put_ancs(g->d, game, e->id, cid, &j->set, g->err);
+        if (!have) { /* counts are of new contents, not of rows written again */
+            g->st->ancs++;
+            g->st->characters += j->set.char_count;
+        }
     } else {
-        rc = db_put_evnt(g->d, game, e->id, &j->ev, g->err);
-        g->st->evnt++;
+        rc = db_put_evnt(g->d, game, e->id, cid, &j->ev, g->err);
+        g->st->evnt += !have;
     }
-    if (rc == 0)
-        rc = put_decoded(g, game, tname, e->id, pak_id, i, j, status);
     return rc;
 }
 
-/* Whether (game, type, id) has no decoded rows now: the guess handed to a worker. */
 int ing_want_decode(ing *g, const char *game, const pak_entry *e)
 {
-    sqlite3_stmt *q = g->d->st[S_DECODED_GET];
+    if (e->type != UTIL_FCC_ANCS && e->type != UTIL_FCC_EVNT)
+        return 0;
+    sqlite3_stmt *q = g->d->st[S_CONTENT_ANY];
     sqlite3_bind_text(q, 1, game, -1, SQLITE_STATIC);
-    sqlite3_bind_int64(q, 2, e->id);
-    sqlite3_bind_text(q, 3, e->type == UTIL_FCC_ANCS ? "ANCS" : "EVNT", -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 2, e->type == UTIL_FCC_ANCS ? "ANCS" : "EVNT", -1, SQLITE_STATIC);
+    sqlite3_bind_int64(q, 3, e->id);
     int s = sqlite3_step(q);
     sqlite3_reset(q);
     sqlite3_clear_bindings(q);

@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <sys/stat.h>
 
+#include "ingest_walk.h"
 #include "internal.h"
 
 /* ---- reading a PAK (ingest_read.c) -------------------------------------------------------
@@ -17,7 +18,7 @@
  * Memory follows the tables and the payloads in flight, not the file size. Workers read the
  * same source concurrently (pread). */
 
-/* FNV-1a of every byte of src (--rehash). */
+/* XXH3-64 of every byte of src (--rehash). */
 int ing_hash_all(const util_src *src, uint64_t *out, util_err *err);
 /* The ANCS signal of the game decision: what the first readable ANCS among the first 4 in
  * bounds says (ancs_guess_game), PAK_GAME_UNKNOWN when none tells. */
@@ -25,10 +26,30 @@ pak_game ing_game_from_ancs(const pak_file *p, size_t budget);
 
 /* ---- decode jobs and workers (ingest_jobs.c) ---------------------------------------------- */
 
-/* One ANCS/EVNT entry on its way from the PAK to the writer. The writer sets the inputs
- * before a worker may claim the job, and reads the results once `done` is set. */
+/* Content hashes known from the stored bytes of compressed entries: (XXH3 of the stored
+ * bytes, stored size) -> XXH3 of the inflated bytes. A compressed entry whose stored bytes
+ * were seen before (in this run or in the database: another release of the game) is hashed
+ * at read speed without being inflated. Open addressing; shared by the workers under the
+ * pipeline mutex, filled by the writer. */
+typedef struct ing_hcache_slot {
+    uint64_t stored_hash, content_hash;
+    uint32_t size, used;
+} ing_hcache_slot;
+
+typedef struct ing_hcache {
+    ing_hcache_slot *slot;
+    size_t cap, n; /* cap: a power of two */
+} ing_hcache;
+
+struct ing_pipeline;
+
+/* One resource-table entry on its way from the PAK to the writer: read and hashed (every
+ * type; inflated unless its stored bytes are known), for ANCS/EVNT also decoded. The writer
+ * sets the inputs before a worker may claim the job, and reads the results once `done` is
+ * set. */
 typedef struct ing_job {
-    const pak_file *p; /* read through its source */
+    const pak_file *p;       /* read through its source */
+    struct ing_pipeline *pl; /* its hash cache; NULL: none */
     uint32_t entry;
     ancs_game game;
     int want_decode; /* guess: decode now (the writer decodes itself when it guessed wrong) */
@@ -37,11 +58,14 @@ typedef struct ing_job {
     struct ing_pipeline *owner; /* ring slots: the pipeline whose budget is held */
     int done;
     int inflated; /* 0: entry out of bounds or inflate failed (e says why) */
-    uint8_t *buf;
+    int hashed;   /* hash is set (inflated, or known from the stored bytes) */
+    int has_stored_hash;
+    uint8_t *buf; /* inflated bytes (kept for ANCS/EVNT only) */
     size_t len;
-    size_t hlen; /* len without trailing 0xFF padding */
-    uint64_t hash;
-    int decoded; /* decode attempted; dec_rc its result */
+    size_t hlen;          /* len without trailing 0xFF padding */
+    uint64_t hash;        /* XXH3-64 of the first hlen bytes: the content */
+    uint64_t stored_hash; /* XXH3-64 of the stored bytes of a compressed entry */
+    int decoded;          /* decode attempted; dec_rc its result */
     int dec_rc;
     util_err e;
     util_arena arena;
@@ -69,7 +93,13 @@ typedef struct ing_pipeline {
     size_t cap;
     size_t claim, limit;
     size_t budget, used; /* bytes of entry data: the limit, and reserved by claimed jobs */
+    ing_hcache cache;    /* guarded by mu while workers run */
 } ing_pipeline;
+
+/* The content hash known for stored bytes (1), or 0. */
+int ing_cache_get(ing_pipeline *pl, uint64_t stored_hash, uint32_t size, uint64_t *out);
+/* Remember a mapping (only an optimisation: out of memory is ignored). */
+void ing_cache_put(ing_pipeline *pl, uint64_t stored_hash, uint32_t size, uint64_t content_hash);
 
 /* budget: bytes of entry data in flight across the workers (0: DB_INGEST_MEMORY). */
 int ing_pipeline_start(ing_pipeline *pl, int jobs, size_t budget, util_err *err);
@@ -83,24 +113,38 @@ void ing_pipeline_drain(ing_pipeline *pl, size_t from);
 
 /* ---- one run ------------------------------------------------------------------------------ */
 
-typedef struct ing_devino {
-    dev_t dev;
-    ino_t ino;
-} ing_devino;
+/* What one PAK's jobs found, by entry index: written to pak_entries after the jobs. */
+typedef struct ing_entry_out {
+    uint64_t hash, stored_hash;
+    int64_t content_id; /* 0: none */
+    uint8_t hashed, has_stored;
+} ing_entry_out;
+
+/* Where a PAK is read from and what identifies it. */
+typedef struct ing_pak_at {
+    const char *path;         /* paks.path */
+    const char *release_path; /* paks.release_path */
+    int64_t release_id;
+    int64_t source_offset; /* in the image; -1 for a file */
+    pak_game game;         /* the release's disc code names it; else UNKNOWN */
+    const char *disc_id;   /* the disc's game ID ("GM8E"), NULL without a disc */
+} ing_pak_at;
 
 typedef struct ing {
     db *d;
     const db_ingest_opts *o;
     db_ingest_stats *st;
     util_err *err;
-    ing_devino *seen; /* visited directories and files */
-    size_t nseen, capseen;
-    char **files;
-    size_t nfiles, capfiles;
+    iw_list L;      /* releases and PAKs to read (ingest_walk.h) */
+    int64_t rel_id; /* release of the PAK being read (load_errors.release_id), -1 none */
+    int64_t *kept;  /* pak_ids read or found unchanged in this run */
+    size_t nkept, capkept;
     int changed;
     int bulk;       /* one transaction for the run, each PAK a savepoint */
-    uint64_t chash; /* --rehash: FNV-1a of every byte of the current PAK */
+    uint64_t chash; /* --rehash: XXH3 of every byte of the current PAK */
     ing_pipeline pl;
+    ing_entry_out *out;      /* the current PAK's entries */
+    int64_t force_cid;       /* ing_finish_entry: decode again into this content (final pass) */
     const uint8_t *mem_data; /* db_ingest_mem: the one PAK's bytes, used instead of its path */
     size_t mem_len;
 } ing;
@@ -111,8 +155,11 @@ int ing_fault(ing *g, const char *path, const char *game, int64_t entry, uint32_
 /* ingest.c: clear the progress bar before a line is written on the log. */
 void ing_progress_clear(ing *g);
 
-/* ingest_read.c: open the PAK at path (db_ingest_mem: its bytes). owned: util_src_close. */
-int ing_open(ing *g, const char *path, util_src **out, util_err *err);
+/* ingest_read.c: open the PAK of item it: a file, a byte range of its release's image, or
+ * db_ingest_mem's bytes. *image is an image source opened for the purpose (close it after
+ * *out; NULL when none). owned: util_src_close. */
+int ing_open(ing *g, const char *file, const char *image, int64_t off, uint64_t len,
+             util_src **image_src, util_src **out, util_err *err);
 
 /* ingest_tx.c: one PAK's changes are a transaction, or a savepoint of the bulk load's. */
 int ing_tx_begin(ing *g);
@@ -121,26 +168,39 @@ void ing_tx_rollback(ing *g);
 /* ingest_state.final_pass_pending: set with a PAK's changes, cleared by the final pass. */
 int ing_set_pending(ing *g, int on);
 int ing_pending_flag(ing *g, int *out);
-/* The paks row of path: old id (-1 if none) and whether the PAK can be skipped (p NULL:
- * never). */
-int ing_lookup_old(ing *g, const char *path, const struct stat *sb, const pak_file *p,
-                   int64_t *old_id, int *skip);
-/* Delete everything that came from PAK old_id (path): its entries, names, warnings,
- * load_errors, and the derived rows of assets decoded from its copies. */
+/* The paks row of (release, path inside it): old id (-1 if none), its path (owned, or
+ * NULL) and whether the PAK can be skipped (p NULL: never). */
+int ing_lookup_old(ing *g, const ing_pak_at *at, const struct stat *sb, const pak_file *p,
+                   int64_t *old_id, char **old_path, int *skip);
+/* The same file read before as a PAK of another release (or another path inside it), and
+ * unchanged: it becomes this one without being read again (*moved 1, *old_id its row). */
+int ing_adopt_same_file(ing *g, const ing_pak_at *at, const struct stat *sb, const pak_file *p,
+                        int64_t *old_id, int *moved);
+/* An unchanged PAK read from another place: only paks.path (and load_errors) change. */
+int ing_move_pak(ing *g, int64_t id, const char *old_path, const ing_pak_at *at);
+/* A PAK of another release last read from path is gone from there: remove it. */
+int ing_evict_path(ing *g, const char *path, int64_t keep_id);
+/* Delete everything that came from PAK old_id (path): its entries, names, warnings and
+ * load_errors. Contents its entries held stay until the final pass finds them unheld. */
 int ing_delete_pak(ing *g, int64_t old_id, const char *path);
+/* pak_id of a kept PAK (read or unchanged in this run). */
+int ing_kept_add(ing *g, int64_t pak_id);
 
-/* ingest_pak.c: ingest one PAK; an unreadable one becomes an 'error' row, not a failure. */
-int ing_do_pak(ing *g, const char *path, const struct stat *sb);
+/* ingest_pak.c: ingest one PAK item; an unreadable one becomes an 'error' row. */
+int ing_do_pak(ing *g, const iw_item *it);
 
-/* ingest_entry.c: the writer's half of job j (entry of the PAK with row pak_id): write the
- * decode's rows if (game, type, id) has none yet, else compare the copy's hash with the
- * canonical one. Faults become load_errors; SQL failures and out of memory are returned. */
+/* ingest_entry.c: the writer's half of job j (entry of the PAK with row pak_id): note the
+ * entry's hashes in g->out; for an ANCS/EVNT find its content or make it (decode, contents
+ * row, the decode's rows; a content's rows come from its shortest copy). Faults become
+ * load_errors; SQL failures and out of memory are returned. */
 int ing_finish_entry(ing *g, ing_job *j, int64_t pak_id, const char *path, const char *game);
-/* Whether (game, type, id) has no decoded rows now: the guess handed to a worker. */
+/* Whether (game, type, id) is an ANCS/EVNT with no content yet: the guess handed to a
+ * worker. */
 int ing_want_decode(ing *g, const char *game, const pak_entry *e);
 
-/* final_pass.c: decode what no PAK's rows hold (orphans), settle unknown games, rebuild
- * `assets`; whether a killed run left that undone (*out). */
+/* final_pass.c: what spans PAKs, recomputed after any PAK changed: unknown games, contents
+ * no entry holds, contents whose copy is gone, copy_differs, `assets`, releases; whether a
+ * killed run left that undone (*out). */
 int ing_final_pass(ing *g);
 int ing_final_pass_needed(ing *g, int *out);
 
@@ -148,9 +208,6 @@ int ing_final_pass_needed(ing *g, int *out);
  * transaction); whether `assets` differs from what pak_entries say (*out). */
 int ing_rebuild_assets(ing *g);
 int ing_assets_differ(ing *g, int *out);
-
-/* walk.c: add path (a .pak file, or a folder searched recursively) to g->files. */
-int ing_walk(ing *g, const char *path, int explicit_arg, int depth);
 
 /* bulk.c: the non-unique secondary indexes, dropped for a bulk load and built at its end. */
 typedef struct ing_indexes {

@@ -1,12 +1,14 @@
-/* ingest_jobs.c — decode jobs and the worker threads that run them. With --jobs N > 1, N
- * workers inflate, hash and decode the ANCS/EVNT entries of the current PAK (no SQLite)
+/* ingest_jobs.c — entry jobs and the worker threads that run them. With --jobs N > 1, N
+ * workers read and hash every entry of the current PAK and decode its ANCS/EVNT (no SQLite)
  * into a ring of job slots while the one writer thread writes rows and consumes the jobs in
  * entry order. A worker's decode is a guess made when the job is handed out; the writer
- * checks `decoded` itself and decodes on its own thread when the guess was wrong, so the
- * rows are those of --jobs 1, where the writer runs every job itself. */
+ * looks the content up itself and decodes on its own thread when the guess was wrong, so
+ * the rows are those of --jobs 1, where the writer runs every job itself. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <xxhash.h>
 
 #include "ingest_internal.h"
 
@@ -26,10 +28,82 @@ size_t ing_entry_need(const pak_entry *e)
     return (size_t)e->size + 2 * inflated;
 }
 
-/* Inflate and hash the entry; decode it when asked to. */
+/* ---- the hash cache ------------------------------------------------------------------- */
+
+static size_t slot_of(uint64_t sh, uint32_t size, size_t cap)
+{
+    return (size_t)(sh ^ size) & (cap - 1);
+}
+
+static int hcache_get(const ing_hcache *c, uint64_t sh, uint32_t size, uint64_t *out)
+{
+    if (!c->cap)
+        return 0;
+    for (size_t i = slot_of(sh, size, c->cap);; i = (i + 1) & (c->cap - 1)) {
+        const ing_hcache_slot *s = &c->slot[i];
+        if (!s->used)
+            return 0;
+        if (s->stored_hash == sh && s->size == size) {
+            *out = s->content_hash;
+            return 1;
+        }
+    }
+}
+
+static void hcache_put(ing_hcache *c, uint64_t sh, uint32_t size, uint64_t ch)
+{
+    if ((c->n + 1) * 2 > c->cap) {
+        size_t ncap = c->cap ? c->cap * 2 : 4096;
+        ing_hcache_slot *ns = calloc(ncap, sizeof *ns);
+        if (!ns)
+            return;
+        for (size_t i = 0; i < c->cap; i++) {
+            if (!c->slot[i].used)
+                continue;
+            size_t k = slot_of(c->slot[i].stored_hash, c->slot[i].size, ncap);
+            while (ns[k].used)
+                k = (k + 1) & (ncap - 1);
+            ns[k] = c->slot[i];
+        }
+        free(c->slot);
+        c->slot = ns;
+        c->cap = ncap;
+    }
+    size_t i = slot_of(sh, size, c->cap);
+    for (; c->slot[i].used; i = (i + 1) & (c->cap - 1))
+        if (c->slot[i].stored_hash == sh && c->slot[i].size == size)
+            return;
+    c->slot[i] = (ing_hcache_slot){sh, ch, size, 1};
+    c->n++;
+}
+
+int ing_cache_get(ing_pipeline *pl, uint64_t sh, uint32_t size, uint64_t *out)
+{
+    if (pl->nthreads > 0)
+        pthread_mutex_lock(&pl->mu);
+    int hit = hcache_get(&pl->cache, sh, size, out);
+    if (pl->nthreads > 0)
+        pthread_mutex_unlock(&pl->mu);
+    return hit;
+}
+
+void ing_cache_put(ing_pipeline *pl, uint64_t sh, uint32_t size, uint64_t ch)
+{
+    if (pl->nthreads > 0)
+        pthread_mutex_lock(&pl->mu);
+    hcache_put(&pl->cache, sh, size, ch);
+    if (pl->nthreads > 0)
+        pthread_mutex_unlock(&pl->mu);
+}
+
+/* ---- jobs ------------------------------------------------------------------------------ */
+
+/* Read and hash the entry, inflating it unless its stored bytes are known (ANCS/EVNT are
+ * always inflated: they may be decoded); decode it when asked to. */
 void ing_job_run(ing_job *j)
 {
     const pak_entry *e = &j->p->entries[j->entry];
+    int keep = e->type == UTIL_FCC_ANCS || e->type == UTIL_FCC_EVNT;
     util_err_clear(&j->e);
     if (!e->in_bounds)
         return;
@@ -42,16 +116,41 @@ void ing_job_run(ing_job *j)
                   j->budget >> 20);
         return;
     }
-    if (pak_inflate(&j->buf, &j->len, j->p, j->entry, PAK_MAX_INFLATE, &j->e) != 0)
+    uint8_t *stored = NULL;
+    size_t slen = 0;
+    if (pak_entry_read(j->p, j->entry, &stored, &slen, &j->e) != 0)
         return;
+    if (e->compressed) {
+        j->stored_hash = XXH3_64bits(stored, slen);
+        j->has_stored_hash = 1;
+        if (!keep && j->pl && ing_cache_get(j->pl, j->stored_hash, e->size, &j->hash)) {
+            free(stored);
+            j->hashed = 1;
+            return;
+        }
+        int rc =
+            pak_inflate_bytes(&j->buf, &j->len, stored, slen, 1, PAK_MAX_INFLATE, e->offset, &j->e);
+        free(stored);
+        if (rc != 0)
+            return;
+    } else {
+        j->buf = stored;
+        j->len = slen;
+    }
     j->inflated = 1;
-    /* Stored copies keep their 0xFF padding and compressed ones do not: compare copies
-     * without trailing 0xFF bytes. */
+    /* Stored copies keep their 0xFF padding and compressed ones do not: a content is the
+     * bytes without trailing 0xFF bytes. */
     size_t hlen = j->len;
     while (hlen > 0 && j->buf[hlen - 1] == 0xFF)
         hlen--;
     j->hlen = hlen;
-    j->hash = util_fnv1a(UTIL_FNV_INIT, j->buf, hlen);
+    j->hash = XXH3_64bits(j->buf, hlen);
+    j->hashed = 1;
+    if (!keep) {
+        free(j->buf);
+        j->buf = NULL;
+        return;
+    }
     if (j->want_decode)
         ing_job_decode(j);
 }
@@ -79,7 +178,7 @@ void ing_job_clear(ing_job *j)
     util_arena_free(&j->arena);
     j->buf = NULL;
     j->len = j->hlen = 0;
-    j->done = j->inflated = j->decoded = j->dec_rc = 0;
+    j->done = j->inflated = j->decoded = j->dec_rc = j->hashed = j->has_stored_hash = 0;
 }
 
 /* Whether job j's bytes fit beside those in flight (an entry over the whole budget fails
@@ -134,6 +233,7 @@ int ing_pipeline_start(ing_pipeline *pl, int jobs, size_t budget, util_err *err)
         util_arena_init(&pl->ring[i].arena);
         pl->ring[i].budget = pl->budget;
         pl->ring[i].owner = pl;
+        pl->ring[i].pl = pl;
     }
     pthread_mutex_init(&pl->mu, NULL);
     pthread_cond_init(&pl->work, NULL);
@@ -163,6 +263,7 @@ void ing_pipeline_stop(ing_pipeline *pl)
         pthread_join(pl->threads[i], NULL);
     for (size_t i = 0; i < pl->cap; i++)
         ing_job_clear(&pl->ring[i]);
+    free(pl->cache.slot);
     free(pl->threads);
     free(pl->ring);
     pthread_mutex_destroy(&pl->mu);

@@ -1,7 +1,10 @@
-/* ingest_pak.c — one PAK: skip it when unchanged, else replace its rows in one transaction
- * (paks, pak_entries, pak_names, its warnings) and consume the decode jobs of its ANCS/EVNT
- * entries in entry order. A PAK that cannot be read becomes an 'error' paks row and a
- * load_errors row. */
+/* ingest_pak.c — one PAK (a file, or a byte range of a disc image): skip it when unchanged
+ * (found by its release and path inside it, or as the same file under another release),
+ * else replace its rows in one transaction (paks, pak_names, its warnings, pak_entries with
+ * every entry's content hash) and consume the jobs of its entries in entry order. A PAK
+ * that cannot be read becomes an 'error' paks row and a load_errors row. */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -24,7 +27,7 @@ static int has_compressed(const pak_file *p)
     return 0;
 }
 
-static int insert_pak_row(ing *g, const char *path, const struct stat *sb, const pak_file *p,
+static int insert_pak_row(ing *g, const ing_pak_at *at, const struct stat *sb, const pak_file *p,
                           const char *game, const char *detected, const char *status,
                           int64_t *pak_id)
 {
@@ -32,7 +35,7 @@ static int insert_pak_row(ing *g, const char *path, const struct stat *sb, const
     int rc = dbi_row_begin(&r, g->d, TBL(paks), g->err);
     if (rc)
         return rc;
-    dbi_text(&r, COL(paks, path), path);
+    dbi_text(&r, COL(paks, path), at->path);
     dbi_text(&r, COL(paks, game), game);
     dbi_text(&r, COL(paks, game_detected), detected);
     if (sb) {
@@ -50,6 +53,10 @@ static int insert_pak_row(ing *g, const char *path, const struct stat *sb, const
     }
     dbi_text(&r, COL(paks, status), status);
     dbi_int(&r, COL(paks, ingested_at), (int64_t)time(NULL));
+    dbi_int(&r, COL(paks, release_id), at->release_id);
+    dbi_text(&r, COL(paks, release_path), at->release_path);
+    if (at->source_offset >= 0)
+        dbi_int(&r, COL(paks, source_offset), at->source_offset);
     if ((rc = dbi_row_end(&r, g->err)) != 0)
         return rc;
     *pak_id = sqlite3_last_insert_rowid(g->d->h);
@@ -57,25 +64,51 @@ static int insert_pak_row(ing *g, const char *path, const struct stat *sb, const
 }
 
 /* A PAK that cannot be read: replace its rows by an 'error' paks row and a load_errors row. */
-static int pak_failed(ing *g, const char *path, const struct stat *sb, int64_t old_id,
+static int pak_failed(ing *g, const ing_pak_at *at, const struct stat *sb, int64_t old_id,
                       const char *game, uint64_t off, const char *msg)
 {
     int rc;
-    int64_t pak_id;
+    int64_t pak_id = -1;
     if ((rc = ing_tx_begin(g)) != 0)
         return rc;
-    if ((rc = ing_set_pending(g, 1)) == 0 && (rc = ing_delete_pak(g, old_id, path)) == 0 &&
-        (rc = insert_pak_row(g, path, sb, NULL, game, NULL, "error", &pak_id)) == 0 &&
-        (rc = ing_fault(g, path, game, -1, 0, 0, "pak", off, msg)) == 0)
+    if ((rc = ing_set_pending(g, 1)) == 0 && (rc = ing_delete_pak(g, old_id, at->path)) == 0 &&
+        (rc = ing_evict_path(g, at->path, old_id)) == 0 &&
+        (rc = insert_pak_row(g, at, sb, NULL, game, NULL, "error", &pak_id)) == 0 &&
+        (rc = ing_fault(g, at->path, game, -1, 0, 0, "pak", off, msg)) == 0)
         rc = ing_tx_commit(g);
     if (rc)
         ing_tx_rollback(g);
+    else
+        rc = ing_kept_add(g, pak_id);
     g->changed = 1;
     return rc;
 }
 
-/* pak_entries and pak_names rows of p, batched. */
-static int put_tables(ing *g, const pak_file *p, int64_t pak_id)
+/* pak_names rows of p, batched. */
+static int put_names(ing *g, const pak_file *p, int64_t pak_id)
+{
+    int rc = 0;
+    char fc[5];
+    db_row r;
+    dbi_batch_begin(g->d);
+    for (uint32_t i = 0; i < p->named_count; i++) {
+        const pak_named *nm = &p->named[i];
+        if ((rc = dbi_row_begin(&r, g->d, TBL(pak_names), g->err)) != 0)
+            break;
+        dbi_int(&r, COL(pak_names, pak_id), pak_id);
+        dbi_int(&r, COL(pak_names, seq), i);
+        dbi_text(&r, COL(pak_names, name), nm->name);
+        dbi_text(&r, COL(pak_names, type), dbi_fourcc(nm->type, fc));
+        dbi_int(&r, COL(pak_names, asset_id), nm->id);
+        if ((rc = dbi_row_end(&r, g->err)) != 0)
+            break;
+    }
+    int frc = dbi_batch_end(g->d, rc != 0, g->err);
+    return rc ? rc : frc;
+}
+
+/* pak_entries rows of p with the hashes and contents its jobs found (g->out), batched. */
+static int put_entries(ing *g, const pak_file *p, int64_t pak_id)
 {
     int rc = 0;
     char fc[5];
@@ -83,8 +116,9 @@ static int put_tables(ing *g, const pak_file *p, int64_t pak_id)
     dbi_batch_begin(g->d);
     for (uint32_t i = 0; i < p->entry_count; i++) {
         const pak_entry *en = &p->entries[i];
+        const ing_entry_out *o = &g->out[i];
         if ((rc = dbi_row_begin(&r, g->d, TBL(pak_entries), g->err)) != 0)
-            goto done;
+            break;
         dbi_int(&r, COL(pak_entries, pak_id), pak_id);
         dbi_int(&r, COL(pak_entries, entry_index), i);
         dbi_text(&r, COL(pak_entries, type), dbi_fourcc(en->type, fc));
@@ -95,40 +129,45 @@ static int put_tables(ing *g, const pak_file *p, int64_t pak_id)
         dbi_int(&r, COL(pak_entries, decompressed_size), en->decompressed_size);
         dbi_int(&r, COL(pak_entries, table_offset), (int64_t)en->table_offset);
         dbi_int(&r, COL(pak_entries, in_bounds), en->in_bounds);
+        if (o->hashed)
+            dbi_int(&r, COL(pak_entries, content_hash), (int64_t)o->hash);
+        if (o->has_stored)
+            dbi_int(&r, COL(pak_entries, stored_hash), (int64_t)o->stored_hash);
+        if (o->content_id > 0)
+            dbi_int(&r, COL(pak_entries, content_id), o->content_id);
         if ((rc = dbi_row_end(&r, g->err)) != 0)
-            goto done;
+            break;
     }
-    for (uint32_t i = 0; i < p->named_count; i++) {
-        const pak_named *nm = &p->named[i];
-        if ((rc = dbi_row_begin(&r, g->d, TBL(pak_names), g->err)) != 0)
-            goto done;
-        dbi_int(&r, COL(pak_names, pak_id), pak_id);
-        dbi_int(&r, COL(pak_names, seq), i);
-        dbi_text(&r, COL(pak_names, name), nm->name);
-        dbi_text(&r, COL(pak_names, type), dbi_fourcc(nm->type, fc));
-        dbi_int(&r, COL(pak_names, asset_id), nm->id);
-        if ((rc = dbi_row_end(&r, g->err)) != 0)
-            goto done;
-    }
-done:;
     int frc = dbi_batch_end(g->d, rc != 0, g->err);
     return rc ? rc : frc;
 }
 
 /* Ingest the PAK p (closed here) in one transaction. */
-static int do_pak_file(ing *g, const char *path, const struct stat *sb, pak_file *p)
+static int do_pak_file(ing *g, const ing_pak_at *at, const struct stat *sb, pak_file *p)
 {
     int rc = 0;
     int64_t old_id = -1, pak_id = -1;
     int skip = 0;
-    uint32_t *pending = NULL; /* ANCS/EVNT entry indexes */
+    char *old_path = NULL;
     ing_pipeline *pl = &g->pl;
-    /* job sequence numbers: this PAK's start, next to hand out, next to consume */
-    size_t n_pending = 0, base = pl->limit, next = base, consumed = base;
-    if ((rc = ing_lookup_old(g, path, sb, p, &old_id, &skip)) != 0)
+    const char *path = at->path;
+    /* job sequence numbers: this PAK's start, next to hand out, next to consume; one job
+     * per entry (every entry is read and hashed) */
+    size_t n_pending = p->entry_count, base = pl->limit, next = base, consumed = base;
+    if ((rc = ing_lookup_old(g, at, sb, p, &old_id, &old_path, &skip)) != 0)
         goto done;
+    if (old_id < 0) {
+        int moved = 0;
+        if ((rc = ing_adopt_same_file(g, at, sb, p, &old_id, &moved)) != 0)
+            goto done;
+        skip = moved;
+    }
     if (skip) {
         g->st->paks_skipped++;
+        if (old_path && strcmp(old_path, path))
+            rc = ing_move_pak(g, old_id, old_path, at);
+        if (rc == 0)
+            rc = ing_kept_add(g, old_id);
         goto done;
     }
     util_err e;
@@ -138,21 +177,26 @@ static int do_pak_file(ing *g, const char *path, const struct stat *sb, pak_file
             rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory opening %s", path);
             goto done;
         }
-        rc = pak_failed(g, path, sb, old_id, NULL, e.offset, e.msg);
+        rc = pak_failed(g, at, sb, old_id, NULL, e.offset, e.msg);
         goto done;
     }
-    /* the game: the PAK's own signals, then (only when they tell nothing) an ANCS's */
+    /* the game: the disc's game code, the PAK's own signals, then (only when they tell
+     * nothing) an ANCS's */
     int conflict = 0;
-    pak_game det = pak_game_decide(p, NULL, &conflict);
+    pak_game_signals sig0 = {.disc_id = at->disc_id, .ancs = PAK_GAME_UNKNOWN};
+    pak_game det = pak_game_decide(p, &sig0, &conflict);
     if (det == PAK_GAME_UNKNOWN) {
-        pak_game_signals sig = {.disc_id = NULL, .ancs = ing_game_from_ancs(p, g->pl.budget)};
+        pak_game_signals sig = {.disc_id = at->disc_id,
+                                .ancs = ing_game_from_ancs(p, g->pl.budget)};
         det = pak_game_decide(p, &sig, &conflict);
     }
-    pak_game pg = g->o->game != PAK_GAME_UNKNOWN ? g->o->game : det;
+    pak_game pg = g->o->game != PAK_GAME_UNKNOWN ? g->o->game
+                  : at->game != PAK_GAME_UNKNOWN ? at->game
+                                                 : det;
     int guessed = 0;
     if (pg == PAK_GAME_UNKNOWN) {
         if (has_compressed(p) || has_type(p, UTIL_FCC_ANCS)) {
-            rc = pak_failed(g, path, sb, old_id, NULL, UINT64_MAX,
+            rc = pak_failed(g, at, sb, old_id, NULL, UINT64_MAX,
                             "cannot tell MP1 from MP2 (use --game)");
             goto done;
         }
@@ -161,33 +205,31 @@ static int do_pak_file(ing *g, const char *path, const struct stat *sb, pak_file
     }
     const char *game = pg == PAK_GAME_MP2 ? "MP2" : "MP1";
     ancs_game ag = pg == PAK_GAME_MP2 ? ANCS_GAME_MP2 : ANCS_GAME_MP1;
-    if (p->entry_count) {
-        pending = malloc((size_t)p->entry_count * sizeof *pending);
-        if (!pending) {
-            rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
-            goto done;
-        }
+    free(g->out);
+    g->out = calloc(p->entry_count ? p->entry_count : 1, sizeof *g->out);
+    if (!g->out) {
+        rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+        goto done;
     }
-    for (uint32_t i = 0; i < p->entry_count; i++)
-        if (p->entries[i].type == UTIL_FCC_ANCS || p->entries[i].type == UTIL_FCC_EVNT)
-            pending[n_pending++] = i;
     g->changed = 1;
     if ((rc = ing_tx_begin(g)) != 0)
         goto done;
-    if ((rc = ing_set_pending(g, 1)) != 0 || (rc = ing_delete_pak(g, old_id, path)) != 0)
+    if ((rc = ing_set_pending(g, 1)) != 0 || (rc = ing_delete_pak(g, old_id, path)) != 0 ||
+        (rc = ing_evict_path(g, path, old_id)) != 0)
         goto rollback;
-    if ((rc = insert_pak_row(g, path, sb, p, game, pak_game_name(det), "ok", &pak_id)) != 0)
+    if ((rc = insert_pak_row(g, at, sb, p, game, pak_game_name(det), "ok", &pak_id)) != 0)
         goto rollback;
-    /* Hand the first jobs to the workers: they decode while the table rows are written. */
+    /* Hand the first jobs to the workers: they read, hash and decode while the names are
+     * written. */
     if (pl->nthreads > 0) {
         size_t first = n_pending < pl->cap ? n_pending : pl->cap;
         for (size_t k = 0; k < first; k++)
-            ing_job_set(&pl->ring[(base + k) % pl->cap], p, pending[k], ag,
-                        ing_want_decode(g, game, &p->entries[pending[k]]));
+            ing_job_set(&pl->ring[(base + k) % pl->cap], p, (uint32_t)k, ag,
+                        ing_want_decode(g, game, &p->entries[k]));
         next = base + first;
         ing_pipeline_release(pl, next);
     }
-    if ((rc = put_tables(g, p, pak_id)) != 0)
+    if ((rc = put_names(g, p, pak_id)) != 0)
         goto rollback;
     for (size_t i = 0; i < p->anomaly_count; i++) {
         const pak_anomaly *a = &p->anomalies[i];
@@ -226,7 +268,7 @@ static int do_pak_file(ing *g, const char *path, const struct stat *sb, pak_file
         if (pl->nthreads > 0) {
             ing_pipeline_wait(pl, j);
         } else {
-            ing_job_set(j, p, pending[k], ag, 0); /* finish_entry decodes when needed */
+            ing_job_set(j, p, (uint32_t)k, ag, 0); /* finish_entry decodes when needed */
             ing_job_run(j);
         }
         rc = ing_finish_entry(g, j, pak_id, path, game);
@@ -236,35 +278,62 @@ static int do_pak_file(ing *g, const char *path, const struct stat *sb, pak_file
             goto rollback;
         if (pl->nthreads > 0 && next < base + n_pending) {
             size_t kn = next - base;
-            ing_job_set(&pl->ring[next % pl->cap], p, pending[kn], ag,
-                        ing_want_decode(g, game, &p->entries[pending[kn]]));
+            ing_job_set(&pl->ring[next % pl->cap], p, (uint32_t)kn, ag,
+                        ing_want_decode(g, game, &p->entries[kn]));
             ing_pipeline_release(pl, ++next);
         }
     }
+    if ((rc = put_entries(g, p, pak_id)) != 0)
+        goto rollback;
     if ((rc = ing_tx_commit(g)) != 0)
         goto rollback;
     g->st->paks_ingested++;
+    rc = ing_kept_add(g, pak_id);
     goto done;
 rollback:
     ing_pipeline_drain(pl, consumed);
     ing_tx_rollback(g);
 done:
-    free(pending);
+    free(old_path);
     pak_close(p);
     return rc;
 }
 
-/* Open one PAK and ingest it; an unreadable PAK becomes an 'error' row, not a failure. */
-int ing_do_pak(ing *g, const char *path, const struct stat *sb)
+int ing_do_pak(ing *g, const iw_item *it)
 {
+    iw_release *r = &g->L.rels[it->rel];
     pak_file *p = NULL;
-    util_src *src = NULL;
+    util_src *src = NULL, *image = NULL;
     util_err e;
     int rc = 0;
     int64_t old_id = -1;
     int skip = 0;
+    struct stat sb;
+    char disc_id[5] = "";
+    if (r->has_disc)
+        memcpy(disc_id, r->hdr.game_code, 4);
+    ing_pak_at at = {.path = it->path,
+                     .release_path = it->release_path,
+                     .release_id = r->release_id,
+                     .source_offset = it->file || g->mem_data ? -1 : (int64_t)it->off,
+                     .game = r->game,
+                     .disc_id = r->has_disc ? disc_id : NULL};
+    memset(&sb, 0, sizeof sb);
     util_err_clear(&e);
-    rc = ing_open(g, path, &src, &e);
+    g->rel_id = r->release_id;
+    if (g->mem_data) {
+        sb.st_size = (off_t)g->mem_len;
+    } else {
+        const char *file = it->file ? it->file : r->source;
+        if (stat(file, &sb) != 0) {
+            char msg[192];
+            snprintf(msg, sizeof msg, "cannot stat: %s", strerror(errno));
+            return ing_fault(g, it->path, NULL, -1, 0, 0, "pak", UINT64_MAX, msg);
+        }
+        if (!it->file)
+            sb.st_size = (off_t)it->len; /* a PAK inside an image: the image's time */
+    }
+    rc = ing_open(g, it->file, r->source, at.source_offset, it->len, &image, &src, &e);
     if (rc == 0)
         rc = pak_open_src_tables(&p, src, &e);
     if (rc == 0 && g->o->rehash)
@@ -272,13 +341,15 @@ int ing_do_pak(ing *g, const char *path, const struct stat *sb)
     if (rc != 0) {
         pak_close(p);
         util_src_close(src);
+        util_src_close(image);
         if (e.code == UTIL_ENOMEM)
-            return util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory opening %s", path);
-        if ((rc = ing_lookup_old(g, path, sb, NULL, &old_id, &skip)) != 0)
+            return util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory opening %s", it->path);
+        if ((rc = ing_lookup_old(g, &at, &sb, NULL, &old_id, NULL, &skip)) != 0)
             return rc;
-        return pak_failed(g, path, sb, old_id, NULL, e.offset, e.msg);
+        return pak_failed(g, &at, &sb, old_id, NULL, e.offset, e.msg);
     }
-    rc = do_pak_file(g, path, sb, p); /* closes p */
+    rc = do_pak_file(g, &at, &sb, p); /* closes p */
     util_src_close(src);
+    util_src_close(image);
     return rc;
 }

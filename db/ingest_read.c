@@ -1,38 +1,57 @@
 /* ingest_read.c — the ingest's side of reading a PAK: its byte source (a file read with
- * pread, or db_ingest_mem's bytes), the hash of every byte (--rehash), and the ANCS signal
- * of the game decision. The tables and entries are read through pak.h's pak_open_src_tables
- * / pak_read_entry_info / pak_inflate: only the bytes the ingest needs, so opaque resources
- * cost neither time nor memory and an unchanged PAK costs a stat and one read of its
- * tables. */
+ * pread, a byte range of a disc image, or db_ingest_mem's bytes), the hash of every byte
+ * (--rehash), and the ANCS signal of the game decision. The tables and entries are read
+ * through pak.h's pak_open_src_tables / pak_read_entry_info / pak_entry_read: an unchanged
+ * PAK costs a stat and one read of its tables; a changed one a read of every byte (each
+ * entry is hashed). */
 #include <stdlib.h>
+
+#include <xxhash.h>
 
 #include "ingest_internal.h"
 
 #define READ_CHUNK (1u << 20) /* bytes hashed per read */
 
-int ing_open(ing *g, const char *path, util_src **out, util_err *err)
+int ing_open(ing *g, const char *file, const char *image, int64_t off, uint64_t len,
+             util_src **image_src, util_src **out, util_err *err)
 {
+    *image_src = NULL;
     if (g->mem_data)
         return util_src_open_mem(out, g->mem_data, g->mem_len, err);
-    return util_src_open_file(out, path, err);
+    if (off < 0)
+        return util_src_open_file(out, file, err);
+    int rc = util_src_open_file(image_src, image, err);
+    if (rc == 0)
+        rc = util_src_open_range(out, *image_src, (uint64_t)off, len, err);
+    if (rc) {
+        util_src_close(*image_src);
+        *image_src = NULL;
+    }
+    return rc;
 }
 
 int ing_hash_all(const util_src *src, uint64_t *out, util_err *err)
 {
     uint64_t size = util_src_size(src);
     uint8_t *tmp = malloc(READ_CHUNK);
-    if (!tmp)
+    XXH3_state_t *h = XXH3_createState();
+    if (!tmp || !h) {
+        free(tmp);
+        XXH3_freeState(h);
         return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
-    uint64_t h = UTIL_FNV_INIT, off = 0;
+    }
+    XXH3_64bits_reset(h);
+    uint64_t off = 0;
     int rc = 0;
     while (off < size && !rc) {
         size_t want = size - off < READ_CHUNK ? (size_t)(size - off) : READ_CHUNK;
         rc = util_src_read(src, tmp, off, want, err);
-        h = util_fnv1a(h, tmp, want);
+        XXH3_64bits_update(h, tmp, want);
         off += want;
     }
+    *out = XXH3_64bits_digest(h);
+    XXH3_freeState(h);
     free(tmp);
-    *out = h;
     return rc;
 }
 

@@ -39,11 +39,12 @@
 
 #define DB_STMTS(X)                                                                                \
     X(PAK_GET, "SELECT pak_id, file_size, mtime, mtime_ns, tables_hash, content_hash, "            \
-               "status FROM paks WHERE path = ?1")                                                 \
-    X(DECODED_GET, "SELECT content_hash, status FROM decoded WHERE game = ?1 AND "                 \
-                   "asset_id = ?2 AND type = ?3")                                                  \
-    X(ENTRY_HASH, "UPDATE pak_entries SET content_hash = ?3 WHERE pak_id = ?1 AND "                \
-                  "entry_index = ?2")
+               "status, path FROM paks WHERE release_id = ?1 AND release_path = ?2")               \
+    X(PAK_BY_PATH, "SELECT pak_id FROM paks WHERE path = ?1")                                      \
+    X(CONTENT_GET, "SELECT content_id, status, error_offset, error, size FROM contents WHERE "     \
+                   "game = ?1 AND type = ?2 AND asset_id = ?3 AND hash = ?4")                      \
+    X(CONTENT_ANY, "SELECT 1 FROM contents WHERE game = ?1 AND type = ?2 AND asset_id = ?3 "       \
+                   "LIMIT 1")
 
 #define DB_STMT_ENUM(name, sql) S_##name,
 enum { DB_STMTS(DB_STMT_ENUM) S_COUNT };
@@ -81,9 +82,10 @@ struct db {
     int ours;    /* the file was checked: an ancsdb database (or a new one) */
     int lock_fd; /* read-write: the fd holding the lock on path + "-lock"; -1: none */
     sqlite3_stmt *st[S_COUNT];
-    sqlite3_stmt *del_ancs[32], *del_evnt[8]; /* db_delete_asset's statements */
+    sqlite3_stmt *del_ancs[32], *del_evnt[8]; /* db_delete_content's statements */
     size_t ndel_ancs, ndel_evnt;
-    long rows_warned; /* warnings rows written (stats) */
+    long rows_warned; /* warnings rows written (stats; less those of contents decoded again) */
+    int64_t content;  /* contents.content_id of the decode being written (0: none) */
     /* row writer */
     int batching;               /* rows are buffered until dbi_batch_end */
     db_batch *batch[DBT_COUNT]; /* made when a table gets its first row */
@@ -122,13 +124,15 @@ void dbi_rows_free(db *d);
 
 /* ---- warnings and load_errors rows (faults.c) ------------------------------------------- */
 
-/* One warnings row. asset_id, offset, pak_id < 0: NULL. */
+/* One warnings row. asset_id, offset, pak_id < 0: NULL. A row with no PAK written while a
+ * decode is written (d->content) belongs to that content. */
 int dbi_warn(db *d, const char *game, const char *type, int64_t asset_id, int64_t offset,
              const char *code, const char *msg, int64_t pak_id, util_err *err);
-/* One load_errors row. entry < 0: whole-PAK fault (entry, type, asset NULL); off UINT64_MAX
- * and game NULL: NULL. */
-int dbi_load_error(db *d, const char *path, const char *game, int64_t entry, uint32_t type,
-                   uint32_t id, const char *stage, uint64_t off, const char *msg, util_err *err);
+/* One load_errors row. entry < 0: whole-PAK fault (entry, type, asset NULL); off UINT64_MAX,
+ * game NULL and release_id < 0: NULL. */
+int dbi_load_error(db *d, const char *path, const char *game, int64_t release_id, int64_t entry,
+                   uint32_t type, uint32_t id, const char *stage, uint64_t off, const char *msg,
+                   util_err *err);
 
 /* ---- decoded rows (rows_ancs.c, rows_anim.c, rows_evnt.c) -------------------------------- */
 

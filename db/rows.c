@@ -5,6 +5,7 @@
  * Between dbi_batch_begin and dbi_batch_end the rows are buffered per table and written by
  * INSERTs of 2^k rows (at most 2^batch_log), in the order they came: the same rows, rowids
  * and INSERT OR IGNORE outcome as one statement per row. Values and text are copied. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

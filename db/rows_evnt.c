@@ -138,14 +138,17 @@ static int put_evnt_rows(db *d, const char *game, uint32_t asset_id, const ancs_
     return rc;
 }
 
-int db_put_evnt(db *d, const char *game, uint32_t asset_id, const ancs_evnt_file *evf,
-                util_err *err)
+int db_put_evnt(db *d, const char *game, uint32_t asset_id, int64_t content_id,
+                const ancs_evnt_file *evf, util_err *err)
 {
     int rc = dbi_key_text(d, DBK_game, game, err); /* the key columns (tables.h) */
+    dbi_key_int(d, DBK_content_id, content_id);
+    d->content = content_id;
     if (rc)
         return rc;
     dbi_batch_begin(d);
     rc = put_evnt_rows(d, game, asset_id, evf, err);
     int frc = dbi_batch_end(d, rc != 0, err);
+    d->content = 0;
     return rc ? rc : frc;
 }

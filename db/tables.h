@@ -12,7 +12,7 @@
 #define ANCSDB_DB_TABLES_H
 
 /* The key columns of keyed tables, in order. */
-#define DB_KEY_COLS(K) K(game)
+#define DB_KEY_COLS(K) K(game) K(content_id)
 
 /* T(table, keyed, or_ignore, batch_log): while batching, rows are written by INSERTs of up
  * to 2^batch_log rows; 0: one by one. Only tables with many rows per decode or PAK are
@@ -24,7 +24,7 @@
     T(pak_entries, 0, 0, 6)                                                                        \
     T(pak_names, 0, 0, 0)                                                                          \
     T(assets, 0, 0, 6)                                                                             \
-    T(decoded, 0, 0, 0)                                                                            \
+    T(contents, 0, 0, 0)                                                                           \
     T(load_errors, 0, 0, 0)                                                                        \
     T(warnings, 0, 0, 0)                                                                           \
     T(ancs, 1, 0, 0)                                                                               \
@@ -57,23 +57,25 @@
 #define DBT_paks(C, t)                                                                             \
     C(t, path) C(t, game) C(t, game_detected) C(t, file_size) C(t, mtime) C(t, mtime_ns)           \
     C(t, tables_hash) C(t, content_hash) C(t, header_unused) C(t, named_count)                     \
-    C(t, resource_count) C(t, status) C(t, ingested_at)
+    C(t, resource_count) C(t, status) C(t, ingested_at) C(t, release_id) C(t, release_path)         \
+    C(t, source_offset)
 #define DBT_pak_entries(C, t)                                                                      \
     C(t, pak_id) C(t, entry_index) C(t, type) C(t, asset_id) C(t, compressed) C(t, data_offset)    \
     C(t, stored_size) C(t, decompressed_size) C(t, table_offset) C(t, in_bounds)                   \
-    C(t, content_hash)
+    C(t, content_hash) C(t, stored_hash) C(t, content_id)
 #define DBT_pak_names(C, t)                                                                        \
     C(t, pak_id) C(t, seq) C(t, name) C(t, type) C(t, asset_id)
 #define DBT_assets(C, t)                                                                           \
     C(t, game) C(t, asset_id) C(t, type) C(t, copies) C(t, pak_count)
-#define DBT_decoded(C, t)                                                                          \
-    C(t, game) C(t, type) C(t, asset_id) C(t, pak_id) C(t, entry_index) C(t, size)                 \
-    C(t, content_hash) C(t, status)
+#define DBT_contents(C, t)                                                                         \
+    C(t, content_id) C(t, game) C(t, type) C(t, asset_id) C(t, hash) C(t, size) C(t, status)       \
+    C(t, error_offset) C(t, error)
 #define DBT_load_errors(C, t)                                                                      \
     C(t, pak_path) C(t, entry_index) C(t, type) C(t, asset_id) C(t, stage) C(t, byte_offset)       \
-    C(t, message) C(t, game)
+    C(t, message) C(t, game) C(t, release_id)
 #define DBT_warnings(C, t)                                                                         \
-    C(t, game) C(t, type) C(t, asset_id) C(t, byte_offset) C(t, code) C(t, message) C(t, pak_id)
+    C(t, game) C(t, type) C(t, asset_id) C(t, byte_offset) C(t, code) C(t, message) C(t, pak_id)   \
+    C(t, content_id)
 #define DBT_ancs(C, t)                                                                             \
     C(t, asset_id) C(t, ancs_version) C(t, charset_version) C(t, character_count)                  \
     C(t, animset_version) C(t, animation_count) C(t, transition_count) C(t, additive_count)        \

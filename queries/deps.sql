@@ -13,7 +13,9 @@
 --      index (MP2) whose char_index is -1 or the character's position.
 -- IDs 0 and FFFFFFFF mean "none" and are left out. One row per (character, dst_type, dst_id):
 -- `via` is the first path in rule order, `paths` how many distinct paths reach it.
--- Tables joined here (each keyed by game and owner): characters, particle_refs, effects,
+-- Rows of one ANCS are matched by content_id too (each distinct content of an ANCS is decoded
+-- once; two releases may hold two contents). Tables joined here (each keyed by game, owner
+-- and content): characters, particle_refs, effects,
 -- effect_components, character_anims, anim_primitives, animation_resources, events,
 -- asset_label. CROSS JOINs keep SQLite walking from the few characters asked for into the
 -- big tables by their (game, ancs_id, ...) keys.
@@ -21,28 +23,34 @@ WITH ch AS (
     SELECT * FROM characters
     WHERE ancs_id = ?1 AND (?2 IS NULL OR char_index = ?2)
 ),
-own(game, ancs_id, char_index, k, dst_type, dst_id, via) AS (
-    SELECT game, ancs_id, char_index, 1, 'CMDL', model_id, 'model' FROM ch
-    UNION ALL SELECT game, ancs_id, char_index, 2, 'CSKR', skin_id, 'skin' FROM ch
-    UNION ALL SELECT game, ancs_id, char_index, 3, 'CINF', skeleton_id, 'skeleton' FROM ch
-    UNION ALL SELECT game, ancs_id, char_index, 4, 'CMDL', frozen_model_id, 'frozen_model' FROM ch
-    UNION ALL SELECT game, ancs_id, char_index, 5, 'CSKR', frozen_skin_id, 'frozen_skin' FROM ch
-    UNION ALL SELECT game, ancs_id, char_index, 6, 'CSPP', cspp_id, 'cspp' FROM ch
+own(game, ancs_id, content_id, char_index, k, dst_type, dst_id, via) AS (
+    SELECT game, ancs_id, content_id, char_index, 1, 'CMDL', model_id, 'model' FROM ch
+    UNION ALL SELECT game, ancs_id, content_id, char_index, 2, 'CSKR', skin_id, 'skin' FROM ch
+    UNION ALL SELECT game, ancs_id, content_id, char_index, 3, 'CINF', skeleton_id, 'skeleton'
+              FROM ch
+    UNION ALL SELECT game, ancs_id, content_id, char_index, 4, 'CMDL', frozen_model_id,
+              'frozen_model' FROM ch
+    UNION ALL SELECT game, ancs_id, content_id, char_index, 5, 'CSKR', frozen_skin_id,
+              'frozen_skin' FROM ch
+    UNION ALL SELECT game, ancs_id, content_id, char_index, 6, 'CSPP', cspp_id, 'cspp' FROM ch
 ),
 -- the animation-set entries each character uses
 used AS (
-    SELECT DISTINCT a.game, a.ancs_id, a.char_index, a.anim_index
+    SELECT DISTINCT a.game, a.ancs_id, a.content_id, a.char_index, a.anim_index
     FROM ch CROSS JOIN character_anims a
-         ON ch.game = a.game AND ch.ancs_id = a.ancs_id AND ch.char_index = a.char_index
+         ON ch.game = a.game AND ch.ancs_id = a.ancs_id AND ch.content_id = a.content_id
+        AND ch.char_index = a.char_index
     WHERE a.anim_index IS NOT NULL
 ),
 -- the ANIMs of their Play nodes
 anims AS (
-    SELECT DISTINCT u.game, u.ancs_id, u.char_index, u.anim_index, p.anim_asset_id AS anim_id,
-           min(p.seq) OVER (PARTITION BY u.game, u.ancs_id, u.char_index, u.anim_index,
-                                         p.anim_asset_id) AS seq
+    SELECT DISTINCT u.game, u.ancs_id, u.content_id, u.char_index, u.anim_index,
+           p.anim_asset_id AS anim_id,
+           min(p.seq) OVER (PARTITION BY u.game, u.ancs_id, u.content_id, u.char_index,
+                                         u.anim_index, p.anim_asset_id) AS seq
     FROM used u
     CROSS JOIN anim_primitives p ON p.game = u.game AND p.ancs_id = u.ancs_id
+                          AND p.content_id = u.content_id
                           AND p.owner = 'animation' AND p.owner_index = u.anim_index
     WHERE p.anim_asset_id NOT IN (0, 4294967295)
 ),
@@ -51,43 +59,46 @@ evnts AS (
     SELECT n.*, r.evnt_asset_id AS evnt_id
     FROM anims n
     JOIN animation_resources r ON r.game = n.game AND r.ancs_id = n.ancs_id
-                              AND r.anim_asset_id = n.anim_id
+                              AND r.content_id = n.content_id AND r.anim_asset_id = n.anim_id
     WHERE n.game = 'MP1'
       AND r.res_index = (SELECT min(r2.res_index) FROM animation_resources r2
                          WHERE r2.game = n.game AND r2.ancs_id = n.ancs_id
-                           AND r2.anim_asset_id = n.anim_id)
+                           AND r2.content_id = n.content_id AND r2.anim_asset_id = n.anim_id)
       AND r.evnt_asset_id NOT IN (0, 4294967295)
 ),
-reach(game, ancs_id, char_index, rule, k1, k2, k3, dst_type, dst_id, via) AS (
-    SELECT game, ancs_id, char_index, 1, k, 0, 0, dst_type, dst_id, via
+reach(game, ancs_id, content_id, char_index, rule, k1, k2, k3, dst_type, dst_id, via) AS (
+    SELECT game, ancs_id, content_id, char_index, 1, k, 0, 0, dst_type, dst_id, via
     FROM own WHERE dst_id IS NOT NULL
     UNION ALL
-    SELECT p.game, p.ancs_id, p.char_index, 2,
+    SELECT p.game, p.ancs_id, p.content_id, p.char_index, 2,
            CASE p.list WHEN 'PART' THEN 0 WHEN 'SWHC' THEN 1 WHEN 'third_list' THEN 2
                        WHEN 'ELSC' THEN 3 ELSE 4 END, p.seq, 0,
            p.particle_type, p.particle_id, 'particles ' || p.list || ' ' || p.seq
     FROM ch CROSS JOIN particle_refs p
-         ON ch.game = p.game AND ch.ancs_id = p.ancs_id AND ch.char_index = p.char_index
+         ON ch.game = p.game AND ch.ancs_id = p.ancs_id AND ch.content_id = p.content_id
+        AND ch.char_index = p.char_index
     WHERE p.source = 'particles'
     UNION ALL
-    SELECT c.game, c.ancs_id, c.char_index, 3, c.effect_index, c.comp_index, 0,
+    SELECT c.game, c.ancs_id, c.content_id, c.char_index, 3, c.effect_index, c.comp_index, 0,
            c.particle_type, c.particle_id,
            'effect ' || c.effect_index || ifnull(' ''' || e.name || '''', '') || ' > component '
                || c.comp_index || ifnull(' ''' || c.name || '''', '')
     FROM ch CROSS JOIN effect_components c
-         ON ch.game = c.game AND ch.ancs_id = c.ancs_id AND ch.char_index = c.char_index
+         ON ch.game = c.game AND ch.ancs_id = c.ancs_id AND ch.content_id = c.content_id
+        AND ch.char_index = c.char_index
     LEFT JOIN effects e ON e.game = c.game AND e.ancs_id = c.ancs_id
-                       AND e.char_index = c.char_index AND e.effect_index = c.effect_index
+                       AND e.content_id = c.content_id AND e.char_index = c.char_index
+                       AND e.effect_index = c.effect_index
     UNION ALL
-    SELECT game, ancs_id, char_index, 4, anim_index, seq, 0, 'ANIM', anim_id,
+    SELECT game, ancs_id, content_id, char_index, 4, anim_index, seq, 0, 'ANIM', anim_id,
            'animation ' || anim_index
     FROM anims
     UNION ALL
-    SELECT game, ancs_id, char_index, 4, anim_index, seq, 1, 'EVNT', evnt_id,
+    SELECT game, ancs_id, content_id, char_index, 4, anim_index, seq, 1, 'EVNT', evnt_id,
            'animation ' || anim_index || ' > ANIM ' || printf('%08X', anim_id)
     FROM evnts
     UNION ALL
-    SELECT v.game, v.ancs_id, v.char_index, 4, v.anim_index, v.seq, 2 + e.node_index,
+    SELECT v.game, v.ancs_id, v.content_id, v.char_index, 4, v.anim_index, v.seq, 2 + e.node_index,
            e.particle_type, e.particle_id,
            'animation ' || v.anim_index || ' > ANIM ' || printf('%08X', v.anim_id) || ' > EVNT '
                || printf('%08X', v.evnt_id) || ' > particle node ' || e.node_index
@@ -96,22 +107,24 @@ reach(game, ancs_id, char_index, rule, k1, k2, k3, dst_type, dst_id, via) AS (
     CROSS JOIN events e ON e.game = v.game AND e.owner_type = 'EVNT' AND e.owner_id = v.evnt_id
     WHERE e.kind = 'particle' AND (e.char_index = -1 OR e.char_index = v.char_index)
     UNION ALL
-    SELECT u.game, u.ancs_id, u.char_index, 4, u.anim_index, 1000000, 2 + e.node_index,
+    SELECT u.game, u.ancs_id, u.content_id, u.char_index, 4, u.anim_index, 1000000,
+           2 + e.node_index,
            e.particle_type, e.particle_id,
            'animation ' || u.anim_index || ' > event set ' || u.anim_index || ' > particle node '
                || e.node_index || ifnull(' ''' || e.name || '''', '')
     FROM used u
     CROSS JOIN events e ON e.game = u.game AND e.owner_type = 'ANCS' AND e.owner_id = u.ancs_id
-                 AND e.anim_index = u.anim_index
+                 AND e.content_id = u.content_id AND e.anim_index = u.anim_index
     WHERE u.game = 'MP2' AND e.kind = 'particle'
       AND (e.char_index = -1 OR e.char_index = u.char_index)
 ),
 ranked AS (
     SELECT r.*,
-           row_number() OVER (PARTITION BY game, ancs_id, char_index, ifnull(dst_type, ''), dst_id
+           row_number() OVER (PARTITION BY game, ancs_id, content_id, char_index,
+                                           ifnull(dst_type, ''), dst_id
                               ORDER BY rule, k1, k2, k3) AS nth,
-           count(*) OVER (PARTITION BY game, ancs_id, char_index, ifnull(dst_type, ''), dst_id)
-               AS paths
+           count(*) OVER (PARTITION BY game, ancs_id, content_id, char_index,
+                                       ifnull(dst_type, ''), dst_id) AS paths
     FROM (SELECT DISTINCT * FROM reach WHERE dst_id NOT IN (0, 4294967295)) r
 )
 SELECT r.game,
@@ -125,8 +138,9 @@ SELECT r.game,
        r.via,
        r.paths
 FROM ranked r
-JOIN ch ON ch.game = r.game AND ch.ancs_id = r.ancs_id AND ch.char_index = r.char_index
+JOIN ch ON ch.game = r.game AND ch.ancs_id = r.ancs_id AND ch.content_id = r.content_id
+       AND ch.char_index = r.char_index
 LEFT JOIN asset_label al ON al.asset_id = r.ancs_id
 LEFT JOIN asset_label l ON l.asset_id = r.dst_id
 WHERE r.nth = 1
-ORDER BY r.game, r.ancs_id, r.char_index, r.rule, r.k1, r.k2, r.k3, r.dst_id;
+ORDER BY r.game, r.ancs_id, r.char_index, r.content_id, r.rule, r.k1, r.k2, r.k3, r.dst_id;

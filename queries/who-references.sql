@@ -10,15 +10,15 @@
 -- IDs of the unidentified third particle list have no type: they match any particle type
 -- (via 'third_list'). Rows with char_index NULL come from transitions, half/default
 -- transitions, and resource pairs / event sets of animations no character uses.
-WITH hits(game, ancs_id, char_index, via, evnt_id) AS (
-    SELECT r.game, r.src_id, r.char_index, r.via, NULL
+WITH hits(game, ancs_id, content_id, char_index, via, evnt_id) AS (
+    SELECT r.game, r.src_id, r.content_id, r.char_index, r.via, NULL
     FROM asset_refs r
     WHERE r.dst_id = ?2 AND r.src_type = 'ANCS'
       AND (r.dst_type = ?1
            OR (r.dst_type IS NULL
                AND ?1 IN ('PART', 'SWHC', 'ELSC', 'SPSC', 'WPSC', 'DPSC', 'CRSC')))
     UNION ALL
-    SELECT a.game, a.src_id, a.char_index, 'event', a.dst_id
+    SELECT a.game, a.src_id, a.content_id, a.char_index, 'event', a.dst_id
     FROM asset_refs e
     JOIN asset_refs a ON a.dst_id = e.src_id AND a.game = e.game AND a.src_type = 'ANCS'
                      AND a.dst_type = 'EVNT'
@@ -36,7 +36,7 @@ SELECT h.game,
        group_concat(DISTINCT le.label) AS through_evnt_name
 FROM hits h
 LEFT JOIN characters c ON c.game = h.game AND c.ancs_id = h.ancs_id
-                      AND c.char_index = h.char_index
+                      AND c.content_id = h.content_id AND c.char_index = h.char_index
 LEFT JOIN asset_label le ON le.asset_id = h.evnt_id
-GROUP BY h.game, h.ancs_id, h.char_index
-ORDER BY h.game, h.ancs_id, h.char_index IS NOT NULL, h.char_index;
+GROUP BY h.game, h.ancs_id, h.char_index, c.name
+ORDER BY h.game, h.ancs_id, h.char_index IS NOT NULL, h.char_index, c.name;

@@ -12,8 +12,8 @@
 #include "db.h"
 
 static const char ingest_usage[] =
-    "usage: ancsdb ingest [--db FILE] [--game auto|MP1|MP2] [--jobs N] [--memory MIB]\n"
-    "                     [--quiet] [--rehash] PATH...\n"
+    "usage: ancsdb ingest [--db FILE] [--release LABEL] [--game auto|MP1|MP2] [--jobs N]\n"
+    "                     [--memory MIB] [--quiet] [--rehash] PATH...\n"
     "\n"
     "Reads every PAK (a PATH that is a .pak file, or a folder searched recursively for *.pak\n"
     "in any case; symbolic links to folders are followed once), inflates and decodes every\n"
@@ -30,6 +30,9 @@ static const char ingest_usage[] =
     "\n"
     "options:\n"
     "  --db FILE        database file (default corpus.db)\n"
+    "  --release LABEL  the release of PATHs that are not disc images (default: the base name\n"
+    "                   of the PATH, of its folder for a PAK file); a disc image or extracted\n"
+    "                   disc is the release its header names (GM8E01_00)\n"
     "  --game G         auto (default: detect per PAK from its bytes), MP1 or MP2. A PAK whose\n"
     "                   game cannot be told and that holds no compressed entry and no ANCS\n"
     "                   takes the game of most PAKs in its folder (MP1 if none tells), with a\n"
@@ -127,11 +130,11 @@ static void say_waiting(void *ctx, const char *path)
 
 int cmd_ingest(int argc, char **argv)
 {
-    enum { O_HELP, O_QUIET, O_REHASH, O_DB, O_GAME, O_JOBS, O_MEMORY };
-    static const cli_option opts[] = {{"help", 'h', 0, O_HELP},   {"quiet", 'q', 0, O_QUIET},
-                                      {"rehash", 0, 0, O_REHASH}, {"db", 0, 1, O_DB},
-                                      {"game", 0, 1, O_GAME},     {"jobs", 'j', 1, O_JOBS},
-                                      {"memory", 0, 1, O_MEMORY}, {0}};
+    enum { O_HELP, O_QUIET, O_REHASH, O_DB, O_GAME, O_JOBS, O_MEMORY, O_RELEASE };
+    static const cli_option opts[] = {
+        {"help", 'h', 0, O_HELP},   {"quiet", 'q', 0, O_QUIET},   {"rehash", 0, 0, O_REHASH},
+        {"db", 0, 1, O_DB},         {"game", 0, 1, O_GAME},       {"jobs", 'j', 1, O_JOBS},
+        {"memory", 0, 1, O_MEMORY}, {"release", 0, 1, O_RELEASE}, {0}};
     const char *dbpath = "corpus.db";
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     static volatile sig_atomic_t stop;
@@ -172,6 +175,14 @@ int cmd_ingest(int argc, char **argv)
             break;
         case O_DB:
             dbpath = v;
+            break;
+        case O_RELEASE:
+            if (!*v) {
+                cli_error("ingest: --release needs a label");
+                rc = EXIT_USAGE;
+                goto done;
+            }
+            o.release = v;
             break;
         case O_GAME:
             if (!strcasecmp(v, "auto"))

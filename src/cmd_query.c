@@ -11,7 +11,8 @@
 extern const char *const ancsdb_embedded_queries[][2];
 
 static const char query_usage[] =
-    "usage: ancsdb query [--db FILE] [--format table|csv|json|tsv] NAME [ARG...]\n"
+    "usage: ancsdb query [--db FILE] [--release LABEL] [--format table|csv|json|tsv] NAME\n"
+    "                    [ARG...]\n"
     "       ancsdb query [--format ...] --list\n"
     "\n"
     "Runs the named research query NAME against the database (default corpus.db), binding\n"
@@ -24,6 +25,8 @@ static const char query_usage[] =
     "\n"
     "options:\n"
     "  --db FILE      database file (default corpus.db)\n"
+    "  --release LABEL  look at one release only (releases.label, e.g. GM8E01_00; every\n"
+    "                 release when absent)\n"
     "  --format FMT   table (default), csv (RFC 4180), json (array of objects) or tsv\n"
     "  --list         list every query with its description and parameters\n"
     "  -h, --help     show this help\n"
@@ -202,12 +205,14 @@ static int sql_failure(const char *what, const util_err *e)
 
 int cmd_query(int argc, char **argv)
 {
-    enum { O_HELP, O_DB, O_FORMAT, O_LIST };
+    enum { O_HELP, O_DB, O_FORMAT, O_LIST, O_RELEASE };
     static const cli_option opts[] = {{"help", 'h', 0, O_HELP},
                                       {"db", 0, 1, O_DB},
                                       {"format", 0, 1, O_FORMAT},
                                       {"list", 0, 0, O_LIST},
+                                      {"release", 0, 1, O_RELEASE},
                                       {0}};
+    const char *release = NULL;
     const char *dbpath = "corpus.db";
     out_format fmt = OUT_TABLE;
     int list = 0, npos = 0, rc = EXIT_OK, k;
@@ -240,6 +245,9 @@ int cmd_query(int argc, char **argv)
             break;
         case O_LIST:
             list = 1;
+            break;
+        case O_RELEASE:
+            release = a.value;
             break;
         default:
             pos[npos++] = (char *)a.value;
@@ -280,6 +288,12 @@ int cmd_query(int argc, char **argv)
     if (db_open(&d, dbpath, DB_OPEN_READONLY, &e) != 0) {
         cli_error("query: %s", e.msg);
         rc = EXIT_FATAL;
+        goto done;
+    }
+    /* --release: TEMP views named like the tables show that release only */
+    if (release && db_scope_release(d, release, &e) != 0) {
+        cli_error("query: %s", e.msg);
+        rc = e.code == DB_ENORELEASE ? EXIT_USAGE : EXIT_FATAL;
         goto done;
     }
     static volatile sig_atomic_t stop;

@@ -1,4 +1,4 @@
--- ancsdb schema (PRAGMA user_version = 1). Asset IDs are INTEGER unsigned 32-bit values;
+-- ancsdb schema (PRAGMA user_version = 2). Asset IDs are INTEGER unsigned 32-bit values;
 -- an asset is (game, asset_id). game is 'MP1' or 'MP2'. FourCCs are 4-character TEXT.
 
 CREATE TABLE ingest_state (
@@ -9,20 +9,26 @@ CREATE TABLE ingest_state (
 INSERT INTO ingest_state VALUES ('final_pass_pending', 0);
 CREATE TABLE paks (
     pak_id INTEGER PRIMARY KEY,      -- row id, stable while the file is unchanged
-    path TEXT NOT NULL UNIQUE,       -- absolute path of the file as ingested
+    path TEXT NOT NULL UNIQUE,       -- where it was last read from: the absolute path of the
+                                     -- file, or IMAGE:DISC_PATH for a PAK inside a disc image
+    release_id INTEGER NOT NULL,     -- releases.release_id
+    release_path TEXT NOT NULL,      -- path inside the release: the disc path (below files/ of
+                                     -- an extracted disc), or the path below the folder given
+    source_offset INTEGER,           -- offset of the PAK in its disc image (NULL for a file)
     game TEXT,                       -- 'MP1' or 'MP2' (detected or forced with --game)
     game_detected TEXT,              -- what pak_detect_game said: 'MP1', 'MP2', 'unknown'
     file_size INTEGER,               -- bytes
     mtime INTEGER,                   -- modification time, seconds since the epoch
     mtime_ns INTEGER,                -- nanosecond part of the modification time
     tables_hash INTEGER,             -- FNV-1a of the header and tables (signed 64-bit view)
-    content_hash INTEGER,            -- FNV-1a of every byte (only with --rehash, else NULL)
+    content_hash INTEGER,            -- XXH3-64 of every byte (only with --rehash, else NULL)
     header_unused INTEGER,           -- PAK header +0x04 (FORMATS 2.2, always 0)
     named_count INTEGER,             -- named-resource entries
     resource_count INTEGER,          -- resource-table entries
     status TEXT NOT NULL,            -- 'ok' (tables read) or 'error' (unreadable)
     ingested_at INTEGER              -- unix time of the ingest
 );
+CREATE UNIQUE INDEX paks_release ON paks(release_id, release_path);
 
 CREATE TABLE pak_entries (
     pak_id INTEGER NOT NULL,         -- paks.pak_id
@@ -35,10 +41,16 @@ CREATE TABLE pak_entries (
     decompressed_size INTEGER,       -- u32 prefix of compressed entries; else stored_size
     table_offset INTEGER,            -- where the 20-byte table entry sits
     in_bounds INTEGER,               -- 1 when offset + size fits in the file
-    content_hash INTEGER,            -- FNV-1a of the inflated bytes (ANCS and EVNT entries)
+    content_hash INTEGER,            -- XXH3-64 of the inflated bytes without trailing 0xFF bytes
+                                     -- (every entry; NULL when it could not be read)
+    stored_hash INTEGER,             -- XXH3-64 of the stored bytes of a compressed entry (lets
+                                     -- a later ingest know the content without inflating)
+    content_id INTEGER,              -- ANCS/EVNT: contents.content_id of these bytes
     PRIMARY KEY (pak_id, entry_index)
 ) WITHOUT ROWID;
 CREATE INDEX pak_entries_asset ON pak_entries(asset_id, type);
+CREATE INDEX pak_entries_content ON pak_entries(content_id) WHERE content_id IS NOT NULL;
+CREATE INDEX pak_entries_stored ON pak_entries(stored_hash) WHERE stored_hash IS NOT NULL;
 
 CREATE TABLE pak_names (
     pak_id INTEGER NOT NULL,         -- paks.pak_id
@@ -61,23 +73,26 @@ CREATE TABLE assets (
 ) WITHOUT ROWID;
 CREATE INDEX assets_type ON assets(type, game);
 
--- Which copy of each ANCS/EVNT was decoded (the canonical one) and the outcome.
-CREATE TABLE decoded (
+-- One row per distinct content of an ANCS or EVNT asset: copies whose inflated bytes are
+-- equal (trailing 0xFF bytes ignored) are one content, decoded once, whatever PAK or release
+-- holds them. Every table of decoded rows carries the content_id the rows come from.
+CREATE TABLE contents (
+    content_id INTEGER PRIMARY KEY,  -- row id
     game TEXT NOT NULL,              -- 'MP1' / 'MP2'
     type TEXT NOT NULL,              -- 'ANCS' or 'EVNT'
     asset_id INTEGER NOT NULL,       -- asset ID
-    pak_id INTEGER NOT NULL,         -- PAK whose copy was decoded
-    entry_index INTEGER NOT NULL,    -- its entry
-    size INTEGER,                    -- inflated bytes
-    content_hash INTEGER,            -- FNV-1a of the inflated bytes
-    status TEXT NOT NULL,            -- 'ok', 'inflate_error' or 'decode_error'
-    PRIMARY KEY (game, asset_id, type)
-) WITHOUT ROWID;
-CREATE INDEX decoded_pak ON decoded(pak_id);
+    hash INTEGER NOT NULL,           -- XXH3-64 of the inflated bytes without trailing 0xFF
+    size INTEGER,                    -- inflated bytes of the copy decoded
+    status TEXT NOT NULL,            -- 'ok' or 'decode_error'
+    error_offset INTEGER,            -- decode_error: offset in the inflated bytes
+    error TEXT,                      -- decode_error: the message (every copy gets a load_errors row)
+    UNIQUE (game, type, asset_id, hash)
+);
 
 CREATE TABLE ancs (
     game TEXT NOT NULL,              -- 'MP1' / 'MP2'
     asset_id INTEGER NOT NULL,       -- the ANCS
+    content_id INTEGER NOT NULL,     -- contents.content_id: the distinct content these rows come from
     ancs_version INTEGER,            -- u16 at +0 (always 1)
     charset_version INTEGER,         -- character set u16 version (always 1)
     character_count INTEGER,         -- characters
@@ -100,12 +115,13 @@ CREATE TABLE ancs (
     consumed INTEGER,                -- bytes of structure decoded
     trailing_len INTEGER,            -- bytes after the structure
     trailing_all_ff INTEGER,         -- 1 when those are all 0xFF padding
-    PRIMARY KEY (game, asset_id)
+    PRIMARY KEY (game, asset_id, content_id)
 ) WITHOUT ROWID;
 
 CREATE TABLE characters (
     game TEXT NOT NULL,              -- 'MP1' / 'MP2'
     ancs_id INTEGER NOT NULL,        -- owning ANCS
+    content_id INTEGER NOT NULL,     -- contents.content_id: the distinct content these rows come from
     char_index INTEGER NOT NULL,     -- position in the set
     char_id INTEGER NOT NULL,        -- character ID stored before the body
     version INTEGER NOT NULL,        -- character version T
@@ -133,7 +149,7 @@ CREATE TABLE characters (
     pas_default_state INTEGER,       -- default anim state type
     pas_state_count INTEGER,         -- anim states
     byte_offset INTEGER,             -- offset of the character ID in the ANCS
-    PRIMARY KEY (game, ancs_id, char_index)
+    PRIMARY KEY (game, ancs_id, content_id, char_index)
 ) WITHOUT ROWID;
 CREATE INDEX characters_name ON characters(name COLLATE NOCASE);
 CREATE INDEX characters_model ON characters(model_id);
@@ -141,22 +157,24 @@ CREATE INDEX characters_model ON characters(model_id);
 CREATE TABLE character_anims (
     game TEXT NOT NULL,              -- 'MP1' / 'MP2'
     ancs_id INTEGER NOT NULL,        -- owning ANCS
+    content_id INTEGER NOT NULL,     -- contents.content_id: the distinct content these rows come from
     char_index INTEGER NOT NULL,     -- character position
     seq INTEGER NOT NULL,            -- position in the animation-name list
     anim_id INTEGER NOT NULL,        -- character-relative animation ID
     unknown TEXT,                    -- MP1 extra string (normally ''), NULL in MP2
     name TEXT,                       -- animation name
     anim_index INTEGER,              -- animation-set index it maps to (NULL when unmapped)
-    PRIMARY KEY (game, ancs_id, char_index, seq)
+    PRIMARY KEY (game, ancs_id, content_id, char_index, seq)
 ) WITHOUT ROWID;
 
 CREATE TABLE anim_id_map (
     game TEXT NOT NULL,              -- 'MP1' / 'MP2'
     ancs_id INTEGER NOT NULL,        -- owning ANCS
+    content_id INTEGER NOT NULL,     -- contents.content_id: the distinct content these rows come from
     char_index INTEGER NOT NULL,     -- character position
     anim_id INTEGER NOT NULL,        -- character-relative ID (position in the map)
     anim_index INTEGER NOT NULL,     -- animation-set index stored there
-    PRIMARY KEY (game, ancs_id, char_index, anim_id)
+    PRIMARY KEY (game, ancs_id, content_id, char_index, anim_id)
 ) WITHOUT ROWID;
 
 CREATE TABLE particle_refs (
@@ -168,25 +186,28 @@ CREATE TABLE particle_refs (
     seq INTEGER NOT NULL,            -- position in the list (component position for effects)
     effect_index INTEGER,            -- effects: effect position
     particle_type TEXT,              -- FourCC; NULL for the third list (T >= 6)
-    particle_id INTEGER NOT NULL     -- particle asset
+    particle_id INTEGER NOT NULL,    -- particle asset
+    content_id INTEGER NOT NULL      -- contents.content_id: the distinct content these rows come from
 );
-CREATE INDEX particle_refs_owner ON particle_refs(game, ancs_id, char_index);
+CREATE INDEX particle_refs_owner ON particle_refs(game, ancs_id, content_id, char_index);
 CREATE INDEX particle_refs_particle ON particle_refs(particle_id);
 
 CREATE TABLE pas_states (
     game TEXT NOT NULL,              -- 'MP1' / 'MP2'
     ancs_id INTEGER NOT NULL,        -- owning ANCS
+    content_id INTEGER NOT NULL,     -- contents.content_id: the distinct content these rows come from
     char_index INTEGER NOT NULL,     -- character position
     state_index INTEGER NOT NULL,    -- position in the PAS database
     state_type INTEGER,              -- EAnimationState
     parm_count INTEGER,              -- parm infos
     anim_info_count INTEGER,         -- anim infos
-    PRIMARY KEY (game, ancs_id, char_index, state_index)
+    PRIMARY KEY (game, ancs_id, content_id, char_index, state_index)
 ) WITHOUT ROWID;
 
 CREATE TABLE pas_parms (
     game TEXT NOT NULL,              -- 'MP1' / 'MP2'
     ancs_id INTEGER NOT NULL,        -- owning ANCS
+    content_id INTEGER NOT NULL,     -- contents.content_id: the distinct content these rows come from
     char_index INTEGER NOT NULL,     -- character position
     state_index INTEGER NOT NULL,    -- state position
     parm_index INTEGER NOT NULL,     -- parm position
@@ -197,66 +218,72 @@ CREATE TABLE pas_parms (
     max_value,                       -- maximum, typed by parm_type (NULL when none)
     min_raw INTEGER,                 -- raw 32-bit pattern of the minimum
     max_raw INTEGER,                 -- raw 32-bit pattern of the maximum
-    PRIMARY KEY (game, ancs_id, char_index, state_index, parm_index)
+    PRIMARY KEY (game, ancs_id, content_id, char_index, state_index, parm_index)
 ) WITHOUT ROWID;
 
 CREATE TABLE pas_anim_infos (
     game TEXT NOT NULL,              -- 'MP1' / 'MP2'
     ancs_id INTEGER NOT NULL,        -- owning ANCS
+    content_id INTEGER NOT NULL,     -- contents.content_id: the distinct content these rows come from
     char_index INTEGER NOT NULL,     -- character position
     state_index INTEGER NOT NULL,    -- state position
     info_index INTEGER NOT NULL,     -- anim info position
     anim_id INTEGER,                 -- character-relative animation ID
-    PRIMARY KEY (game, ancs_id, char_index, state_index, info_index)
+    PRIMARY KEY (game, ancs_id, content_id, char_index, state_index, info_index)
 ) WITHOUT ROWID;
 
 CREATE TABLE pas_values (
     game TEXT NOT NULL,              -- 'MP1' / 'MP2'
     ancs_id INTEGER NOT NULL,        -- owning ANCS
+    content_id INTEGER NOT NULL,     -- contents.content_id: the distinct content these rows come from
     char_index INTEGER NOT NULL,     -- character position
     state_index INTEGER NOT NULL,    -- state position
     info_index INTEGER NOT NULL,     -- anim info position
     parm_index INTEGER NOT NULL,     -- which parm the value belongs to
     value,                           -- typed by the parm (integer, real or 0/1)
     raw INTEGER,                     -- raw 32-bit pattern
-    PRIMARY KEY (game, ancs_id, char_index, state_index, info_index, parm_index)
+    PRIMARY KEY (game, ancs_id, content_id, char_index, state_index, info_index, parm_index)
 ) WITHOUT ROWID;
 
 CREATE TABLE anim_aabbs (
     game TEXT NOT NULL,              -- 'MP1' / 'MP2'
     ancs_id INTEGER NOT NULL,        -- owning ANCS
+    content_id INTEGER NOT NULL,     -- contents.content_id: the distinct content these rows come from
     char_index INTEGER NOT NULL,     -- character position
     seq INTEGER NOT NULL,            -- position in the list
     name TEXT,                       -- animation (primitive) name
     min_x REAL, min_y REAL, min_z REAL, -- box minimum
     max_x REAL, max_y REAL, max_z REAL, -- box maximum
-    PRIMARY KEY (game, ancs_id, char_index, seq)
+    PRIMARY KEY (game, ancs_id, content_id, char_index, seq)
 ) WITHOUT ROWID;
 
 CREATE TABLE indexed_aabbs (
     game TEXT NOT NULL,              -- 'MP1' / 'MP2'
     ancs_id INTEGER NOT NULL,        -- owning ANCS
+    content_id INTEGER NOT NULL,     -- contents.content_id: the distinct content these rows come from
     char_index INTEGER NOT NULL,     -- character position
     seq INTEGER NOT NULL,            -- position in the list
     anim_id INTEGER,                 -- ID of unknown index space (FORMATS 4.9)
     min_x REAL, min_y REAL, min_z REAL, -- box minimum
     max_x REAL, max_y REAL, max_z REAL, -- box maximum
-    PRIMARY KEY (game, ancs_id, char_index, seq)
+    PRIMARY KEY (game, ancs_id, content_id, char_index, seq)
 ) WITHOUT ROWID;
 
 CREATE TABLE effects (
     game TEXT NOT NULL,              -- 'MP1' / 'MP2'
     ancs_id INTEGER NOT NULL,        -- owning ANCS
+    content_id INTEGER NOT NULL,     -- contents.content_id: the distinct content these rows come from
     char_index INTEGER NOT NULL,     -- character position
     effect_index INTEGER NOT NULL,   -- position in the effect list
     name TEXT,                       -- effect name
     component_count INTEGER,         -- components
-    PRIMARY KEY (game, ancs_id, char_index, effect_index)
+    PRIMARY KEY (game, ancs_id, content_id, char_index, effect_index)
 ) WITHOUT ROWID;
 
 CREATE TABLE effect_components (
     game TEXT NOT NULL,              -- 'MP1' / 'MP2'
     ancs_id INTEGER NOT NULL,        -- owning ANCS
+    content_id INTEGER NOT NULL,     -- contents.content_id: the distinct content these rows come from
     char_index INTEGER NOT NULL,     -- character position
     effect_index INTEGER NOT NULL,   -- effect position
     comp_index INTEGER NOT NULL,     -- component position
@@ -268,23 +295,25 @@ CREATE TABLE effect_components (
     scale REAL,                      -- scale
     parented_mode INTEGER,           -- EParentedMode
     flags INTEGER,                   -- flags
-    PRIMARY KEY (game, ancs_id, char_index, effect_index, comp_index)
+    PRIMARY KEY (game, ancs_id, content_id, char_index, effect_index, comp_index)
 ) WITHOUT ROWID;
 
 CREATE TABLE animations (
     game TEXT NOT NULL,              -- 'MP1' / 'MP2'
     ancs_id INTEGER NOT NULL,        -- owning ANCS
+    content_id INTEGER NOT NULL,     -- contents.content_id: the distinct content these rows come from
     anim_index INTEGER NOT NULL,     -- animation-set index
     name TEXT,                       -- animation name
     meta_type INTEGER,               -- root meta-animation type
     depth INTEGER,                   -- tree depth (a lone Play = 1)
-    PRIMARY KEY (game, ancs_id, anim_index)
+    PRIMARY KEY (game, ancs_id, content_id, anim_index)
 ) WITHOUT ROWID;
 
 -- Every node of every meta-animation tree (animations, and transitions of type MetaAnim).
 CREATE TABLE meta_anim_nodes (
     game TEXT NOT NULL,              -- 'MP1' / 'MP2'
     ancs_id INTEGER NOT NULL,        -- owning ANCS
+    content_id INTEGER NOT NULL,     -- contents.content_id: the distinct content these rows come from
     owner TEXT NOT NULL,             -- 'animation','transition','half_transition','default_transition'
     owner_index INTEGER NOT NULL,    -- position in its list (0 for the default transition)
     seq INTEGER NOT NULL,            -- pre-order position in the tree (root = 0)
@@ -304,12 +333,13 @@ CREATE TABLE meta_anim_nodes (
     probability INTEGER,             -- this node's probability when its parent is Random
     prob_pattern TEXT,               -- Random: 'ascending_to_100','ascending_below_100','not_ascending','empty'
     byte_offset INTEGER,             -- offset of the type field in the ANCS
-    PRIMARY KEY (game, ancs_id, owner, owner_index, seq)
+    PRIMARY KEY (game, ancs_id, content_id, owner, owner_index, seq)
 ) WITHOUT ROWID;
 
 CREATE TABLE anim_primitives (
     game TEXT NOT NULL,              -- 'MP1' / 'MP2'
     ancs_id INTEGER NOT NULL,        -- owning ANCS
+    content_id INTEGER NOT NULL,     -- contents.content_id: the distinct content these rows come from
     owner TEXT NOT NULL,             -- 'animation','transition','half_transition','default_transition'
     owner_index INTEGER NOT NULL,    -- position in its list (0 for the default transition)
     seq INTEGER NOT NULL,            -- Play node order within the owner (stream order)
@@ -318,13 +348,14 @@ CREATE TABLE anim_primitives (
     name TEXT,                       -- primitive name
     start_time REAL,                 -- start time
     start_time_type INTEGER,         -- CharAnimTime type
-    PRIMARY KEY (game, ancs_id, owner, owner_index, seq)
+    PRIMARY KEY (game, ancs_id, content_id, owner, owner_index, seq)
 ) WITHOUT ROWID;
 CREATE INDEX anim_primitives_anim ON anim_primitives(anim_asset_id);
 
 CREATE TABLE transitions (
     game TEXT NOT NULL,              -- 'MP1' / 'MP2'
     ancs_id INTEGER NOT NULL,        -- owning ANCS
+    content_id INTEGER NOT NULL,     -- contents.content_id: the distinct content these rows come from
     trans_index INTEGER NOT NULL,    -- position in the list
     unknown_id INTEGER,              -- u32 before the pair (DECOMP x0_id)
     anim_a INTEGER,                  -- source (primitive ID space)
@@ -335,12 +366,13 @@ CREATE TABLE transitions (
     unknown_flag INTEGER,            -- Trans/PhaseTrans bool8
     run_a INTEGER,                   -- Trans/PhaseTrans run_a
     flags INTEGER,                   -- Trans/PhaseTrans flags
-    PRIMARY KEY (game, ancs_id, trans_index)
+    PRIMARY KEY (game, ancs_id, content_id, trans_index)
 ) WITHOUT ROWID;
 
 CREATE TABLE half_transitions (
     game TEXT NOT NULL,              -- 'MP1' / 'MP2'
     ancs_id INTEGER NOT NULL,        -- owning ANCS
+    content_id INTEGER NOT NULL,     -- contents.content_id: the distinct content these rows come from
     half_index INTEGER NOT NULL,     -- position in the list
     anim INTEGER,                    -- destination animation
     trans_type INTEGER,              -- meta-transition type 0..3
@@ -349,26 +381,28 @@ CREATE TABLE half_transitions (
     unknown_flag INTEGER,            -- Trans/PhaseTrans bool8
     run_a INTEGER,                   -- Trans/PhaseTrans run_a
     flags INTEGER,                   -- Trans/PhaseTrans flags
-    PRIMARY KEY (game, ancs_id, half_index)
+    PRIMARY KEY (game, ancs_id, content_id, half_index)
 ) WITHOUT ROWID;
 
 CREATE TABLE additive_animations (
     game TEXT NOT NULL,              -- 'MP1' / 'MP2'
     ancs_id INTEGER NOT NULL,        -- owning ANCS
+    content_id INTEGER NOT NULL,     -- contents.content_id: the distinct content these rows come from
     seq INTEGER NOT NULL,            -- position in the list
     anim_index INTEGER,              -- animation-set index
     fade_in REAL,                    -- seconds
     fade_out REAL,                   -- seconds
-    PRIMARY KEY (game, ancs_id, seq)
+    PRIMARY KEY (game, ancs_id, content_id, seq)
 ) WITHOUT ROWID;
 
 CREATE TABLE animation_resources (
     game TEXT NOT NULL,              -- 'MP1'
     ancs_id INTEGER NOT NULL,        -- owning ANCS
+    content_id INTEGER NOT NULL,     -- contents.content_id: the distinct content these rows come from
     res_index INTEGER NOT NULL,      -- position in the pair list
     anim_asset_id INTEGER,           -- ANIM
     evnt_asset_id INTEGER,           -- EVNT (0 / FFFFFFFF = none)
-    PRIMARY KEY (game, ancs_id, res_index)
+    PRIMARY KEY (game, ancs_id, content_id, res_index)
 ) WITHOUT ROWID;
 CREATE INDEX animation_resources_evnt ON animation_resources(evnt_asset_id);
 
@@ -376,6 +410,7 @@ CREATE INDEX animation_resources_evnt ON animation_resources(evnt_asset_id);
 CREATE TABLE evnt (
     game TEXT NOT NULL,              -- 'MP1' (MP2 has no EVNT resources)
     asset_id INTEGER NOT NULL,       -- the EVNT
+    content_id INTEGER NOT NULL,     -- contents.content_id: the distinct content these rows come from
     version INTEGER,                 -- EV
     bool_count INTEGER,              -- bool nodes
     int32_count INTEGER,             -- int32 nodes
@@ -383,20 +418,21 @@ CREATE TABLE evnt (
     sound_count INTEGER,             -- sound nodes (NULL when EV < 2)
     size INTEGER,                    -- inflated bytes
     trailing_len INTEGER,            -- bytes after the structure
-    PRIMARY KEY (game, asset_id)
+    PRIMARY KEY (game, asset_id, content_id)
 ) WITHOUT ROWID;
 
 -- An MP2 event set embedded in an ANCS.
 CREATE TABLE event_sets (
     game TEXT NOT NULL,              -- 'MP2'
     ancs_id INTEGER NOT NULL,        -- owning ANCS
+    content_id INTEGER NOT NULL,     -- contents.content_id: the distinct content these rows come from
     anim_index INTEGER NOT NULL,     -- position in the event-set list
     version INTEGER,                 -- EV
     bool_count INTEGER,              -- bool nodes
     int32_count INTEGER,             -- int32 nodes
     particle_count INTEGER,          -- particle nodes
     sound_count INTEGER,             -- sound nodes (NULL when EV < 2)
-    PRIMARY KEY (game, ancs_id, anim_index)
+    PRIMARY KEY (game, ancs_id, content_id, anim_index)
 ) WITHOUT ROWID;
 
 CREATE TABLE events (
@@ -432,9 +468,10 @@ CREATE TABLE events (
     echoes_unknown_a INTEGER,        -- MP2 sound extra u32
     echoes_unknown_b INTEGER,        -- MP2 sound extra u16
     echoes_unknown_c INTEGER,        -- MP2 sound extra u16
-    echoes_unknown_d REAL            -- MP2 sound extra f32
+    echoes_unknown_d REAL,           -- MP2 sound extra f32
+    content_id INTEGER NOT NULL      -- contents.content_id: the distinct content these rows come from
 );
-CREATE INDEX events_owner ON events(game, owner_type, owner_id, anim_index);
+CREATE INDEX events_owner ON events(game, owner_type, owner_id, content_id, anim_index);
 CREATE INDEX events_particle ON events(particle_id) WHERE particle_id IS NOT NULL;
 
 CREATE TABLE asset_refs (
@@ -445,13 +482,15 @@ CREATE TABLE asset_refs (
     dst_id INTEGER NOT NULL,         -- target asset
     char_index INTEGER,              -- ANCS: reaching character, NULL = no single character;
                                      -- EVNT: the node's character index, NULL for -1
-    via TEXT NOT NULL                -- field holding it: model, skin, skeleton, frozen_model,
+    via TEXT NOT NULL,               -- field holding it: model, skin, skeleton, frozen_model,
                                      -- frozen_skin, cspp, particles, third_list, effect,
                                      -- animation, animation_resources, event, transition,
                                      -- half_transition, default_transition, event_set
+    content_id INTEGER NOT NULL      -- contents.content_id: the distinct content these rows come from
 );
-CREATE UNIQUE INDEX asset_refs_key ON asset_refs(game, src_type, src_id, dst_id,
+CREATE UNIQUE INDEX asset_refs_key ON asset_refs(game, src_type, src_id, content_id, dst_id,
     ifnull(dst_type, ''), ifnull(char_index, -2), via);
+CREATE INDEX asset_refs_content ON asset_refs(content_id);
 CREATE INDEX asset_refs_dst ON asset_refs(dst_id, game);
 
 CREATE TABLE load_errors (
@@ -463,7 +502,8 @@ CREATE TABLE load_errors (
     byte_offset INTEGER,             -- offset of the fault (file offset for 'pak'/'inflate',
                                      -- offset in the inflated resource for 'decode')
     message TEXT NOT NULL,           -- one line
-    game TEXT                        -- game of the PAK when known
+    game TEXT,                       -- game of the PAK when known
+    release_id INTEGER               -- release of the PAK when known
 );
 CREATE INDEX load_errors_path ON load_errors(pak_path);
 
@@ -474,8 +514,10 @@ CREATE TABLE warnings (
     byte_offset INTEGER,             -- where, when known
     code TEXT NOT NULL,              -- short stable word (pas_magic, copy_differs, ...)
     message TEXT,                    -- one line
-    pak_id INTEGER                   -- PAK the row belongs to; NULL = belongs to the decoded asset
+    pak_id INTEGER,                  -- PAK the row belongs to; NULL = belongs to a content
+    content_id INTEGER               -- decoder warnings: the content decoded (else NULL)
 );
+CREATE INDEX warnings_content ON warnings(content_id) WHERE content_id IS NOT NULL;
 CREATE INDEX warnings_asset ON warnings(game, asset_id);
 CREATE INDEX warnings_pak ON warnings(pak_id);
 CREATE INDEX warnings_code ON warnings(code);
@@ -515,7 +557,7 @@ SELECT r.game, r.src_type, printf('%08X', r.src_id) COLLATE NOCASE AS src,
        (SELECT a.type FROM assets a WHERE a.game = r.game AND a.asset_id = r.dst_id) AS dst_held_as
 FROM asset_refs r
 LEFT JOIN characters c ON r.src_type = 'ANCS' AND c.game = r.game AND c.ancs_id = r.src_id
-                      AND c.char_index = r.char_index
+                      AND c.content_id = r.content_id AND c.char_index = r.char_index
 LEFT JOIN asset_label ns ON ns.asset_id = r.src_id
 LEFT JOIN asset_label nd ON nd.asset_id = r.dst_id;
 

@@ -57,10 +57,10 @@ pragma_table_info('$t') WHERE name NOT IN ('ingested_at', 'mtime', 'mtime_ns')")
 }
 
 # What holds between committed transactions: every 'ok' PAK has all its entries, no entry
-# lacks its PAK, every decoded ANCS has its ancs row.
+# lacks its PAK, every decoded ANCS content has its ancs row.
 INVARIANT="SELECT (SELECT count(*) FROM pak_entries) = (SELECT coalesce(sum(resource_count), 0) \
 FROM paks WHERE status = 'ok') AND NOT EXISTS (SELECT 1 FROM pak_entries e WHERE NOT EXISTS \
-(SELECT 1 FROM paks p WHERE p.pak_id = e.pak_id)) AND (SELECT count(*) FROM decoded WHERE \
+(SELECT 1 FROM paks p WHERE p.pak_id = e.pak_id)) AND (SELECT count(*) FROM contents WHERE \
 type = 'ANCS' AND status = 'ok') = (SELECT count(*) FROM ancs)"
 
 

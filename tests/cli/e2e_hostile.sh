@@ -188,6 +188,6 @@ for stmt in "DROP TABLE paks" "INSERT INTO paks(path) VALUES ('x')" "UPDATE ancs
     check "sql refuses: $stmt (rc $rc)" 0 $?
 done
 check "no file created by ATTACH or VACUUM INTO" "" "$(ls "$T/att.db" "$T/vac.db" 2>/dev/null)"
-check "user_version still 1" 1 "$(sql "$T/h.db" "PRAGMA user_version")"
+check "user_version still 2" 2 "$(sql "$T/h.db" "PRAGMA user_version")"
 check "paks intact after sql writes" "$npaks" "$(sql "$T/h.db" "SELECT count(*) FROM paks")"
 exit $fail

@@ -242,8 +242,9 @@ static void test_ingest_cycle(void **state)
     assert_int_equal(count(d, "SELECT count(*) FROM characters WHERE ancs_id = 167772162"),
                      y_chars);
     assert_int_equal(count(d, "SELECT copies FROM assets WHERE asset_id = 167772161"), 1);
-    assert_int_equal(count(d, "SELECT count(*) FROM decoded d JOIN paks p USING (pak_id) "
-                              "WHERE d.asset_id = 167772161 AND p.path LIKE '%B.PAK'"),
+    assert_int_equal(count(d, "SELECT count(*) FROM pak_entries e JOIN paks p USING (pak_id) "
+                              "WHERE e.asset_id = 167772161 AND e.content_id IS NOT NULL "
+                              "AND p.path LIKE '%B.PAK'"),
                      1);
     assert_int_equal(count(d, "SELECT count(*) FROM load_errors WHERE stage = 'decode' AND "
                               "type = 'ANCS' AND asset_id = 195887104 AND entry_index IS NOT "

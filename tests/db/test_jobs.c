@@ -48,7 +48,8 @@ static int digest_row(void *ctx, int ncols, const db_cell *cells)
     return 0;
 }
 
-/* Column list of table t without volatile columns, comma-separated. */
+/* Column list of table t without volatile columns (when rows were written, the row id of a
+ * release, which depends on the order releases were first seen), comma-separated. */
 static int column_list(db *d, const char *t, char *out, size_t cap)
 {
     names cols = {.n = 0};
@@ -56,8 +57,10 @@ static int column_list(db *d, const char *t, char *out, size_t cap)
     db_bind b = {.type = DB_TEXT, .s = t};
     util_err e;
     util_err_clear(&e);
-    if (db_exec(d, "SELECT name FROM pragma_table_info(?1) WHERE name <> 'ingested_at'", 1, &b,
-                &sink, &e) != 0)
+    if (db_exec(d,
+                "SELECT name FROM pragma_table_info(?1) WHERE name NOT IN ('ingested_at', "
+                "'release_id')",
+                1, &b, &sink, &e) != 0)
         return -1;
     out[0] = 0;
     for (int i = 0; i < cols.n; i++) {

@@ -373,8 +373,8 @@ static void test_mp1_rows_and_reach(void **state)
     db *d = open_mem();
     util_err e;
     util_err_clear(&e);
-    assert_int_equal(db_put_ancs(d, "MP1", ANCS_ID, &s, &e), 0);
-    assert_int_equal(db_put_evnt(d, "MP1", E2, &ev, &e), 0);
+    assert_int_equal(db_put_ancs(d, "MP1", ANCS_ID, 1, &s, &e), 0);
+    assert_int_equal(db_put_evnt(d, "MP1", E2, 2, &ev, &e), 0);
 
     /* rows */
     assert_int_equal(count(d, "SELECT count(*) FROM ancs WHERE character_count = 2 AND "
@@ -467,8 +467,8 @@ static void test_mp1_rows_and_reach(void **state)
     assert_string_equal(got, "");
 
     /* deleting the asset removes every derived row */
-    assert_int_equal(db_delete_asset(d, "MP1", "ANCS", ANCS_ID, &e), 0);
-    assert_int_equal(db_delete_asset(d, "MP1", "EVNT", E2, &e), 0);
+    assert_int_equal(db_delete_content(d, "MP1", "ANCS", ANCS_ID, 1, &e), 0);
+    assert_int_equal(db_delete_content(d, "MP1", "EVNT", E2, 2, &e), 0);
     assert_int_equal(count(d, "SELECT (SELECT count(*) FROM characters) + (SELECT count(*) FROM "
                               "asset_refs) + (SELECT count(*) FROM events) + (SELECT count(*) "
                               "FROM meta_anim_nodes) + (SELECT count(*) FROM ancs)"),
@@ -542,7 +542,7 @@ static void test_mp2_event_sets(void **state)
     db *d = open_mem();
     util_err e;
     util_err_clear(&e);
-    assert_int_equal(db_put_ancs(d, "MP2", 0xA2u, &s, &e), 0);
+    assert_int_equal(db_put_ancs(d, "MP2", 0xA2u, 1, &s, &e), 0);
     char got[256];
     who(d, "PART", 0x7000u, got, sizeof got);
     assert_string_equal(got, "");

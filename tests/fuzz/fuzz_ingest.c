@@ -99,8 +99,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     /* every ANCS/EVNT entry of an 'ok' PAK was either decoded or recorded as an error */
     one_row lost = query(d, "SELECT count(*) FROM pak_entries e WHERE e.type IN ('ANCS', 'EVNT') "
-                            "AND NOT EXISTS (SELECT 1 FROM decoded x WHERE x.asset_id = "
-                            "e.asset_id AND x.type = e.type) AND NOT EXISTS (SELECT 1 FROM "
+                            "AND NOT EXISTS (SELECT 1 FROM contents x WHERE x.content_id = "
+                            "e.content_id AND x.status = 'ok') AND NOT EXISTS (SELECT 1 FROM "
                             "load_errors l WHERE l.entry_index = e.entry_index)");
     if (lost.v[0] != 0)
         abort();

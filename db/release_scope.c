@@ -1,0 +1,129 @@
+/* release_scope.c — `ancsdb query --release LABEL`: the connection sees one release. TEMP
+ * views and tables named like the tables (paks, pak_entries, assets, contents and every table
+ * of decoded rows) hold that release's rows; SQLite resolves unqualified names to the temp
+ * schema first, so every named query runs unchanged. Works on read-only connections (the
+ * temp schema is the connection's own). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "internal.h"
+
+static int fail(sqlite3 *h, util_err *err, const char *what)
+{
+    return util_fail(err, UTIL_ESQL, UINT64_MAX, "%s: %s", what, sqlite3_errmsg(h));
+}
+
+static int run(sqlite3 *h, const char *sql, util_err *err)
+{
+    char *msg = NULL;
+    if (sqlite3_exec(h, sql, NULL, NULL, &msg) != SQLITE_OK) {
+        util_fail(err, UTIL_ESQL, UINT64_MAX, "release scope: %s", msg ? msg : sqlite3_errmsg(h));
+        sqlite3_free(msg);
+        return UTIL_ESQL;
+    }
+    return 0;
+}
+
+/* "; a, b, c" listing the labels, for the message of an unknown one (owned: sqlite3_free). */
+static char *labels(sqlite3 *h)
+{
+    sqlite3_stmt *st = NULL;
+    sqlite3_str *s = sqlite3_str_new(h);
+    if (sqlite3_prepare_v2(h, "SELECT label FROM main.releases ORDER BY label", -1, &st, NULL) ==
+        SQLITE_OK) {
+        int n = 0;
+        while (sqlite3_step(st) == SQLITE_ROW)
+            sqlite3_str_appendf(s, "%s%s", n++ ? ", " : "", sqlite3_column_text(st, 0));
+        if (!n)
+            sqlite3_str_appendall(s, "none");
+    }
+    sqlite3_finalize(st);
+    return sqlite3_str_finish(s);
+}
+
+int db_scope_release(db *d, const char *label, util_err *err)
+{
+    sqlite3 *h = d->h;
+    sqlite3_stmt *st = NULL;
+    int64_t id = -1;
+    if (sqlite3_prepare_v2(h, "SELECT release_id FROM main.releases WHERE label = ?1", -1, &st,
+                           NULL) != SQLITE_OK)
+        return fail(h, err, "select releases");
+    sqlite3_bind_text(st, 1, label, -1, SQLITE_TRANSIENT);
+    if (sqlite3_step(st) == SQLITE_ROW)
+        id = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    if (id < 0) {
+        char *all = labels(h);
+        int rc = util_fail(err, DB_ENORELEASE, UINT64_MAX, "no release '%s' (releases: %s)", label,
+                           all ? all : "?");
+        sqlite3_free(all);
+        return rc;
+    }
+    /* Tables of decoded rows: every main table with a content_id column except those
+     * handled below. */
+    if (sqlite3_prepare_v2(h,
+                           "SELECT m.name FROM main.sqlite_master m WHERE m.type = 'table' AND "
+                           "m.name NOT IN ('pak_entries', 'warnings', 'contents') AND EXISTS "
+                           "(SELECT 1 FROM pragma_table_info(m.name) c WHERE c.name = "
+                           "'content_id') ORDER BY m.name",
+                           -1, &st, NULL) != SQLITE_OK)
+        return fail(h, err, "list tables");
+    int query_only = 0;
+    sqlite3_stmt *qo = NULL;
+    if (sqlite3_prepare_v2(h, "PRAGMA query_only", -1, &qo, NULL) == SQLITE_OK &&
+        sqlite3_step(qo) == SQLITE_ROW)
+        query_only = sqlite3_column_int(qo, 0);
+    sqlite3_finalize(qo);
+    sqlite3_str *q = sqlite3_str_new(h);
+    sqlite3_str_appendf(
+        q,
+        "PRAGMA query_only = 0; PRAGMA temp_store = MEMORY;"
+        "CREATE TEMP TABLE scope_paks(pak_id INTEGER PRIMARY KEY);"
+        "INSERT INTO scope_paks SELECT pak_id FROM main.paks WHERE release_id = %lld;"
+        "CREATE TEMP TABLE scope_contents(content_id INTEGER PRIMARY KEY);"
+        "INSERT OR IGNORE INTO scope_contents SELECT e.content_id FROM main.pak_entries e "
+        "WHERE e.pak_id IN (SELECT pak_id FROM temp.scope_paks) AND e.content_id IS NOT NULL;"
+        "CREATE TEMP VIEW releases AS SELECT * FROM main.releases WHERE release_id = %lld;"
+        "CREATE TEMP VIEW paks AS SELECT * FROM main.paks WHERE release_id = %lld;"
+        "CREATE TEMP VIEW pak_entries AS SELECT * FROM main.pak_entries WHERE pak_id IN "
+        "(SELECT pak_id FROM temp.scope_paks);"
+        "CREATE TEMP VIEW pak_names AS SELECT * FROM main.pak_names WHERE pak_id IN "
+        "(SELECT pak_id FROM temp.scope_paks);"
+        "CREATE TEMP VIEW contents AS SELECT * FROM main.contents WHERE content_id IN "
+        "(SELECT content_id FROM temp.scope_contents);"
+        "CREATE TEMP VIEW warnings AS SELECT * FROM main.warnings WHERE pak_id IN (SELECT "
+        "pak_id FROM temp.scope_paks) OR content_id IN (SELECT content_id FROM "
+        "temp.scope_contents) OR (pak_id IS NULL AND content_id IS NULL AND EXISTS (SELECT 1 "
+        "FROM main.pak_entries e WHERE e.pak_id IN (SELECT pak_id FROM temp.scope_paks) AND "
+        "e.asset_id = warnings.asset_id));"
+        "CREATE TEMP VIEW load_errors AS SELECT * FROM main.load_errors WHERE release_id = "
+        "%lld;"
+        "CREATE TEMP TABLE assets AS SELECT * FROM main.assets WHERE 0;"
+        "INSERT INTO temp.assets(game, asset_id, type, copies, pak_count) SELECT p.game, "
+        "e.asset_id, min(e.type), count(*), count(DISTINCT e.pak_id) FROM main.pak_entries e "
+        "JOIN main.paks p ON p.pak_id = e.pak_id WHERE p.release_id = %lld AND p.game IS NOT "
+        "NULL GROUP BY p.game, e.asset_id;"
+        "CREATE INDEX temp.assets_key ON assets(game, asset_id);",
+        (long long)id, (long long)id, (long long)id, (long long)id, (long long)id);
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        const char *t = (const char *)sqlite3_column_text(st, 0);
+        sqlite3_str_appendf(q,
+                            "CREATE TEMP VIEW \"%w\" AS SELECT * FROM main.\"%w\" WHERE "
+                            "content_id IN (SELECT content_id FROM temp.scope_contents);",
+                            t, t);
+    }
+    sqlite3_finalize(st);
+    if (query_only)
+        sqlite3_str_appendall(q, "PRAGMA query_only = 1;");
+    char *sql = sqlite3_str_finish(q);
+    if (!sql)
+        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    int rc = run(h, sql, err);
+    sqlite3_free(sql);
+    return rc;
+}
