@@ -168,6 +168,47 @@ check "an RVZ image: one load_errors row naming RVZ and the conversion" 1 \
     "$(q "$T/rvz.db" "SELECT count(*) FROM load_errors WHERE message LIKE '%RVZ%' AND message \
 LIKE '%dolphin-tool convert --format=iso%'")"
 
+# ---- damaged images: a clear load_errors row, and every intact PAK still loads ------------
+size=$(stat -c %s "$CORPUS/iso/GM8E01_00.iso")
+head -c $((size * 6 / 10)) "$CORPUS/iso/GM8E01_00.iso" >"$T/truncated.iso"
+"$BIN" ingest --db "$T/trunc.db" --quiet "$T/truncated.iso" 2>/dev/null
+check "an image truncated in the middle: exit 1" 1 $?
+want=$(python3 - "$T/truncated.iso" "$size" <<'EOF2'
+import struct, sys
+data = open(sys.argv[1], "rb").read()
+cut, full = len(data), int(sys.argv[2])
+fst_off, fst_len = struct.unpack(">II", data[0x424:0x42C])
+fst = data[fst_off:fst_off + fst_len]
+n = struct.unpack(">I", fst[8:12])[0]
+names = fst[n * 12:]
+ok = bad = 0
+for i in range(1, n):
+    flags_name, off, ln = struct.unpack(">III", fst[i * 12:i * 12 + 12])
+    if flags_name >> 24:
+        continue
+    no = flags_name & 0xFFFFFF
+    name = names[no:names.index(b"\0", no)].decode()
+    if not name.lower().endswith(".pak"):
+        continue
+    if off + ln <= cut:
+        ok += 1
+    else:
+        bad += 1
+print(ok, bad)
+EOF2
+)
+check "truncated image: intact PAKs loaded, one disc row per PAK cut off (from its FST)" "$want" \
+    "$(q "$T/trunc.db" "SELECT (SELECT count(*) FROM paks WHERE status = 'ok'), (SELECT count(*) \
+FROM load_errors WHERE stage = 'disc' AND pak_path LIKE '%truncated.iso:%' AND message LIKE \
+'%past the end%' AND byte_offset IS NOT NULL)")"
+cp "$CORPUS/iso/GM8E01_00.iso" "$T/badfst.iso"
+chmod u+w "$T/badfst.iso"
+printf '\177\377\377\000' | dd of="$T/badfst.iso" bs=1 seek=$((0x424)) conv=notrunc 2>/dev/null
+"$BIN" ingest --db "$T/badfst.db" --quiet "$T/badfst.iso" 2>/dev/null
+check "an FST past the end of the image: exit 1, one load_errors row for the image, no PAK" \
+    "1 1 0" "$? $(q "$T/badfst.db" "SELECT count(*) FROM load_errors WHERE pak_path LIKE \
+'%badfst.iso' AND stage = 'disc'") $(q "$T/badfst.db" "SELECT count(*) FROM paks")"
+
 # ---- --release restricts the named queries ---------------------------------------------------
 # Blogg_light of G2ME01_00 is Blogg_light_rev2 in G2MP01_00 (truth field_edits)
 n_a=$("$BIN" query --db "$DB" --release G2ME01_00 --format csv character Blogg_light_rev2 | wc -l)
