@@ -28,8 +28,7 @@ WITH a AS (
     FROM kb LEFT JOIN ka ON ka.game = kb.game AND ka.type = kb.type AND ka.asset_id = kb.asset_id
     WHERE ka.asset_id IS NULL
 )
-SELECT d.game, d.type, d.asset_id,
-       (SELECT l.label FROM asset_label l WHERE l.asset_id = d.asset_id) AS asset_id_name,
-       d.change
+SELECT d.game, d.type, d.asset_id, d.change,
+       (SELECT l.label FROM asset_label l WHERE l.asset_id = d.asset_id) AS asset_id_name
 FROM d
 ORDER BY d.game, d.change, d.type, d.asset_id;
