@@ -228,7 +228,8 @@ EOF
 )
 if [ -n "${pid:-}" ]; then
     who() { "$BIN" query --db "$DB" --format csv "$@" who-references "$ptype" "$pid" |
-        awk -F, 'NR > 1 && $2 == "B47BB92B" && $3 == "0"' | wc -l; }
+        awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+                 $h["ancs_id"] == "B47BB92B" && $h["char_index"] == "0"' | wc -l; }
     check "--release: who-references of the particle swapped out (A has it, B not)" "1 0" \
         "$(who --release G2ME01_00) $(who --release G2MP01_00)"
 fi
