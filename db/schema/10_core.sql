@@ -11,8 +11,8 @@ CREATE TABLE paks (
     pak_id INTEGER PRIMARY KEY,      -- row id, stable while the file is unchanged
     path TEXT NOT NULL UNIQUE,       -- where it was last read from: the absolute path of the
                                      -- file, or IMAGE:DISC_PATH for a PAK inside a disc image
-    release_id INTEGER NOT NULL,     -- releases.release_id
-    release_path TEXT NOT NULL,      -- path inside the release: the disc path (below files/ of
+    release_id INTEGER,              -- releases.release_id (the ingest always sets it)
+    release_path TEXT,               -- path inside the release: the disc path (below files/ of
                                      -- an extracted disc), or the path below the folder given
     source_offset INTEGER,           -- offset of the PAK in its disc image (NULL for a file)
     game TEXT,                       -- 'MP1' or 'MP2' (detected or forced with --game)
