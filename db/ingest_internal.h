@@ -1,7 +1,8 @@
 /* ingest_internal.h — the ingest's private types and the functions its files share: the
  * PAK reading (ingest_read.c), decode jobs and worker threads (ingest_jobs.c), transactions,
  * skip check and deletes (ingest_tx.c), one PAK (ingest_pak.c), one entry (ingest_entry.c),
- * the final pass (final_pass.c), the folder walk (walk.c) and bulk indexes (bulk.c);
+ * the final pass (final_pass.c), the releases and PAKs to read (ingest_walk.c) and bulk
+ * indexes (bulk.c);
  * db_ingest_paths / db_ingest_mem (ingest.c) run them. */
 #ifndef ANCSDB_DB_INGEST_INTERNAL_H
 #define ANCSDB_DB_INGEST_INTERNAL_H

@@ -14,14 +14,18 @@
  *   rows_anim.c     an ANCS's animation set: animations, meta-animation trees, transitions
  *   rows_evnt.c     an EVNT, event nodes, asset_refs and decoder-warning rows
  *   faults.c        warnings and load_errors rows; the ingest's fault line
- *   ingest.c        db_ingest_paths / db_ingest_mem: the run
- *   walk.c          finding PAKs in folders
- *   ingest_read.c   a PAK's byte source, --rehash, the ANCS signal of the game decision
- *   ingest_jobs.c   decode jobs and the worker threads
- *   ingest_tx.c     per-PAK transaction, skip check, deleting a PAK's or an asset's rows
- *   ingest_pak.c    one PAK: game, paks/pak_entries/pak_names rows, consuming its jobs
- *   ingest_entry.c  one ANCS/EVNT entry: hash, decode once, compare copies
- *   final_pass.c    orphans (one SQL definition), unknown games, then assets, the census
+ *   ingest.c        db_ingest_paths / db_ingest_mem: the run, releases rows, PAKs gone
+ *   ingest_walk.c   the releases and PAKs of the PATHs given: files, folders, disc images,
+ *                   extracted discs (no SQLite)
+ *   release_scope.c db_scope_release: TEMP views that show one release
+ *   ingest_read.c   a PAK's byte source (a file, a range of an image), --rehash, ANCS signal
+ *   ingest_jobs.c   entry jobs (read, hash, inflate, decode), the hash cache, the workers
+ *   ingest_tx.c     per-PAK transaction, skip check (by release), moved/adopted PAKs,
+ *                   deleting a PAK's or a content's rows
+ *   ingest_pak.c    one PAK: game, paks/pak_names/pak_entries rows, consuming its jobs
+ *   ingest_entry.c  one entry: its hashes; an ANCS/EVNT's content, decoded once
+ *   final_pass.c    unknown games, unheld contents, copy_differs per release, assets,
+ *                   the census
  *   assets.c        the one definition of `assets` (rebuild and check)
  *   bulk.c          the indexes dropped and rebuilt around a bulk load */
 #ifndef ANCSDB_DB_INTERNAL_H

@@ -22,69 +22,81 @@ static const char sql_games[] = "SELECT game FROM assets WHERE asset_id = ?2 AND
                                 "UNION SELECT game FROM ancs WHERE asset_id = ?2 AND 'ANCS' = ?1 "
                                 "UNION SELECT game FROM evnt WHERE asset_id = ?2 AND 'EVNT' = ?1 "
                                 "ORDER BY 1";
+/* Rows of one content: an asset decoded from several distinct contents (releases that differ)
+ * is exported as its newest content. */
+#define CUR_CONTENT                                                                                \
+    " AND content_id = (SELECT max(c.content_id) FROM contents c WHERE c.game = ?1 AND "           \
+    "c.asset_id = ?2) "
 static const char sql_label[] = "SELECT label FROM asset_label WHERE asset_id = ?2";
-static const char sql_ancs[] = "SELECT * FROM ancs WHERE game = ?1 AND asset_id = ?2";
+static const char sql_ancs[] = "SELECT * FROM ancs WHERE game = ?1 AND asset_id = ?2" CUR_CONTENT;
 static const char sql_decoded[] =
-    "SELECT d.*, p.path AS pak_path FROM decoded d LEFT JOIN paks p USING (pak_id) "
-    "WHERE d.game = ?1 AND d.asset_id = ?2 AND d.type = ?3";
+    "SELECT d.*, (SELECT p.path FROM pak_entries e JOIN paks p USING (pak_id) WHERE "
+    "e.content_id = d.content_id ORDER BY p.path, e.entry_index LIMIT 1) AS pak_path, (SELECT "
+    "group_concat(release, ', ') FROM (SELECT DISTINCT v.release FROM v_content_releases v "
+    "WHERE v.content_id = d.content_id ORDER BY v.release)) AS releases FROM contents d "
+    "WHERE d.game = ?1 AND d.asset_id = ?2 AND d.type = ?3 ORDER BY d.content_id DESC LIMIT 1";
 static const char sql_locations[] =
     "SELECT p.path AS pak_path, e.entry_index, e.compressed, e.data_offset, e.stored_size, "
     "e.decompressed_size, e.content_hash FROM pak_entries e JOIN paks p USING (pak_id) "
     "WHERE p.game = ?1 AND e.asset_id = ?2 AND e.type = ?3 ORDER BY p.path, e.entry_index";
-static const char sql_characters[] = "SELECT * FROM characters WHERE game = ?1 AND ancs_id = ?2 "
-                                     "AND (?3 IS NULL OR char_index = ?3) ORDER BY char_index";
+static const char sql_characters[] =
+    "SELECT * FROM characters WHERE game = ?1 AND ancs_id = ?2 "
+    "AND (?3 IS NULL OR char_index = ?3) " CUR_CONTENT "ORDER BY char_index";
 static const char sql_char_anims[] = "SELECT * FROM character_anims WHERE game = ?1 AND ancs_id "
-                                     "= ?2 AND char_index = ?3 ORDER BY seq";
+                                     "= ?2 AND char_index = ?3 " CUR_CONTENT "ORDER BY seq";
 static const char sql_id_map[] = "SELECT anim_index FROM anim_id_map WHERE game = ?1 AND ancs_id "
-                                 "= ?2 AND char_index = ?3 ORDER BY anim_id";
+                                 "= ?2 AND char_index = ?3 " CUR_CONTENT "ORDER BY anim_id";
 static const char sql_particle_refs[] =
     "SELECT * FROM particle_refs WHERE game = ?1 AND ancs_id = ?2 AND char_index = ?3 "
+    "" CUR_CONTENT
     "ORDER BY source DESC, CASE list WHEN 'PART' THEN 0 WHEN 'SWHC' THEN 1 WHEN 'third_list' "
     "THEN 2 WHEN 'ELSC' THEN 3 WHEN 'SPSC' THEN 4 ELSE 5 END, effect_index, seq";
 static const char sql_pas_states[] = "SELECT * FROM pas_states WHERE game = ?1 AND ancs_id = ?2 "
-                                     "AND char_index = ?3 ORDER BY state_index";
+                                     "AND char_index = ?3 " CUR_CONTENT "ORDER BY state_index";
 static const char sql_pas_parms[] =
     "SELECT * FROM pas_parms WHERE game = ?1 AND ancs_id = ?2 AND char_index = ?3 "
-    "AND state_index = ?4 ORDER BY parm_index";
+    "AND state_index = ?4 " CUR_CONTENT "ORDER BY parm_index";
 static const char sql_pas_infos[] =
     "SELECT * FROM pas_anim_infos WHERE game = ?1 AND ancs_id = ?2 AND char_index = ?3 "
-    "AND state_index = ?4 ORDER BY info_index";
+    "AND state_index = ?4 " CUR_CONTENT "ORDER BY info_index";
 static const char sql_pas_values[] =
     "SELECT * FROM pas_values WHERE game = ?1 AND ancs_id = ?2 AND char_index = ?3 "
-    "AND state_index = ?4 ORDER BY info_index, parm_index";
+    "AND state_index = ?4 " CUR_CONTENT "ORDER BY info_index, parm_index";
 static const char sql_aabbs[] = "SELECT * FROM anim_aabbs WHERE game = ?1 AND ancs_id = ?2 AND "
-                                "char_index = ?3 ORDER BY seq";
+                                "char_index = ?3 " CUR_CONTENT "ORDER BY seq";
 static const char sql_iaabbs[] = "SELECT * FROM indexed_aabbs WHERE game = ?1 AND ancs_id = ?2 "
-                                 "AND char_index = ?3 ORDER BY seq";
+                                 "AND char_index = ?3 " CUR_CONTENT "ORDER BY seq";
 static const char sql_effects[] = "SELECT * FROM effects WHERE game = ?1 AND ancs_id = ?2 AND "
-                                  "char_index = ?3 ORDER BY effect_index";
+                                  "char_index = ?3 " CUR_CONTENT "ORDER BY effect_index";
 static const char sql_components[] =
     "SELECT * FROM effect_components WHERE game = ?1 AND ancs_id = ?2 AND char_index = ?3 "
-    "AND effect_index = ?4 ORDER BY comp_index";
+    "AND effect_index = ?4 " CUR_CONTENT "ORDER BY comp_index";
 static const char sql_animations[] = "SELECT * FROM animations WHERE game = ?1 AND ancs_id = ?2 "
-                                     "ORDER BY anim_index";
+                                     "" CUR_CONTENT "ORDER BY anim_index";
 static const char sql_meta_nodes[] =
     "SELECT * FROM meta_anim_nodes WHERE game = ?1 AND ancs_id = ?2 AND owner = ?3 "
-    "AND owner_index = ?4 ORDER BY seq";
+    "AND owner_index = ?4 " CUR_CONTENT "ORDER BY seq";
 static const char sql_transitions[] = "SELECT * FROM transitions WHERE game = ?1 AND ancs_id = ?2 "
-                                      "ORDER BY trans_index";
+                                      "" CUR_CONTENT "ORDER BY trans_index";
 static const char sql_halfs[] = "SELECT * FROM half_transitions WHERE game = ?1 AND ancs_id = ?2 "
-                                "ORDER BY half_index";
+                                "" CUR_CONTENT "ORDER BY half_index";
 static const char sql_additives[] = "SELECT * FROM additive_animations WHERE game = ?1 AND "
-                                    "ancs_id = ?2 ORDER BY seq";
+                                    "ancs_id = ?2 " CUR_CONTENT "ORDER BY seq";
 static const char sql_pairs[] = "SELECT * FROM animation_resources WHERE game = ?1 AND ancs_id = "
-                                "?2 ORDER BY res_index";
+                                "?2 " CUR_CONTENT "ORDER BY res_index";
 static const char sql_event_sets[] = "SELECT * FROM event_sets WHERE game = ?1 AND ancs_id = ?2 "
-                                     "ORDER BY anim_index";
+                                     "" CUR_CONTENT "ORDER BY anim_index";
 static const char sql_events[] =
     "SELECT * FROM events WHERE game = ?1 AND owner_type = ?3 AND owner_id = ?2 AND "
-    "anim_index IS ?4 ORDER BY CASE kind WHEN 'bool' THEN 0 WHEN 'int32' THEN 1 WHEN 'particle' "
+    "anim_index IS ?4 " CUR_CONTENT
+    "ORDER BY CASE kind WHEN 'bool' THEN 0 WHEN 'int32' THEN 1 WHEN 'particle' "
     "THEN 2 ELSE 3 END, node_index";
-static const char sql_evnt[] = "SELECT * FROM evnt WHERE game = ?1 AND asset_id = ?2";
+static const char sql_evnt[] = "SELECT * FROM evnt WHERE game = ?1 AND asset_id = ?2" CUR_CONTENT;
 static const char sql_refs_from[] =
     "SELECT r.*, l.label AS dst_id_name FROM asset_refs r LEFT JOIN asset_label l ON "
     "l.asset_id = r.dst_id WHERE r.game = ?1 AND r.src_type = ?3 AND r.src_id = ?2 "
-    "ORDER BY r.char_index IS NULL, r.char_index, r.via, r.dst_type, r.dst_id";
+    "AND r.content_id = (SELECT max(c.content_id) FROM contents c WHERE c.game = ?1 AND "
+    "c.asset_id = ?2) ORDER BY r.char_index IS NULL, r.char_index, r.via, r.dst_type, r.dst_id";
 static const char sql_evnt_users[] =
     "SELECT r.ancs_id, l.label AS ancs_id_name, r.res_index, r.anim_asset_id FROM "
     "animation_resources r LEFT JOIN asset_label l ON l.asset_id = r.ancs_id WHERE r.game = ?1 "
@@ -294,7 +306,7 @@ static void fields_nn(ex *x, const rowset *rs, size_t r, const char *const *skip
 {
     for (int c = 0; c < rs->ncols; c++) {
         const db_cell *v = &rs->cells[r * (size_t)rs->ncols + (size_t)c];
-        if (!in_list(rs->names[c], skip) &&
+        if (strcmp(rs->names[c], "content_id") && !in_list(rs->names[c], skip) &&
             !(v->type == DB_NULL && in_list(rs->names[c], skip_null)))
             cell(&x->w, rs->names[c], v);
     }
@@ -499,7 +511,9 @@ static void tail(ex *x, const char *type, uint32_t id)
     fetch(x, &rs, sql_decoded, id, type, -1, -1);
     if (rs.nrows) {
         jw_obj(&x->w, "decoded");
-        fields(x, &rs, 0, (const char *const[]){"game", "type", "asset_id", "pak_id", NULL});
+        fields(x, &rs, 0,
+               (const char *const[]){"game", "type", "asset_id", "pak_id", "error_offset", "error",
+                                     NULL});
         jw_end_obj(&x->w);
     } else {
         jw_null(&x->w, "decoded");

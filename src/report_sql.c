@@ -17,8 +17,8 @@ const char rep_sql_counts[] =
     "SELECT rel, game, count(DISTINCT pak_id), count(entry_index), count(DISTINCT asset_id), "
     "count(DISTINCT CASE WHEN type = 'ANCS' THEN asset_id END), "
     "(SELECT ifnull(sum(a.character_count), 0) FROM ancs a WHERE a.game = q.game AND "
-    "a.asset_id IN (SELECT e2.asset_id FROM pak_entries e2 JOIN paks p USING (pak_id) WHERE "
-    "p.game = q.game AND e2.type = 'ANCS' AND @REL@ = q.rel)), "
+    "a.content_id IN (SELECT e2.content_id FROM pak_entries e2 JOIN paks p USING (pak_id) "
+    "WHERE p.game = q.game AND e2.type = 'ANCS' AND @REL@ = q.rel)), "
     "count(DISTINCT CASE WHEN type = 'EVNT' THEN asset_id END), "
     "(SELECT count(*) FROM load_errors l JOIN paks p ON p.path = l.pak_path WHERE p.game = "
     "q.game AND @REL@ = q.rel), "
@@ -32,26 +32,32 @@ const char rep_sql_types[] =
 const char rep_sql_sets[] =
     "SELECT a.game, a.asset_id, l.label, a.character_count, a.animation_count, "
     "(SELECT group_concat(c.name, ', ') FROM (SELECT name FROM characters c WHERE c.game = "
-    "a.game AND c.ancs_id = a.asset_id ORDER BY char_index) c) "
-    "FROM ancs a LEFT JOIN asset_label l ON l.asset_id = a.asset_id ORDER BY a.game, "
-    "l.label IS NULL, l.label, a.asset_id";
+    "a.game AND c.ancs_id = a.asset_id AND c.content_id = a.content_id ORDER BY char_index) c) "
+    "FROM ancs a LEFT JOIN asset_label l ON l.asset_id = a.asset_id WHERE a.content_id = "
+    "(SELECT max(x.content_id) FROM contents x WHERE x.game = a.game AND x.asset_id = "
+    "a.asset_id) ORDER BY a.game, l.label IS NULL, l.label, a.asset_id";
 /* ==== end of SQL ========================================================================= */
 
 /* ==== SQL ================================================================================
  * The ANCS of the database with their name and counts; one ANCS's characters with their own
  * IDs' names; where an asset is stored. Reached assets come from queries/deps.sql. Tables:
- * ancs, characters, pak_entries, paks, asset_label. */
+ * ancs, characters, contents (an ANCS decoded from several contents shows its newest),
+ * pak_entries, paks, asset_label. */
 const char rep_sql_all_ancs[] =
     "SELECT a.game, a.asset_id, l.label, a.character_count, a.animation_count, "
     "a.transition_count, a.animset_version, a.ancs_version, a.size, "
     "(SELECT group_concat(c.name, ', ') FROM (SELECT name FROM characters c WHERE c.game = "
-    "a.game AND c.ancs_id = a.asset_id ORDER BY char_index) c) AS names "
-    "FROM ancs a LEFT JOIN asset_label l ON l.asset_id = a.asset_id ORDER BY a.game, a.asset_id";
+    "a.game AND c.ancs_id = a.asset_id AND c.content_id = a.content_id ORDER BY char_index) c) "
+    "AS names FROM ancs a LEFT JOIN asset_label l ON l.asset_id = a.asset_id WHERE "
+    "a.content_id = (SELECT max(x.content_id) FROM contents x WHERE x.game = a.game AND "
+    "x.asset_id = a.asset_id) ORDER BY a.game, a.asset_id";
 const char rep_sql_chars[] =
     "SELECT c.char_index, c.char_id, c.name, c.version, c.model_id, c.skin_id, c.skeleton_id, "
     "c.anim_name_count, (SELECT count(*) FROM particle_refs p WHERE p.game = c.game AND "
-    "p.ancs_id = c.ancs_id AND p.char_index = c.char_index) AS particles "
-    "FROM characters c WHERE c.game = ?1 AND c.ancs_id = ?2 ORDER BY c.char_index";
+    "p.ancs_id = c.ancs_id AND p.content_id = c.content_id AND p.char_index = c.char_index) AS "
+    "particles FROM characters c WHERE c.game = ?1 AND c.ancs_id = ?2 AND c.content_id = "
+    "(SELECT max(x.content_id) FROM contents x WHERE x.game = ?1 AND x.asset_id = ?2) "
+    "ORDER BY c.char_index";
 const char rep_sql_where[] =
     "SELECT p.path, count(*) AS copies, max(e.compressed) AS compressed, "
     "max(e.decompressed_size) AS size FROM pak_entries e JOIN paks p USING (pak_id) "

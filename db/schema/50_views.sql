@@ -30,18 +30,19 @@ SELECT t.game,
 FROM assets t
 LEFT JOIN asset_label n1 ON n1.asset_id = t.asset_id;
 
--- Which copy of each ANCS/EVNT was decoded.
+-- Each distinct content of an ANCS/EVNT (decoded once) and the releases holding it.
 CREATE VIEW v_decoded AS
 SELECT t.game,
        t.type,
        printf('%08X', t.asset_id) COLLATE NOCASE AS asset,
        n1.label AS asset_name,
-       p.path,
-       t.entry_index,
+       t.content_id,
+       (SELECT group_concat(release, ', ') FROM (SELECT DISTINCT v.release
+        FROM v_content_releases v WHERE v.content_id = t.content_id ORDER BY v.release))
+           AS releases,
        t.size,
        t.status
-FROM decoded t
-JOIN paks p ON p.pak_id = t.pak_id
+FROM contents t
 LEFT JOIN asset_label n1 ON n1.asset_id = t.asset_id;
 
 -- Decoded ANCS, with the default transition's type and time type labelled.
@@ -89,7 +90,7 @@ SELECT t.game,
 FROM character_anims t
 LEFT JOIN asset_label n1 ON n1.asset_id = t.ancs_id
 LEFT JOIN characters c ON c.game = t.game AND c.ancs_id = t.ancs_id
-                      AND c.char_index = t.char_index;
+                      AND c.content_id = t.content_id AND c.char_index = t.char_index;
 
 -- Each character's animation ID map.
 CREATE VIEW v_anim_id_map AS
@@ -103,7 +104,7 @@ SELECT t.game,
 FROM anim_id_map t
 LEFT JOIN asset_label n1 ON n1.asset_id = t.ancs_id
 LEFT JOIN characters c ON c.game = t.game AND c.ancs_id = t.ancs_id
-                      AND c.char_index = t.char_index;
+                      AND c.content_id = t.content_id AND c.char_index = t.char_index;
 
 -- Particles listed by characters (resource lists and effect components).
 CREATE VIEW v_particle_refs AS
@@ -122,7 +123,7 @@ SELECT t.game,
 FROM particle_refs t
 LEFT JOIN asset_label n1 ON n1.asset_id = t.ancs_id
 LEFT JOIN characters c ON c.game = t.game AND c.ancs_id = t.ancs_id
-                      AND c.char_index = t.char_index
+                      AND c.content_id = t.content_id AND c.char_index = t.char_index
 LEFT JOIN asset_label n2 ON n2.asset_id = t.particle_id;
 
 -- PAS anim states, with their EAnimationState label.
@@ -140,7 +141,7 @@ SELECT t.game,
 FROM pas_states t
 LEFT JOIN asset_label n1 ON n1.asset_id = t.ancs_id
 LEFT JOIN characters c ON c.game = t.game AND c.ancs_id = t.ancs_id
-                      AND c.char_index = t.char_index
+                      AND c.content_id = t.content_id AND c.char_index = t.char_index
 LEFT JOIN label_anim_state l2 ON l2.value = t.state_type;
 
 -- PAS parameter infos, with parm type and weight function labelled.
@@ -164,7 +165,7 @@ SELECT t.game,
 FROM pas_parms t
 LEFT JOIN asset_label n1 ON n1.asset_id = t.ancs_id
 LEFT JOIN characters c ON c.game = t.game AND c.ancs_id = t.ancs_id
-                      AND c.char_index = t.char_index
+                      AND c.content_id = t.content_id AND c.char_index = t.char_index
 LEFT JOIN label_parm_type l2 ON l2.value = t.parm_type
 LEFT JOIN label_weight_function l3 ON l3.value = t.weight_function;
 
@@ -181,7 +182,7 @@ SELECT t.game,
 FROM pas_anim_infos t
 LEFT JOIN asset_label n1 ON n1.asset_id = t.ancs_id
 LEFT JOIN characters c ON c.game = t.game AND c.ancs_id = t.ancs_id
-                      AND c.char_index = t.char_index;
+                      AND c.content_id = t.content_id AND c.char_index = t.char_index;
 
 -- PAS parameter values.
 CREATE VIEW v_pas_values AS
@@ -198,7 +199,7 @@ SELECT t.game,
 FROM pas_values t
 LEFT JOIN asset_label n1 ON n1.asset_id = t.ancs_id
 LEFT JOIN characters c ON c.game = t.game AND c.ancs_id = t.ancs_id
-                      AND c.char_index = t.char_index;
+                      AND c.content_id = t.content_id AND c.char_index = t.char_index;
 
 -- Per-animation bounding boxes.
 CREATE VIEW v_anim_aabbs AS
@@ -218,7 +219,7 @@ SELECT t.game,
 FROM anim_aabbs t
 LEFT JOIN asset_label n1 ON n1.asset_id = t.ancs_id
 LEFT JOIN characters c ON c.game = t.game AND c.ancs_id = t.ancs_id
-                      AND c.char_index = t.char_index;
+                      AND c.content_id = t.content_id AND c.char_index = t.char_index;
 
 -- MP2 indexed bounding boxes.
 CREATE VIEW v_indexed_aabbs AS
@@ -238,7 +239,7 @@ SELECT t.game,
 FROM indexed_aabbs t
 LEFT JOIN asset_label n1 ON n1.asset_id = t.ancs_id
 LEFT JOIN characters c ON c.game = t.game AND c.ancs_id = t.ancs_id
-                      AND c.char_index = t.char_index;
+                      AND c.content_id = t.content_id AND c.char_index = t.char_index;
 
 -- Character effects.
 CREATE VIEW v_effects AS
@@ -253,7 +254,7 @@ SELECT t.game,
 FROM effects t
 LEFT JOIN asset_label n1 ON n1.asset_id = t.ancs_id
 LEFT JOIN characters c ON c.game = t.game AND c.ancs_id = t.ancs_id
-                      AND c.char_index = t.char_index;
+                      AND c.content_id = t.content_id AND c.char_index = t.char_index;
 
 -- Effect components, with the parented mode labelled.
 CREATE VIEW v_effect_components AS
@@ -278,7 +279,7 @@ SELECT t.game,
 FROM effect_components t
 LEFT JOIN asset_label n1 ON n1.asset_id = t.ancs_id
 LEFT JOIN characters c ON c.game = t.game AND c.ancs_id = t.ancs_id
-                      AND c.char_index = t.char_index
+                      AND c.content_id = t.content_id AND c.char_index = t.char_index
 LEFT JOIN asset_label n2 ON n2.asset_id = t.particle_id
 LEFT JOIN label_parented_mode l3 ON l3.value = t.parented_mode;
 
