@@ -251,16 +251,8 @@ static int do_pak_file(ing *g, const ing_pak_at *at, const struct stat *sb, pak_
                            pak_id, g->err)) != 0)
             goto rollback;
     }
-    /* An entry of any type whose data runs past the file is not loaded: a load_errors row
-     * (ANCS/EVNT get theirs when their job is consumed). */
-    for (uint32_t i = 0; i < p->entry_count; i++) {
-        const pak_entry *en = &p->entries[i];
-        if (en->in_bounds || en->type == UTIL_FCC_ANCS || en->type == UTIL_FCC_EVNT)
-            continue;
-        if ((rc = ing_fault(g, path, game, i, en->type, en->id, "inflate", en->offset,
-                            "entry data lies outside the file")) != 0)
-            goto rollback;
-    }
+    /* An entry of any type whose data runs past the file is not loaded: its job gives it a
+     * load_errors row (ing_finish_entry) like every other fault of an entry. */
     g->st->resources += p->entry_count;
     /* Consume the jobs in entry order, handing out one more for each one written. */
     for (size_t k = 0; k < n_pending; k++) {
