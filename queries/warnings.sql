@@ -10,9 +10,9 @@ SELECT w.game,
        w.message AS detail
 FROM warnings w
 LEFT JOIN paks p ON p.pak_id = w.pak_id
-LEFT JOIN decoded d ON w.pak_id IS NULL AND d.game = w.game AND d.asset_id = w.asset_id
-                   AND d.type = w.type
-LEFT JOIN paks dp ON dp.pak_id = d.pak_id
+LEFT JOIN paks dp ON w.pak_id IS NULL AND w.content_id IS NOT NULL
+                  AND dp.pak_id = (SELECT min(e.pak_id) FROM pak_entries e
+                                   WHERE e.content_id = w.content_id)
 LEFT JOIN asset_label l ON l.asset_id = w.asset_id
 WHERE ?1 IS NULL OR lower(w.code) GLOB lower(?1)
 ORDER BY w.code, w.game, pak_path, w.asset_id, w.byte_offset;

@@ -92,7 +92,7 @@ CREATE TABLE contents (
 CREATE TABLE ancs (
     game TEXT NOT NULL,              -- 'MP1' / 'MP2'
     asset_id INTEGER NOT NULL,       -- the ANCS
-    content_id INTEGER NOT NULL,     -- contents.content_id: the distinct content these rows come from
+    content_id INTEGER NOT NULL DEFAULT 0, -- contents.content_id: the content the rows come from
     ancs_version INTEGER,            -- u16 at +0 (always 1)
     charset_version INTEGER,         -- character set u16 version (always 1)
     character_count INTEGER,         -- characters
@@ -121,7 +121,7 @@ CREATE TABLE ancs (
 CREATE TABLE characters (
     game TEXT NOT NULL,              -- 'MP1' / 'MP2'
     ancs_id INTEGER NOT NULL,        -- owning ANCS
-    content_id INTEGER NOT NULL,     -- contents.content_id: the distinct content these rows come from
+    content_id INTEGER NOT NULL DEFAULT 0, -- contents.content_id: the content the rows come from
     char_index INTEGER NOT NULL,     -- position in the set
     char_id INTEGER NOT NULL,        -- character ID stored before the body
     version INTEGER NOT NULL,        -- character version T
@@ -157,7 +157,7 @@ CREATE INDEX characters_model ON characters(model_id);
 CREATE TABLE character_anims (
     game TEXT NOT NULL,              -- 'MP1' / 'MP2'
     ancs_id INTEGER NOT NULL,        -- owning ANCS
-    content_id INTEGER NOT NULL,     -- contents.content_id: the distinct content these rows come from
+    content_id INTEGER NOT NULL DEFAULT 0, -- contents.content_id: the content the rows come from
     char_index INTEGER NOT NULL,     -- character position
     seq INTEGER NOT NULL,            -- position in the animation-name list
     anim_id INTEGER NOT NULL,        -- character-relative animation ID
@@ -170,7 +170,7 @@ CREATE TABLE character_anims (
 CREATE TABLE anim_id_map (
     game TEXT NOT NULL,              -- 'MP1' / 'MP2'
     ancs_id INTEGER NOT NULL,        -- owning ANCS
-    content_id INTEGER NOT NULL,     -- contents.content_id: the distinct content these rows come from
+    content_id INTEGER NOT NULL DEFAULT 0, -- contents.content_id: the content the rows come from
     char_index INTEGER NOT NULL,     -- character position
     anim_id INTEGER NOT NULL,        -- character-relative ID (position in the map)
     anim_index INTEGER NOT NULL,     -- animation-set index stored there
@@ -187,7 +187,7 @@ CREATE TABLE particle_refs (
     effect_index INTEGER,            -- effects: effect position
     particle_type TEXT,              -- FourCC; NULL for the third list (T >= 6)
     particle_id INTEGER NOT NULL,    -- particle asset
-    content_id INTEGER NOT NULL      -- contents.content_id: the distinct content these rows come from
+    content_id INTEGER NOT NULL DEFAULT 0 -- contents.content_id: the content the rows come from
 );
 CREATE INDEX particle_refs_owner ON particle_refs(game, ancs_id, content_id, char_index);
 CREATE INDEX particle_refs_particle ON particle_refs(particle_id);
@@ -195,7 +195,7 @@ CREATE INDEX particle_refs_particle ON particle_refs(particle_id);
 CREATE TABLE pas_states (
     game TEXT NOT NULL,              -- 'MP1' / 'MP2'
     ancs_id INTEGER NOT NULL,        -- owning ANCS
-    content_id INTEGER NOT NULL,     -- contents.content_id: the distinct content these rows come from
+    content_id INTEGER NOT NULL DEFAULT 0, -- contents.content_id: the content the rows come from
     char_index INTEGER NOT NULL,     -- character position
     state_index INTEGER NOT NULL,    -- position in the PAS database
     state_type INTEGER,              -- EAnimationState
@@ -207,7 +207,7 @@ CREATE TABLE pas_states (
 CREATE TABLE pas_parms (
     game TEXT NOT NULL,              -- 'MP1' / 'MP2'
     ancs_id INTEGER NOT NULL,        -- owning ANCS
-    content_id INTEGER NOT NULL,     -- contents.content_id: the distinct content these rows come from
+    content_id INTEGER NOT NULL DEFAULT 0, -- contents.content_id: the content the rows come from
     char_index INTEGER NOT NULL,     -- character position
     state_index INTEGER NOT NULL,    -- state position
     parm_index INTEGER NOT NULL,     -- parm position
@@ -224,7 +224,7 @@ CREATE TABLE pas_parms (
 CREATE TABLE pas_anim_infos (
     game TEXT NOT NULL,              -- 'MP1' / 'MP2'
     ancs_id INTEGER NOT NULL,        -- owning ANCS
-    content_id INTEGER NOT NULL,     -- contents.content_id: the distinct content these rows come from
+    content_id INTEGER NOT NULL DEFAULT 0, -- contents.content_id: the content the rows come from
     char_index INTEGER NOT NULL,     -- character position
     state_index INTEGER NOT NULL,    -- state position
     info_index INTEGER NOT NULL,     -- anim info position
@@ -235,7 +235,7 @@ CREATE TABLE pas_anim_infos (
 CREATE TABLE pas_values (
     game TEXT NOT NULL,              -- 'MP1' / 'MP2'
     ancs_id INTEGER NOT NULL,        -- owning ANCS
-    content_id INTEGER NOT NULL,     -- contents.content_id: the distinct content these rows come from
+    content_id INTEGER NOT NULL DEFAULT 0, -- contents.content_id: the content the rows come from
     char_index INTEGER NOT NULL,     -- character position
     state_index INTEGER NOT NULL,    -- state position
     info_index INTEGER NOT NULL,     -- anim info position
@@ -248,7 +248,7 @@ CREATE TABLE pas_values (
 CREATE TABLE anim_aabbs (
     game TEXT NOT NULL,              -- 'MP1' / 'MP2'
     ancs_id INTEGER NOT NULL,        -- owning ANCS
-    content_id INTEGER NOT NULL,     -- contents.content_id: the distinct content these rows come from
+    content_id INTEGER NOT NULL DEFAULT 0, -- contents.content_id: the content the rows come from
     char_index INTEGER NOT NULL,     -- character position
     seq INTEGER NOT NULL,            -- position in the list
     name TEXT,                       -- animation (primitive) name
@@ -260,7 +260,7 @@ CREATE TABLE anim_aabbs (
 CREATE TABLE indexed_aabbs (
     game TEXT NOT NULL,              -- 'MP1' / 'MP2'
     ancs_id INTEGER NOT NULL,        -- owning ANCS
-    content_id INTEGER NOT NULL,     -- contents.content_id: the distinct content these rows come from
+    content_id INTEGER NOT NULL DEFAULT 0, -- contents.content_id: the content the rows come from
     char_index INTEGER NOT NULL,     -- character position
     seq INTEGER NOT NULL,            -- position in the list
     anim_id INTEGER,                 -- ID of unknown index space (FORMATS 4.9)
@@ -272,7 +272,7 @@ CREATE TABLE indexed_aabbs (
 CREATE TABLE effects (
     game TEXT NOT NULL,              -- 'MP1' / 'MP2'
     ancs_id INTEGER NOT NULL,        -- owning ANCS
-    content_id INTEGER NOT NULL,     -- contents.content_id: the distinct content these rows come from
+    content_id INTEGER NOT NULL DEFAULT 0, -- contents.content_id: the content the rows come from
     char_index INTEGER NOT NULL,     -- character position
     effect_index INTEGER NOT NULL,   -- position in the effect list
     name TEXT,                       -- effect name
@@ -283,7 +283,7 @@ CREATE TABLE effects (
 CREATE TABLE effect_components (
     game TEXT NOT NULL,              -- 'MP1' / 'MP2'
     ancs_id INTEGER NOT NULL,        -- owning ANCS
-    content_id INTEGER NOT NULL,     -- contents.content_id: the distinct content these rows come from
+    content_id INTEGER NOT NULL DEFAULT 0, -- contents.content_id: the content the rows come from
     char_index INTEGER NOT NULL,     -- character position
     effect_index INTEGER NOT NULL,   -- effect position
     comp_index INTEGER NOT NULL,     -- component position
@@ -301,7 +301,7 @@ CREATE TABLE effect_components (
 CREATE TABLE animations (
     game TEXT NOT NULL,              -- 'MP1' / 'MP2'
     ancs_id INTEGER NOT NULL,        -- owning ANCS
-    content_id INTEGER NOT NULL,     -- contents.content_id: the distinct content these rows come from
+    content_id INTEGER NOT NULL DEFAULT 0, -- contents.content_id: the content the rows come from
     anim_index INTEGER NOT NULL,     -- animation-set index
     name TEXT,                       -- animation name
     meta_type INTEGER,               -- root meta-animation type
@@ -313,7 +313,7 @@ CREATE TABLE animations (
 CREATE TABLE meta_anim_nodes (
     game TEXT NOT NULL,              -- 'MP1' / 'MP2'
     ancs_id INTEGER NOT NULL,        -- owning ANCS
-    content_id INTEGER NOT NULL,     -- contents.content_id: the distinct content these rows come from
+    content_id INTEGER NOT NULL DEFAULT 0, -- contents.content_id: the content the rows come from
     owner TEXT NOT NULL,             -- 'animation','transition','half_transition','default_transition'
     owner_index INTEGER NOT NULL,    -- position in its list (0 for the default transition)
     seq INTEGER NOT NULL,            -- pre-order position in the tree (root = 0)
@@ -339,7 +339,7 @@ CREATE TABLE meta_anim_nodes (
 CREATE TABLE anim_primitives (
     game TEXT NOT NULL,              -- 'MP1' / 'MP2'
     ancs_id INTEGER NOT NULL,        -- owning ANCS
-    content_id INTEGER NOT NULL,     -- contents.content_id: the distinct content these rows come from
+    content_id INTEGER NOT NULL DEFAULT 0, -- contents.content_id: the content the rows come from
     owner TEXT NOT NULL,             -- 'animation','transition','half_transition','default_transition'
     owner_index INTEGER NOT NULL,    -- position in its list (0 for the default transition)
     seq INTEGER NOT NULL,            -- Play node order within the owner (stream order)
@@ -355,7 +355,7 @@ CREATE INDEX anim_primitives_anim ON anim_primitives(anim_asset_id);
 CREATE TABLE transitions (
     game TEXT NOT NULL,              -- 'MP1' / 'MP2'
     ancs_id INTEGER NOT NULL,        -- owning ANCS
-    content_id INTEGER NOT NULL,     -- contents.content_id: the distinct content these rows come from
+    content_id INTEGER NOT NULL DEFAULT 0, -- contents.content_id: the content the rows come from
     trans_index INTEGER NOT NULL,    -- position in the list
     unknown_id INTEGER,              -- u32 before the pair (DECOMP x0_id)
     anim_a INTEGER,                  -- source (primitive ID space)
@@ -372,7 +372,7 @@ CREATE TABLE transitions (
 CREATE TABLE half_transitions (
     game TEXT NOT NULL,              -- 'MP1' / 'MP2'
     ancs_id INTEGER NOT NULL,        -- owning ANCS
-    content_id INTEGER NOT NULL,     -- contents.content_id: the distinct content these rows come from
+    content_id INTEGER NOT NULL DEFAULT 0, -- contents.content_id: the content the rows come from
     half_index INTEGER NOT NULL,     -- position in the list
     anim INTEGER,                    -- destination animation
     trans_type INTEGER,              -- meta-transition type 0..3
@@ -387,7 +387,7 @@ CREATE TABLE half_transitions (
 CREATE TABLE additive_animations (
     game TEXT NOT NULL,              -- 'MP1' / 'MP2'
     ancs_id INTEGER NOT NULL,        -- owning ANCS
-    content_id INTEGER NOT NULL,     -- contents.content_id: the distinct content these rows come from
+    content_id INTEGER NOT NULL DEFAULT 0, -- contents.content_id: the content the rows come from
     seq INTEGER NOT NULL,            -- position in the list
     anim_index INTEGER,              -- animation-set index
     fade_in REAL,                    -- seconds
@@ -398,7 +398,7 @@ CREATE TABLE additive_animations (
 CREATE TABLE animation_resources (
     game TEXT NOT NULL,              -- 'MP1'
     ancs_id INTEGER NOT NULL,        -- owning ANCS
-    content_id INTEGER NOT NULL,     -- contents.content_id: the distinct content these rows come from
+    content_id INTEGER NOT NULL DEFAULT 0, -- contents.content_id: the content the rows come from
     res_index INTEGER NOT NULL,      -- position in the pair list
     anim_asset_id INTEGER,           -- ANIM
     evnt_asset_id INTEGER,           -- EVNT (0 / FFFFFFFF = none)
@@ -410,7 +410,7 @@ CREATE INDEX animation_resources_evnt ON animation_resources(evnt_asset_id);
 CREATE TABLE evnt (
     game TEXT NOT NULL,              -- 'MP1' (MP2 has no EVNT resources)
     asset_id INTEGER NOT NULL,       -- the EVNT
-    content_id INTEGER NOT NULL,     -- contents.content_id: the distinct content these rows come from
+    content_id INTEGER NOT NULL DEFAULT 0, -- contents.content_id: the content the rows come from
     version INTEGER,                 -- EV
     bool_count INTEGER,              -- bool nodes
     int32_count INTEGER,             -- int32 nodes
@@ -425,7 +425,7 @@ CREATE TABLE evnt (
 CREATE TABLE event_sets (
     game TEXT NOT NULL,              -- 'MP2'
     ancs_id INTEGER NOT NULL,        -- owning ANCS
-    content_id INTEGER NOT NULL,     -- contents.content_id: the distinct content these rows come from
+    content_id INTEGER NOT NULL DEFAULT 0, -- contents.content_id: the content the rows come from
     anim_index INTEGER NOT NULL,     -- position in the event-set list
     version INTEGER,                 -- EV
     bool_count INTEGER,              -- bool nodes
@@ -469,7 +469,7 @@ CREATE TABLE events (
     echoes_unknown_b INTEGER,        -- MP2 sound extra u16
     echoes_unknown_c INTEGER,        -- MP2 sound extra u16
     echoes_unknown_d REAL,           -- MP2 sound extra f32
-    content_id INTEGER NOT NULL      -- contents.content_id: the distinct content these rows come from
+    content_id INTEGER NOT NULL DEFAULT 0 -- contents.content_id: the content the rows come from
 );
 CREATE INDEX events_owner ON events(game, owner_type, owner_id, content_id, anim_index);
 CREATE INDEX events_particle ON events(particle_id) WHERE particle_id IS NOT NULL;
@@ -486,7 +486,7 @@ CREATE TABLE asset_refs (
                                      -- frozen_skin, cspp, particles, third_list, effect,
                                      -- animation, animation_resources, event, transition,
                                      -- half_transition, default_transition, event_set
-    content_id INTEGER NOT NULL      -- contents.content_id: the distinct content these rows come from
+    content_id INTEGER NOT NULL DEFAULT 0 -- contents.content_id: the content the rows come from
 );
 CREATE UNIQUE INDEX asset_refs_key ON asset_refs(game, src_type, src_id, content_id, dst_id,
     ifnull(dst_type, ''), ifnull(char_index, -2), via);
