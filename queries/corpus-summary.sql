@@ -1,5 +1,6 @@
--- Counts per game: PAKs, entries, distinct assets per type, decoded ANCS/EVNT, characters, errors, warnings
-SELECT game, item, count FROM (
+-- Counts per game (release '(all)') and per game and release: PAKs, entries, distinct assets per type, decoded ANCS/EVNT contents, characters, errors, warnings
+SELECT game, item, count, release FROM (
+SELECT game, '(all)' AS release, o, item, count FROM (
     SELECT game, 1 AS o, 'paks' AS item, count(*) AS count FROM paks GROUP BY game
     UNION ALL
     SELECT game, 2, 'paks_unreadable', count(*) FROM paks WHERE status <> 'ok' GROUP BY game
@@ -42,4 +43,31 @@ SELECT game, item, count FROM (
     UNION ALL
     SELECT '?', 15, 'warnings', count(*) FROM warnings WHERE game IS NULL HAVING count(*) > 0
 )
-ORDER BY game, o, item;
+UNION ALL
+SELECT game, release, o, item, count FROM (
+    SELECT p.game, r.label AS release, 1 AS o, 'paks' AS item, count(*) AS count
+    FROM paks p JOIN releases r USING (release_id) GROUP BY p.game, r.label
+    UNION ALL
+    SELECT p.game, r.label, 3, 'entries', count(*)
+    FROM pak_entries e JOIN paks p USING (pak_id) JOIN releases r USING (release_id)
+    GROUP BY p.game, r.label
+    UNION ALL
+    SELECT game, release, 5, 'assets', count(*) FROM (
+        SELECT DISTINCT p.game, r.label AS release, e.asset_id
+        FROM pak_entries e JOIN paks p USING (pak_id) JOIN releases r USING (release_id))
+    GROUP BY game, release
+    UNION ALL
+    SELECT game, release, 7, 'ancs_decoded', count(*) FROM v_content_releases
+    WHERE type = 'ANCS' GROUP BY game, release
+    UNION ALL
+    SELECT v.game, v.release, 8, 'characters', count(*)
+    FROM v_content_releases v JOIN characters c ON c.content_id = v.content_id
+    GROUP BY v.game, v.release
+    UNION ALL
+    SELECT game, release, 10, 'evnt_decoded', count(*) FROM v_content_releases
+    WHERE type = 'EVNT' GROUP BY game, release
+    UNION ALL
+    SELECT ifnull(l.game, '?'), r.label, 14, 'load_errors', count(*)
+    FROM load_errors l JOIN releases r USING (release_id) GROUP BY l.game, r.label)
+)
+ORDER BY game, release <> '(all)', release, o, item;
