@@ -14,7 +14,8 @@
 -- IDs 0 and FFFFFFFF mean "none" and are left out. One row per (character, dst_type, dst_id):
 -- `via` is the first path in rule order, `paths` how many distinct paths reach it.
 -- Rows of one ANCS are matched by content_id too (each distinct content of an ANCS is decoded
--- once; two releases may hold two contents). Tables joined here (each keyed by game, owner
+-- once; two releases may hold two contents): a row alike in every shown column in two
+-- contents appears once, rows that differ (a renamed character, another path) once per content. Tables joined here (each keyed by game, owner
 -- and content): characters, particle_refs, effects,
 -- effect_components, character_anims, anim_primitives, animation_resources, events,
 -- asset_label. CROSS JOINs keep SQLite walking from the few characters asked for into the
@@ -126,21 +127,36 @@ ranked AS (
            count(*) OVER (PARTITION BY game, ancs_id, content_id, char_index,
                                        ifnull(dst_type, ''), dst_id) AS paths
     FROM (SELECT DISTINCT * FROM reach WHERE dst_id NOT IN (0, 4294967295)) r
+),
+-- rows identical in every column shown (the same path in two contents of the ANCS) appear
+-- once, at the place of their first content
+shown AS (
+    SELECT r.game, r.ancs_id, r.char_index, ch.name AS character, r.dst_type, r.dst_id, r.via,
+           r.paths, r.content_id, r.rule, r.k1, r.k2, r.k3
+    FROM ranked r
+    JOIN ch ON ch.game = r.game AND ch.ancs_id = r.ancs_id AND ch.content_id = r.content_id
+           AND ch.char_index = r.char_index
+    WHERE r.nth = 1
+),
+once AS (
+    SELECT s.*,
+           row_number() OVER (PARTITION BY game, ancs_id, char_index, character,
+                                           ifnull(dst_type, ''), dst_id, via, paths
+                              ORDER BY content_id, rule, k1, k2, k3) AS copy
+    FROM shown s
 )
-SELECT r.game,
-       r.ancs_id,
+SELECT o.game,
+       o.ancs_id,
        al.label AS ancs_id_name,
-       r.char_index,
-       ch.name AS character,
-       r.dst_type,
-       r.dst_id,
+       o.char_index,
+       o.character,
+       o.dst_type,
+       o.dst_id,
        l.label AS dst_id_name,
-       r.via,
-       r.paths
-FROM ranked r
-JOIN ch ON ch.game = r.game AND ch.ancs_id = r.ancs_id AND ch.content_id = r.content_id
-       AND ch.char_index = r.char_index
-LEFT JOIN asset_label al ON al.asset_id = r.ancs_id
-LEFT JOIN asset_label l ON l.asset_id = r.dst_id
-WHERE r.nth = 1
-ORDER BY r.game, r.ancs_id, r.char_index, r.content_id, r.rule, r.k1, r.k2, r.k3, r.dst_id;
+       o.via,
+       o.paths
+FROM once o
+LEFT JOIN asset_label al ON al.asset_id = o.ancs_id
+LEFT JOIN asset_label l ON l.asset_id = o.dst_id
+WHERE o.copy = 1
+ORDER BY o.game, o.ancs_id, o.char_index, o.content_id, o.rule, o.k1, o.k2, o.k3, o.dst_id;

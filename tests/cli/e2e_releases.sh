@@ -233,6 +233,19 @@ if [ -n "${pid:-}" ]; then
     check "--release: who-references of the particle swapped out (A has it, B not)" "1 0" \
         "$(who --release G2ME01_00) $(who --release G2MP01_00)"
 fi
+# deps of a set changed between releases (two contents): a row alike in both appears once
+dup=""
+nchanged=0
+for id in $(q "$DB" "SELECT printf('%08X', asset_id) FROM contents WHERE type = 'ANCS' \
+GROUP BY game, asset_id HAVING count(*) > 1"); do
+    nchanged=$((nchanged + 1))
+    "$BIN" query --db "$DB" --format tsv deps "$id" | tail -n +2 >"$T/deps.tsv"
+    n=$(wc -l <"$T/deps.tsv")
+    u=$(sort -u "$T/deps.tsv" | wc -l)
+    if [ "$n" -eq 0 ] || [ "$n" != "$u" ]; then dup="$dup $id:$n/$u"; fi
+done
+check "ANCS sets changed between releases exist" 1 "$([ "$nchanged" -gt 0 ] && echo 1)"
+check "deps of a set changed between releases: rows, none repeated (rows/unique)" "" "$dup"
 "$BIN" query --db "$DB" --release NOPE corpus-summary >/dev/null 2>"$T/nope.err"
 check "--release with an unknown label: usage error naming the labels" "2 1" \
     "$? $(grep -c 'GM8E01_00' "$T/nope.err")"
