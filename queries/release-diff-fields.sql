@@ -201,6 +201,14 @@ WITH ca AS (
     LEFT JOIN ancs a ON a.game = pr.game AND a.asset_id = pr.asset_id AND a.content_id = pr.xa
     LEFT JOIN ancs b ON b.game = pr.game AND b.asset_id = pr.asset_id AND b.content_id = pr.xb
     WHERE pr.type = 'ANCS'
+), id_fields(f) AS (
+    -- fields holding asset IDs print as 8 hex digits, like every asset ID (sound IDs,
+    -- character IDs and primitive IDs are numbers, not assets)
+    VALUES ('characters.model_id'), ('characters.skin_id'), ('characters.skeleton_id'),
+           ('characters.frozen_model_id'), ('characters.frozen_skin_id'),
+           ('characters.cspp_id'), ('particle_refs.particle_id'), ('events.particle_id'),
+           ('anim_primitives.anim_asset_id'), ('animation_resources.anim_asset_id'),
+           ('animation_resources.evnt_asset_id')
 ), allrows AS (
     SELECT * FROM set_rows UNION ALL SELECT * FROM char_rows UNION ALL SELECT * FROM anim_rows
     UNION ALL SELECT * FROM pref_rows UNION ALL SELECT * FROM animation_rows
@@ -209,7 +217,11 @@ WITH ca AS (
 )
 SELECT game, type, asset_id,
        (SELECT l.label FROM asset_label l WHERE l.asset_id = r.asset_id) AS asset_id_name,
-       char_index, field, value_a, value_b
+       char_index, field,
+       CASE WHEN r.field IN (SELECT f FROM id_fields) AND typeof(r.value_a) = 'integer'
+            THEN printf('%08X', r.value_a) ELSE r.value_a END AS value_a,
+       CASE WHEN r.field IN (SELECT f FROM id_fields) AND typeof(r.value_b) = 'integer'
+            THEN printf('%08X', r.value_b) ELSE r.value_b END AS value_b
 FROM allrows r
 WHERE value_a IS NOT value_b
 ORDER BY game, type, asset_id, char_index IS NOT NULL, char_index, o, k1, k2, k3;
