@@ -15,9 +15,10 @@
 -- `via` is the first path in rule order, `paths` how many distinct paths reach it.
 -- Rows of one ANCS are matched by content_id too (each distinct content of an ANCS is decoded
 -- once; two releases may hold two contents): a row alike in every shown column in two
--- contents appears once, rows that differ (a renamed character, another path) once per content. Tables joined here (each keyed by game, owner
--- and content): characters, particle_refs, effects,
--- effect_components, character_anims, anim_primitives, animation_resources, events,
+-- contents appears once, rows that differ (a renamed character, another path) once per
+-- content. Tables joined here (each keyed by game, owner and content): characters,
+-- particle_refs, effects, effect_components, character_anims, anim_primitives,
+-- animation_resources, events,
 -- asset_label. CROSS JOINs keep SQLite walking from the few characters asked for into the
 -- big tables by their (game, ancs_id, ...) keys.
 WITH ch AS (
