@@ -218,9 +218,9 @@ if command -v sqlite3 >/dev/null 2>&1; then
     cp "$DB" "$T/big.db"
     a=$(sqlite3 "$T/big.db" "SELECT printf('%08X', ancs_id) FROM characters WHERE game = 'MP1' ORDER BY ancs_id LIMIT 1")
     sqlite3 "$T/big.db" "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 600)
-        INSERT INTO particle_refs (game, ancs_id, char_index, source, list, seq, particle_type, particle_id)
-        SELECT 'MP1', ancs_id, 0, 'particles', 'PART', 1000 + i, 'PART', 0x70000000 + i
-        FROM n, (SELECT ancs_id FROM characters WHERE game = 'MP1' ORDER BY ancs_id LIMIT 1)"
+        INSERT INTO particle_refs (game, ancs_id, content_id, char_index, source, list, seq, particle_type, particle_id)
+        SELECT 'MP1', ancs_id, content_id, 0, 'particles', 'PART', 1000 + i, 'PART', 0x70000000 + i
+        FROM n, (SELECT ancs_id, content_id FROM characters WHERE game = 'MP1' ORDER BY ancs_id LIMIT 1)"
     "$BIN" graph --db "$T/big.db" --game MP1 "$a" >"$T/big.dot" 2>"$T/err" || { echo "FAIL: big graph: $(cat "$T/err")"; fail=1; }
     nodes=$(grep -cE '^  n[0-9]+ \[' "$T/big.dot")
     [ "$nodes" -eq 500 ] || { echo "FAIL: big graph draws $nodes nodes, expected 500"; fail=1; }
