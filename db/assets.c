@@ -11,12 +11,30 @@
 
 #include "ingest_internal.h"
 
+/* One pak_entries row in 16 bytes (10x: ~940,000 rows, 15 MB, sorted in place): hi is
+ * game << 32 | asset ID, lo is pak_id << 32 | type, so comparing (hi, lo) orders by game,
+ * asset ID, PAK, type. game: index into the games list (sorted by name); type: FourCC text
+ * packed big-endian (compares like the text). */
 typedef struct arow {
-    uint32_t asset_id;
-    uint32_t type; /* FourCC text packed big-endian: compares like the text */
-    int64_t pak_id;
-    uint32_t game; /* index into the games list (sorted by name) */
+    uint64_t hi, lo;
 } arow;
+
+static uint32_t r_game(const arow *r)
+{
+    return (uint32_t)(r->hi >> 32);
+}
+static uint32_t r_asset(const arow *r)
+{
+    return (uint32_t)r->hi;
+}
+static uint32_t r_pak(const arow *r)
+{
+    return (uint32_t)(r->lo >> 32);
+}
+static uint32_t r_type(const arow *r)
+{
+    return (uint32_t)r->lo;
+}
 
 typedef struct acalc {
     arow *rows;
@@ -33,16 +51,77 @@ typedef struct agroup {
     int conflict;
 } agroup;
 
-static int cmp_arow(const void *a, const void *b)
+static int arow_less(const arow *x, const arow *y)
 {
-    const arow *x = a, *y = b;
-    if (x->game != y->game)
-        return x->game < y->game ? -1 : 1;
-    if (x->asset_id != y->asset_id)
-        return x->asset_id < y->asset_id ? -1 : 1;
-    if (x->pak_id != y->pak_id)
-        return x->pak_id < y->pak_id ? -1 : 1;
-    return x->type < y->type ? -1 : x->type > y->type;
+    return x->hi != y->hi ? x->hi < y->hi : x->lo < y->lo;
+}
+
+static void arow_swap(arow *x, arow *y)
+{
+    arow t = *x;
+    *x = *y;
+    *y = t;
+}
+
+static void sift_down(arow *r, size_t i, size_t n)
+{
+    for (size_t c; (c = 2 * i + 1) < n; i = c) {
+        if (c + 1 < n && arow_less(&r[c], &r[c + 1]))
+            c++;
+        if (!arow_less(&r[i], &r[c]))
+            return;
+        arow_swap(&r[i], &r[c]);
+    }
+}
+
+/* In place, no memory (qsort would take a copy of the whole list): quicksort with the
+ * median of three, insertion sort for short runs, heapsort past a depth limit. */
+static void sort_rows(arow *r, size_t n, int depth)
+{
+    while (n > 16) {
+        if (depth-- == 0) {
+            for (size_t i = n / 2; i-- > 0;)
+                sift_down(r, i, n);
+            for (size_t e = n; e-- > 1;) {
+                arow_swap(&r[0], &r[e]);
+                sift_down(r, 0, e);
+            }
+            return;
+        }
+        size_t m = n / 2;
+        if (arow_less(&r[m], &r[0]))
+            arow_swap(&r[m], &r[0]);
+        if (arow_less(&r[n - 1], &r[0]))
+            arow_swap(&r[n - 1], &r[0]);
+        if (arow_less(&r[n - 1], &r[m]))
+            arow_swap(&r[n - 1], &r[m]);
+        arow pivot = r[m];
+        size_t i = 0, j = n - 1;
+        for (;;) {
+            while (arow_less(&r[i], &pivot))
+                i++;
+            while (arow_less(&pivot, &r[j]))
+                j--;
+            if (i >= j)
+                break;
+            arow_swap(&r[i], &r[j]);
+            i++;
+            j--;
+        }
+        /* [0, j] <= pivot <= [j + 1, n): recurse into the smaller side */
+        size_t left = j + 1;
+        if (left < n - left) {
+            sort_rows(r, left, depth);
+            r += left;
+            n -= left;
+        } else {
+            sort_rows(r + left, n - left, depth);
+            n = left;
+        }
+    }
+    for (size_t i = 1; i < n; i++)
+        for (size_t k = i; k > 0 && arow_less(&r[k], &r[k - 1]); k--)
+            arow_swap(&r[k], &r[k - 1]);
 }
 
 static int fail(ing *g)
@@ -73,7 +152,8 @@ static int collect_games(ing *g, acalc *a, int64_t **game_of_pak, int64_t *max_p
     if (rc || s != SQLITE_DONE)
         return rc ? rc : fail(g);
     TRY(dbi_query_int(g->d, "SELECT max(pak_id) FROM paks", max_pak, g->err));
-    if (*max_pak < 0 || *max_pak > (int64_t)(SIZE_MAX / sizeof **game_of_pak) - 1)
+    if (*max_pak < 0 || *max_pak > (int64_t)UINT32_MAX ||
+        *max_pak > (int64_t)(SIZE_MAX / sizeof **game_of_pak) - 1)
         return util_fail(g->err, UTIL_ESQL, UINT64_MAX, "rebuild assets: pak_id %" PRId64,
                          *max_pak);
     int64_t *gp = malloc(((size_t)*max_pak + 1) * sizeof *gp);
@@ -108,6 +188,18 @@ static int collect(ing *g, acalc *a)
     int rc = 0, s;
     if ((rc = collect_games(g, a, &game_of_pak, &max_pak)) != 0)
         goto done;
+    /* every entry of a PAK has a row: its resource count sizes the list (no doubling) */
+    int64_t hint = 0;
+    if ((rc = dbi_query_int(g->d, "SELECT coalesce(sum(resource_count), 0) FROM paks", &hint,
+                            g->err)) != 0)
+        goto done;
+    if (hint > 0 && (uint64_t)hint < SIZE_MAX / sizeof *a->rows) {
+        if (!(a->rows = malloc((size_t)hint * sizeof *a->rows))) {
+            rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+            goto done;
+        }
+        cap = (size_t)hint;
+    }
     if (sqlite3_prepare_v2(g->d->h, "SELECT pak_id, asset_id, type FROM pak_entries", -1, &st,
                            NULL) != SQLITE_OK)
         if ((rc = fail(g)) != 0)
@@ -122,7 +214,7 @@ static int collect(ing *g, acalc *a)
                                 "rebuild assets: type of 4 bytes")) != 0)
                 goto done;
         if (a->n == cap) {
-            cap = cap ? cap * 2 : 4096;
+            cap = cap ? cap + cap / 2 : 4096;
             arow *nr = realloc(a->rows, cap * sizeof *nr);
             if (!nr)
                 if ((rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory")) != 0)
@@ -130,16 +222,17 @@ static int collect(ing *g, acalc *a)
             a->rows = nr;
         }
         arow *r = &a->rows[a->n++];
-        r->asset_id = (uint32_t)sqlite3_column_int64(st, 1);
-        r->type = (uint32_t)t[0] << 24 | (uint32_t)t[1] << 16 | (uint32_t)t[2] << 8 | t[3];
-        r->pak_id = pid;
-        r->game = (uint32_t)game_of_pak[pid];
+        uint32_t type = (uint32_t)t[0] << 24 | (uint32_t)t[1] << 16 | (uint32_t)t[2] << 8 | t[3];
+        r->hi = (uint64_t)game_of_pak[pid] << 32 | (uint32_t)sqlite3_column_int64(st, 1);
+        r->lo = (uint64_t)pid << 32 | type;
     }
     if (s != SQLITE_DONE)
         if ((rc = fail(g)) != 0)
             goto done;
-    if (a->n)
-        qsort(a->rows, a->n, sizeof *a->rows, cmp_arow);
+    int depth = 0;
+    for (size_t k = a->n; k > 1; k >>= 1)
+        depth += 2;
+    sort_rows(a->rows, a->n, depth);
 done:
     sqlite3_finalize(st);
     free(game_of_pak);
@@ -152,15 +245,15 @@ static size_t next_group(const acalc *a, size_t i, agroup *out)
     const arow *r = a->rows;
     size_t j = i + 1;
     out->i = i;
-    out->type = r[i].type;
+    out->type = r_type(&r[i]);
     out->pak_count = 1;
     out->conflict = 0;
-    for (; j < a->n && r[j].game == r[i].game && r[j].asset_id == r[i].asset_id; j++) {
-        out->pak_count += r[j].pak_id != r[j - 1].pak_id;
-        if (r[j].type != out->type)
+    for (; j < a->n && r[j].hi == r[i].hi; j++) {
+        out->pak_count += r_pak(&r[j]) != r_pak(&r[j - 1]);
+        if (r_type(&r[j]) != out->type)
             out->conflict = 1;
-        if (r[j].type < out->type)
-            out->type = r[j].type;
+        if (r_type(&r[j]) < out->type)
+            out->type = r_type(&r[j]);
     }
     out->j = j;
     return j;
@@ -174,10 +267,10 @@ static void conflict_message(const acalc *a, const agroup *gr, char msg[160])
     snprintf(msg, 160, "asset ID held as ");
     for (size_t k = gr->i; k < gr->j; k++) {
         size_t m = 0;
-        while (m < nt && types[m] != a->rows[k].type)
+        while (m < nt && types[m] != r_type(&a->rows[k]))
             m++;
         if (m == nt && nt < 8)
-            types[nt++] = a->rows[k].type;
+            types[nt++] = r_type(&a->rows[k]);
     }
     for (size_t x = 1; x < nt; x++)
         for (size_t y = x; y > 0 && types[y - 1] > types[y]; y--) {
@@ -202,8 +295,8 @@ static int write_group(ing *g, const acalc *a, const agroup *gr)
     if (rc)
         return rc;
     util_fourcc_str(gr->type, fc);
-    dbi_text(&w, COL(assets, game), a->games[r->game]);
-    dbi_int(&w, COL(assets, asset_id), r->asset_id);
+    dbi_text(&w, COL(assets, game), a->games[r_game(r)]);
+    dbi_int(&w, COL(assets, asset_id), r_asset(r));
     dbi_text(&w, COL(assets, type), fc);
     dbi_int(&w, COL(assets, copies), (int64_t)(gr->j - gr->i));
     dbi_int(&w, COL(assets, pak_count), gr->pak_count);
@@ -213,9 +306,9 @@ static int write_group(ing *g, const acalc *a, const agroup *gr)
     conflict_message(a, gr, msg);
     if ((rc = dbi_row_begin(&w, g->d, TBL(warnings), g->err)) != 0)
         return rc;
-    dbi_text(&w, COL(warnings, game), a->games[r->game]);
+    dbi_text(&w, COL(warnings, game), a->games[r_game(r)]);
     dbi_text(&w, COL(warnings, type), fc);
-    dbi_int(&w, COL(warnings, asset_id), r->asset_id);
+    dbi_int(&w, COL(warnings, asset_id), r_asset(r));
     dbi_text(&w, COL(warnings, code), "id_type_conflict");
     dbi_text(&w, COL(warnings, message), msg);
     return dbi_row_end(&w, g->err);
@@ -272,8 +365,8 @@ int ing_assets_differ(ing *g, int *out)
         util_fourcc_str(gr.type, fc);
         const char *gm = (const char *)sqlite3_column_text(st, 0);
         const char *ty = (const char *)sqlite3_column_text(st, 2);
-        *out = !gm || strcmp(gm, a.games[r->game]) ||
-               sqlite3_column_int64(st, 1) != (int64_t)r->asset_id || !ty || strcmp(ty, fc) ||
+        *out = !gm || strcmp(gm, a.games[r_game(r)]) ||
+               sqlite3_column_int64(st, 1) != (int64_t)r_asset(r) || !ty || strcmp(ty, fc) ||
                sqlite3_column_int64(st, 3) != (int64_t)(gr.j - gr.i) ||
                sqlite3_column_int64(st, 4) != gr.pak_count;
     }

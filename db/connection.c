@@ -210,6 +210,11 @@ int db_open_wait(db **out, const char *path, int mode, void (*waiting)(void *ctx
      * SQLite): no per-connection mutex. No memory statistics: they take a global mutex on
      * every allocation. sqlite3_config fails harmlessly once the library is initialised. */
     sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+    /* A sorter keeps at least this many pages in memory before it spills a run to a
+     * temporary file (SQLite's default 250: 2 MiB of 8 KiB pages). A statement with ~50
+     * GROUP BYs (the census) keeps every sorter until it ends; 32 lets a small cache_size
+     * bound them. Statements run with the default cache (2 MiB) sort as before. */
+    sqlite3_config(SQLITE_CONFIG_PMASZ, 32);
     int flags = SQLITE_OPEN_NOMUTEX |
                 (d->readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
     char *uri = NULL;

@@ -20,11 +20,6 @@
 
 #include "ingest_internal.h"
 
-/* Page cache of the ingest connection: large enough for the B-tree pages a PAK's rows
- * touch, bounded so the whole run stays well under 64 MiB. Sorts for index builds spill to
- * temporary files rather than memory. */
-#define INGEST_CACHE_KIB 16384
-
 static double now_seconds(void)
 {
     struct timespec ts;
@@ -258,6 +253,7 @@ static int run(ing *g, ing_indexes *idx)
         rc = ing_do_pak(g, &g->L.items[i]);
     }
     g->rel_id = -1;
+    ing_cache_free(&g->pl); /* the final pass reads at most a few entries again */
     if (!rc && g->nkept)
         qsort(g->kept, g->nkept, sizeof *g->kept, cmp_i64);
     for (size_t r = 0; r < g->L.nrels && !rc && !g->st->interrupted; r++)

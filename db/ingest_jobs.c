@@ -30,20 +30,29 @@ size_t ing_entry_need(const pak_entry *e)
 
 /* ---- the hash cache ------------------------------------------------------------------- */
 
-static size_t slot_of(uint64_t sh, uint32_t size, size_t cap)
+/* (stored hash, stored size) as one key; 0 marks an empty slot. Two pairs meeting on one
+ * key are as likely as two streams meeting on one XXH3-64. */
+static uint64_t key_of(uint64_t sh, uint32_t size)
 {
-    return (size_t)(sh ^ size) & (cap - 1);
+    uint64_t k = sh ^ (size * 0x9E3779B97F4A7C15ull);
+    return k ? k : 1;
+}
+
+static size_t slot_of(uint64_t key, size_t cap)
+{
+    return (size_t)(key ^ key >> 32) & (cap - 1);
 }
 
 static int hcache_get(const ing_hcache *c, uint64_t sh, uint32_t size, uint64_t *out)
 {
     if (!c->cap)
         return 0;
-    for (size_t i = slot_of(sh, size, c->cap);; i = (i + 1) & (c->cap - 1)) {
+    uint64_t k = key_of(sh, size);
+    for (size_t i = slot_of(k, c->cap);; i = (i + 1) & (c->cap - 1)) {
         const ing_hcache_slot *s = &c->slot[i];
-        if (!s->used)
+        if (!s->key)
             return 0;
-        if (s->stored_hash == sh && s->size == size) {
+        if (s->key == k) {
             *out = s->content_hash;
             return 1;
         }
@@ -52,16 +61,16 @@ static int hcache_get(const ing_hcache *c, uint64_t sh, uint32_t size, uint64_t 
 
 static void hcache_put(ing_hcache *c, uint64_t sh, uint32_t size, uint64_t ch)
 {
-    if ((c->n + 1) * 2 > c->cap) {
+    if ((c->n + 1) * 4 > c->cap * 3) {
         size_t ncap = c->cap ? c->cap * 2 : 4096;
         ing_hcache_slot *ns = calloc(ncap, sizeof *ns);
         if (!ns)
             return;
         for (size_t i = 0; i < c->cap; i++) {
-            if (!c->slot[i].used)
+            if (!c->slot[i].key)
                 continue;
-            size_t k = slot_of(c->slot[i].stored_hash, c->slot[i].size, ncap);
-            while (ns[k].used)
+            size_t k = slot_of(c->slot[i].key, ncap);
+            while (ns[k].key)
                 k = (k + 1) & (ncap - 1);
             ns[k] = c->slot[i];
         }
@@ -69,11 +78,12 @@ static void hcache_put(ing_hcache *c, uint64_t sh, uint32_t size, uint64_t ch)
         c->slot = ns;
         c->cap = ncap;
     }
-    size_t i = slot_of(sh, size, c->cap);
-    for (; c->slot[i].used; i = (i + 1) & (c->cap - 1))
-        if (c->slot[i].stored_hash == sh && c->slot[i].size == size)
+    uint64_t k = key_of(sh, size);
+    size_t i = slot_of(k, c->cap);
+    for (; c->slot[i].key; i = (i + 1) & (c->cap - 1))
+        if (c->slot[i].key == k)
             return;
-    c->slot[i] = (ing_hcache_slot){sh, ch, size, 1};
+    c->slot[i] = (ing_hcache_slot){k, ch};
     c->n++;
 }
 
@@ -92,6 +102,16 @@ void ing_cache_put(ing_pipeline *pl, uint64_t sh, uint32_t size, uint64_t ch)
     if (pl->nthreads > 0)
         pthread_mutex_lock(&pl->mu);
     hcache_put(&pl->cache, sh, size, ch);
+    if (pl->nthreads > 0)
+        pthread_mutex_unlock(&pl->mu);
+}
+
+void ing_cache_free(ing_pipeline *pl)
+{
+    if (pl->nthreads > 0)
+        pthread_mutex_lock(&pl->mu);
+    free(pl->cache.slot);
+    memset(&pl->cache, 0, sizeof pl->cache);
     if (pl->nthreads > 0)
         pthread_mutex_unlock(&pl->mu);
 }
