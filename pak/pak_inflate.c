@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <libdeflate.h>
 #include <lzo1x.h>
 #include <zlib.h>
 
@@ -27,10 +28,22 @@ pak_codec pak_sniff_codec(const uint8_t *stored, size_t len)
 }
 
 /* One zlib stream from payload into out[0..declared); bytes after the stream end are
- * padding and ignored. `base` is the payload's offset for error messages. */
+ * padding and ignored. `base` is the payload's offset for error messages. libdeflate
+ * inflates a whole buffer ~1.5x faster than zlib (release A of the bench: 0.62 s against
+ * 0.95 s for 172 MB); a stream it does not inflate to exactly the declared size is
+ * inflated again by zlib, whose messages say where and why it fails. */
 static int inflate_zlib(uint8_t *out, uint32_t declared, const uint8_t *payload, size_t len,
                         uint64_t base, util_err *err)
 {
+    struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
+    if (d) {
+        size_t used = 0, got = 0;
+        enum libdeflate_result lr =
+            libdeflate_zlib_decompress_ex(d, payload, len, out, declared, &used, &got);
+        libdeflate_free_decompressor(d);
+        if (lr == LIBDEFLATE_SUCCESS && got == declared)
+            return 0;
+    }
     z_stream zs;
     memset(&zs, 0, sizeof zs);
     int zr = inflateInit(&zs);
