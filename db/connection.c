@@ -332,6 +332,7 @@ void db_close(db *d)
     if (!d)
         return;
     dbi_rows_free(d);
+    dbi_cache_free(d);
     for (int i = 0; i < S_COUNT; i++)
         sqlite3_finalize(d->st[i]);
     for (size_t i = 0; i < d->ndel_ancs; i++)

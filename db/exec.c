@@ -111,12 +111,78 @@ static int check_values(sqlite3 *h, const char *sql, int nbind, const db_exec_op
     return rc;
 }
 
+/* ---- statement cache ---------------------------------------------------------------------
+ * A one-statement text run again on a read-only connection reuses its prepared statement:
+ * preparing deps.sql or the graph edges costs ~4 ms, more than running them for one ANCS. */
+
+#define NCACHE ((int)(sizeof((db *)0)->cache / sizeof((db *)0)->cache[0]))
+
+/* The slot of a statement of exactly this text that is not running, or -1. */
+static int cache_find(db *d, const char *sql)
+{
+    for (int i = 0; i < NCACHE; i++)
+        if (d->cache[i].st && !d->cache[i].busy && !strcmp(d->cache[i].text, sql))
+            return i;
+    return -1;
+}
+
+/* Keep st (just prepared from the whole of sql) in a slot, replacing the oldest idle one;
+ * the slot, or -1 (not kept) when every slot is running or out of memory. */
+static int cache_put(db *d, sqlite3_stmt *st, const char *sql)
+{
+    for (int k = 0; k < NCACHE; k++) {
+        int i = (int)(d->cache_next++ % (unsigned)NCACHE);
+        if (d->cache[i].busy)
+            continue;
+        char *text = strdup(sql);
+        if (!text)
+            return -1;
+        sqlite3_finalize(d->cache[i].st);
+        free(d->cache[i].text);
+        d->cache[i].st = st;
+        d->cache[i].text = text;
+        return i;
+    }
+    return -1;
+}
+
+void dbi_cache_free(db *d)
+{
+    for (int i = 0; i < NCACHE; i++) {
+        sqlite3_finalize(d->cache[i].st);
+        free(d->cache[i].text);
+        d->cache[i].st = NULL;
+        d->cache[i].text = NULL;
+        d->cache[i].busy = 0;
+    }
+}
+
+/* Done with st: a cached one is reset for its next run, any other finalized. */
+static void release(db *d, sqlite3_stmt *st, int slot)
+{
+    if (slot < 0) {
+        sqlite3_finalize(st);
+        return;
+    }
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    d->cache[slot].busy = 0;
+}
+
+/* Only whitespace left in s. */
+static int blank(const char *s)
+{
+    while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+        s++;
+    return !*s;
+}
+
 int db_exec_ex(db *d, const char *sql, int nbind, const db_bind *binds, const db_exec_opts *o,
                const db_sink *sink, util_err *err)
 {
     sqlite3 *h = d->h;
     const char *tail = sql;
-    int rc = 0, maxnp = 0;
+    int rc = 0, maxnp = 0, slot = -1;
     sqlite3_stmt *st = NULL;
     const char **names = NULL;
     db_cell *cells = NULL;
@@ -129,12 +195,23 @@ int db_exec_ex(db *d, const char *sql, int nbind, const db_bind *binds, const db
     if (o && o->stop)
         sqlite3_progress_handler(h, 1000, stop_check, (void *)o);
     while (tail && *tail) {
-        if (sqlite3_prepare_v2(h, tail, -1, &st, &tail) != SQLITE_OK) {
-            rc = dbi_sql_fail(d, err, "SQL error");
-            goto done;
+        slot = tail == sql && d->readonly ? cache_find(d, sql) : -1;
+        if (slot >= 0) {
+            st = d->cache[slot].st;
+            tail = "";
+        } else {
+            const char *start = tail;
+            if (sqlite3_prepare_v2(h, tail, -1, &st, &tail) != SQLITE_OK) {
+                rc = dbi_sql_fail(d, err, "SQL error");
+                goto done;
+            }
+            if (!st) /* only whitespace / comments left */
+                break;
+            /* kept when it is the whole text (the first statement, nothing after it) */
+            slot = d->readonly && start == sql && blank(tail) ? cache_put(d, st, sql) : -1;
         }
-        if (!st) /* only whitespace / comments left */
-            break;
+        if (slot >= 0)
+            d->cache[slot].busy = 1;
         if (sqlite3_bind_parameter_count(st) > maxnp)
             maxnp = sqlite3_bind_parameter_count(st);
         if ((rc = bind_all(d, st, nbind, binds, o, used, err)) != 0)
@@ -203,8 +280,9 @@ int db_exec_ex(db *d, const char *sql, int nbind, const db_bind *binds, const db
         free(cells);
         names = NULL;
         cells = NULL;
-        sqlite3_finalize(st);
+        release(d, st, slot);
         st = NULL;
+        slot = -1;
         if (o && o->stop && *o->stop) {
             rc = util_fail(err, DB_EINTR, UINT64_MAX, "interrupted");
             goto done;
@@ -222,7 +300,8 @@ done:
         sqlite3_progress_handler(h, 0, NULL, NULL);
     free(names);
     free(cells);
-    sqlite3_finalize(st);
+    if (st)
+        release(d, st, slot);
     return rc;
 }
 

@@ -98,6 +98,14 @@ struct db {
     char *btext;                /* text of the buffered rows */
     size_t btext_len, btext_cap;
     int oom; /* a text copy failed: the row fails at dbi_row_end */
+    /* read-only connections: statements db_exec_ex prepared, kept for the next run of the
+     * same one-statement text (the report runs deps and the graph edges once per ANCS) */
+    struct {
+        sqlite3_stmt *st;
+        char *text; /* the whole text it was prepared from (owned) */
+        int busy;   /* running (a sink may run other SQL meanwhile) */
+    } cache[8];
+    unsigned cache_next; /* the slot replaced next */
 };
 
 /* A row being filled: dbi_row_begin, dbi_int/real/text for its non-NULL columns (COL(t, c);
@@ -125,6 +133,8 @@ void dbi_key_int(db *d, int k, int64_t v);
 void dbi_batch_begin(db *d);
 int dbi_batch_end(db *d, int discard, util_err *err);
 void dbi_rows_free(db *d);
+/* Finalize the statements db_exec_ex keeps (before the connection closes). */
+void dbi_cache_free(db *d);
 
 /* ---- warnings and load_errors rows (faults.c) ------------------------------------------- */
 
