@@ -90,6 +90,8 @@ typedef struct db_ingest_stats {
     long ancs;          /* ANCS decoded in this run */
     long evnt;          /* EVNT decoded in this run */
     long characters;    /* characters of those ANCS */
+    long inflated;      /* compressed entries inflated (the others' content was known from
+                         * their stored bytes, seen in the database or earlier in the run) */
     long errors;        /* load_errors rows created in this run */
     long warnings;      /* warnings rows created in this run */
     int interrupted;    /* *opts->stop ended the run before every PAK was read */

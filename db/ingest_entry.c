@@ -58,8 +58,10 @@ int ing_finish_entry(ing *g, ing_job *j, int64_t pak_id, const char *path, const
     }
     o->hash = j->hash;
     o->hashed = 1;
-    if (j->has_stored_hash && j->inflated)
+    if (j->has_stored_hash && j->inflated) {
         ing_cache_put(&g->pl, j->stored_hash, e->size, j->hash);
+        g->st->inflated++;
+    }
     if (e->type != UTIL_FCC_ANCS && e->type != UTIL_FCC_EVNT)
         return 0;
     /* a content seen before (in any PAK of any release)? */
