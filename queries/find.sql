@@ -9,10 +9,12 @@ WITH pat(p) AS (
     FROM (SELECT replace(replace(replace(CAST(?1 AS TEXT), '\', '\\'), '%', '\%'), '_', '\_')
               AS e)
 ),
+-- the pattern as a scalar subquery (joined as a table instead, the scan of 375,000 names at
+-- 10x took 0.3 s instead of 0.1 s)
 hit(asset_id) AS (
     SELECT DISTINCT n.asset_id
-    FROM asset_names n, pat
-    WHERE ifnull(n.directory, '') || n.name LIKE pat.p ESCAPE '\'  -- covers name, directory
+    FROM asset_names n
+    WHERE ifnull(n.directory, '') || n.name LIKE (SELECT p FROM pat) ESCAPE '\' -- name, directory
 ),
 shown(asset_id, type, name, directory) AS (
     SELECT n.asset_id, n.type, n.name, n.directory
