@@ -58,6 +58,7 @@ typedef struct ing_job {
     size_t budget;   /* the run's memory budget (0: none): an entry needing more fails */
     size_t reserved; /* of the pipeline's budget, held until ing_job_clear */
     struct ing_pipeline *owner; /* ring slots: the pipeline whose budget is held */
+    size_t seq;                 /* sequence number (set by the writer when it hands the job out) */
     int done;
     int inflated; /* 0: entry out of bounds or inflate failed (e says why) */
     int hashed;   /* hash is set (inflated, or known from the stored bytes) */
@@ -94,6 +95,10 @@ typedef struct ing_pipeline {
     ing_job *ring;
     size_t cap;
     size_t claim, limit;
+    int idle;    /* workers waiting for a job */
+    int waiting; /* the writer waits for jobs wseq..wend to be done */
+    size_t wseq, wend;
+    size_t batch;        /* jobs a writer waits for at once, and wakes a worker for */
     size_t budget, used; /* bytes of entry data: the limit, and reserved by claimed jobs */
     ing_hcache cache;    /* guarded by mu while workers run */
 } ing_pipeline;

@@ -190,7 +190,8 @@ void ing_job_clear(ing_job *j)
         ing_pipeline *pl = j->owner;
         pthread_mutex_lock(&pl->mu);
         pl->used -= j->reserved;
-        pthread_cond_broadcast(&pl->work);
+        if (pl->idle && pl->claim < pl->limit) /* a worker waits for room in the budget */
+            pthread_cond_broadcast(&pl->work);
         pthread_mutex_unlock(&pl->mu);
     }
     j->reserved = 0;
@@ -217,8 +218,13 @@ static void *worker_main(void *arg)
         /* Jobs are claimed in order, each once its bytes fit the budget beside those of the
          * jobs claimed before it (which the writer consumes and frees first): no deadlock,
          * and never more than the budget in flight (one entry alone may use all of it). */
-        while (!pl->quit && (pl->claim >= pl->limit || !fits(pl, &pl->ring[pl->claim % pl->cap])))
+        while (!pl->quit && (pl->claim >= pl->limit || !fits(pl, &pl->ring[pl->claim % pl->cap]))) {
+            pl->idle++;
+            if (pl->waiting)
+                pthread_cond_broadcast(&pl->done); /* the writer stops waiting for more */
             pthread_cond_wait(&pl->work, &pl->mu);
+            pl->idle--;
+        }
         if (pl->quit)
             break;
         ing_job *j = &pl->ring[pl->claim++ % pl->cap];
@@ -231,11 +237,14 @@ static void *worker_main(void *arg)
         ing_job_run(j);
         pthread_mutex_lock(&pl->mu);
         j->done = 1;
-        pthread_cond_broadcast(&pl->done);
+        if (pl->waiting && pl->ring[pl->wseq % pl->cap].done && pl->ring[pl->wend % pl->cap].done)
+            pthread_cond_broadcast(&pl->done);
     }
     pthread_mutex_unlock(&pl->mu);
     return NULL;
 }
+
+#define BATCH 16
 
 /* Start `jobs` worker threads when jobs > 1 (fewer when threads cannot be made; with none
  * the writer does the work). */
@@ -245,7 +254,9 @@ int ing_pipeline_start(ing_pipeline *pl, int jobs, size_t budget, util_err *err)
     pl->budget = budget ? budget : DB_INGEST_MEMORY;
     if (jobs < 1)
         jobs = 1;
-    pl->cap = jobs > 1 ? (size_t)jobs * 4 : 1;
+    /* room for two batches ahead of the writer */
+    pl->cap = jobs > 1 ? ((size_t)jobs * 4 > 2 * BATCH ? (size_t)jobs * 4 : 2 * BATCH) : 1;
+    pl->batch = pl->cap / 2 < BATCH ? (pl->cap + 1) / 2 : BATCH;
     pl->ring = calloc(pl->cap, sizeof *pl->ring);
     if (!pl->ring)
         return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
@@ -292,11 +303,29 @@ void ing_pipeline_stop(ing_pipeline *pl)
     memset(pl, 0, sizeof *pl);
 }
 
+/* The writer and the workers trade places once per batch of jobs, not once per entry
+ * (each a sleep and a wake-up, which on a busy 2-core machine cost more than they saved): a
+ * writer that must wait for job j waits until the jobs up to j + BATCH - 1 handed out are
+ * done too (or no worker is busy), and an idle worker is woken when BATCH jobs are there to
+ * claim (or the writer waits for one). */
 void ing_pipeline_wait(ing_pipeline *pl, ing_job *j)
 {
     pthread_mutex_lock(&pl->mu);
-    while (!j->done)
-        pthread_cond_wait(&pl->done, &pl->mu);
+    if (!j->done) {
+        size_t end = j->seq + pl->batch - 1;
+        if (end >= pl->limit)
+            end = pl->limit - 1;
+        if (end < j->seq || end - j->seq >= pl->cap)
+            end = j->seq;
+        pl->wseq = j->seq;
+        pl->wend = end;
+        pl->waiting = 1;
+        if (pl->idle)
+            pthread_cond_broadcast(&pl->work);
+        while (!j->done || (!pl->ring[end % pl->cap].done && pl->idle < pl->nthreads && !pl->quit))
+            pthread_cond_wait(&pl->done, &pl->mu);
+        pl->waiting = 0;
+    }
     pthread_mutex_unlock(&pl->mu);
 }
 
@@ -305,7 +334,8 @@ void ing_pipeline_release(ing_pipeline *pl, size_t limit)
 {
     pthread_mutex_lock(&pl->mu);
     pl->limit = limit;
-    pthread_cond_broadcast(&pl->work);
+    if (pl->idle && limit - pl->claim >= pl->batch)
+        pthread_cond_broadcast(&pl->work);
     pthread_mutex_unlock(&pl->mu);
 }
 

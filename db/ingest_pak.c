@@ -223,9 +223,11 @@ static int do_pak_file(ing *g, const ing_pak_at *at, const struct stat *sb, pak_
      * written. */
     if (pl->nthreads > 0) {
         size_t first = n_pending < pl->cap ? n_pending : pl->cap;
-        for (size_t k = 0; k < first; k++)
+        for (size_t k = 0; k < first; k++) {
             ing_job_set(&pl->ring[(base + k) % pl->cap], p, (uint32_t)k, ag,
                         ing_want_decode(g, game, &p->entries[k]));
+            pl->ring[(base + k) % pl->cap].seq = base + k;
+        }
         next = base + first;
         ing_pipeline_release(pl, next);
     }
@@ -272,6 +274,7 @@ static int do_pak_file(ing *g, const ing_pak_at *at, const struct stat *sb, pak_
             size_t kn = next - base;
             ing_job_set(&pl->ring[next % pl->cap], p, (uint32_t)kn, ag,
                         ing_want_decode(g, game, &p->entries[kn]));
+            pl->ring[next % pl->cap].seq = next;
             ing_pipeline_release(pl, ++next);
         }
     }
