@@ -13,26 +13,18 @@
 
 struct db;
 
-/* One asset a character reaches (a row of queries/deps.sql). */
+/* One asset a character reaches (a row of queries/deps.sql). Its texts wait in the report's
+ * spill file (memory stays small at 10x: ~300,000 of them): rep_ref_texts reads them back. */
 typedef struct rep_ref {
     char game[4];
     char type[5]; /* '????' for third-list IDs */
+    uint8_t has_name;
     uint32_t ancs_id;
     int char_index;
     uint32_t id;
-    char *character; /* owned */
-    char *name;      /* asset label, owned, or NULL */
-    char *via;       /* owned */
+    uint32_t len; /* bytes at off in the spill file: character, name, via, each NUL-ended */
+    uint64_t off;
 } rep_ref;
-
-/* An entry of the search index. */
-typedef struct rep_find {
-    char kind[10]; /* FourCC, 'character' */
-    char game[4];
-    uint32_t id;
-    char *name; /* owned, or NULL */
-    char *href; /* owned, relative to the report root */
-} rep_find;
 
 typedef struct report {
     struct db *d;
@@ -46,8 +38,12 @@ typedef struct report {
     /* every asset reached, sorted by (game, type, id) once the ANCS pages are done */
     rep_ref *refs;
     size_t nrefs, caprefs;
-    rep_find *finds;
-    size_t nfinds, capfinds;
+    FILE *spill; /* the refs' texts (a temporary file), NULL until the first */
+    uint64_t spill_len;
+    char *text; /* rep_ref_texts' buffer */
+    size_t text_cap;
+    FILE *finds; /* the search index's entries as search.js lists them (temporary) */
+    size_t nfinds;
     util_err err;
 } report;
 
@@ -84,7 +80,8 @@ void rep_ancs_href(char *buf, size_t size, const char *game, uint32_t id);
 /* Progress on stderr: a rewritten line on a terminal, else nothing until rep_progress_done. */
 void rep_progress(report *r, const char *what, long done, long total);
 void rep_progress_done(report *r, const char *what, long total);
-/* Add an entry to the search index (name and href copied). -1 when out of memory. */
+/* Add an entry to the search index (written to r->finds). -1 with r->err filled when the
+ * temporary file cannot be made. */
 int rep_find_add(report *r, const char *kind, const char *game, uint32_t id, const char *name,
                  const char *href);
 
@@ -97,5 +94,10 @@ int rep_write_search(report *r);
 /* Every ANCS page (graphs rendered by dot when present) and every asset page. */
 int rep_write_ancs_pages(report *r);
 int rep_write_asset_pages(report *r);
+/* The texts of x (valid until the next call); -1 with r->err filled on a read error. */
+int rep_ref_texts(report *r, const rep_ref *x, const char **character, const char **name,
+                  const char **via);
+/* Close the temporary files, free the refs. */
+void rep_free(report *r);
 
 #endif

@@ -371,6 +371,10 @@ static int add_ref(report *r, const char *game, const cells *d, size_t i)
         r->refs = n;
         r->caprefs = cap;
     }
+    if (!r->spill && !(r->spill = tmpfile()))
+        return util_fail(&r->err, UTIL_EIO, UINT64_MAX,
+                         "cannot create a temporary file for the assets reached: %s",
+                         strerror(errno));
     rep_ref *x = &r->refs[r->nrefs];
     memset(x, 0, sizeof *x);
     snprintf(x->game, sizeof x->game, "%s", game);
@@ -378,17 +382,61 @@ static int add_ref(report *r, const char *game, const cells *d, size_t i)
     x->ancs_id = (uint32_t)num(d, i, 1);
     x->char_index = (int)num(d, i, 3);
     x->id = (uint32_t)num(d, i, 6);
-    x->character = strdup(txt(d, i, 4) ? txt(d, i, 4) : "");
-    x->name = txt(d, i, 7) ? strdup(txt(d, i, 7)) : NULL;
-    x->via = strdup(txt(d, i, 8) ? txt(d, i, 8) : "");
-    if (!x->character || !x->via || (txt(d, i, 7) && !x->name)) {
-        free(x->character);
-        free(x->name);
-        free(x->via);
-        return util_fail(&r->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    x->has_name = txt(d, i, 7) != NULL;
+    const char *t[3] = {txt(d, i, 4) ? txt(d, i, 4) : "", txt(d, i, 7) ? txt(d, i, 7) : "",
+                        txt(d, i, 8) ? txt(d, i, 8) : ""};
+    size_t len = 0;
+    for (int k = 0; k < 3; k++) {
+        size_t n = strlen(t[k]) + 1;
+        if (fwrite(t[k], 1, n, r->spill) != n)
+            return util_fail(&r->err, UTIL_EIO, UINT64_MAX, "cannot write a temporary file: %s",
+                             strerror(errno));
+        len += n;
     }
+    x->off = r->spill_len;
+    x->len = (uint32_t)len;
+    r->spill_len += len;
     r->nrefs++;
     return 0;
+}
+
+int rep_ref_texts(report *r, const rep_ref *x, const char **character, const char **name,
+                  const char **via)
+{
+    if (x->len > r->text_cap) {
+        char *n = realloc(r->text, x->len);
+        if (!n)
+            return util_fail(&r->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+        r->text = n;
+        r->text_cap = x->len;
+    }
+    size_t got = 0;
+    while (got < x->len) {
+        ssize_t k = pread(fileno(r->spill), r->text + got, x->len - got, (off_t)(x->off + got));
+        if (k <= 0)
+            return util_fail(&r->err, UTIL_EIO, UINT64_MAX, "cannot read a temporary file: %s",
+                             k < 0 ? strerror(errno) : "short read");
+        got += (size_t)k;
+    }
+    *character = r->text;
+    *name = r->text + strlen(r->text) + 1;
+    *via = *name + strlen(*name) + 1;
+    if (!x->has_name)
+        *name = NULL;
+    return 0;
+}
+
+void rep_free(report *r)
+{
+    free(r->refs);
+    free(r->text);
+    if (r->spill)
+        fclose(r->spill);
+    if (r->finds)
+        fclose(r->finds);
+    r->refs = NULL;
+    r->text = NULL;
+    r->spill = r->finds = NULL;
 }
 
 static int ancs_page(report *r, const ancs_row *a, const char *deps_sql)
@@ -582,21 +630,32 @@ static int ref_cmp(const void *a, const void *b)
         c = x->ancs_id < y->ancs_id ? -1 : x->ancs_id > y->ancs_id;
     if (!c)
         c = x->char_index - y->char_index;
+    if (!c) /* then in the order they were added (the deps order of their ANCS page) */
+        c = x->off < y->off ? -1 : x->off > y->off;
     return c;
 }
 
 static int asset_page(report *r, const rep_ref *first, size_t count)
 {
     char rel[128], title[200];
+    const char *character, *name0, *via;
+    if (rep_ref_texts(r, first, &character, &name0, &via))
+        return -1;
+    char *name = name0 ? strdup(name0) : NULL;
+    if (name0 && !name)
+        return util_fail(&r->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
     rep_asset_href(rel, sizeof rel, first->game, first->type, first->id);
     snprintf(title, sizeof title, "%s %s %08" PRIX32 "%s%s", first->type, first->game, first->id,
-             first->name ? " " : "", first->name ? first->name : "");
+             name ? " " : "", name ? name : "");
     cells w;
-    if (run(r, &w, rep_sql_where, first->game, first->id, first->type))
+    if (run(r, &w, rep_sql_where, first->game, first->id, first->type)) {
+        free(name);
         return -1;
+    }
     FILE *f = rep_open(r, rel);
     if (!f) {
         cells_free(&w);
+        free(name);
         return -1;
     }
     rep_page_begin(f, "../", title);
@@ -634,14 +693,19 @@ static int asset_page(report *r, const rep_ref *first, size_t count)
     for (size_t i = 0; i < count; i++) {
         const rep_ref *x = &first[i];
         char h[128];
+        if (rep_ref_texts(r, x, &character, &name0, &via)) {
+            fclose(f);
+            free(name);
+            return -1;
+        }
         rep_ancs_href(h, sizeof h, x->game, x->ancs_id);
         fprintf(f,
                 "<tr><td><a class=\"id\" href=\"../%s\">%08" PRIX32
                 "</a></td><td class=\"n\">%d</td><td><a href=\"../%s#char-%d\">",
                 h, x->ancs_id, x->char_index, h, x->char_index);
-        rep_esc(f, x->character);
+        rep_esc(f, character);
         fputs("</a></td><td>", f);
-        rep_esc(f, x->via);
+        rep_esc(f, via);
         fputs("</td></tr>\n", f);
     }
     fprintf(f,
@@ -651,13 +715,16 @@ static int asset_page(report *r, const rep_ref *first, size_t count)
             strcmp(first->type, "????") ? first->type : "PART", first->id,
             strcmp(first->type, "????") ? first->type : "PART", first->id);
     rep_page_end(r, f, "../");
-    if (rep_close(r, f))
-        return -1;
-    return rep_find_add(r, first->type, first->game, first->id, first->name, rel) ? -1 : 0;
+    int rc = rep_close(r, f) ? -1 : rep_find_add(r, first->type, first->game, first->id, name, rel);
+    free(name);
+    return rc ? -1 : 0;
 }
 
 int rep_write_asset_pages(report *r)
 {
+    if (r->spill && fflush(r->spill) != 0)
+        return util_fail(&r->err, UTIL_EIO, UINT64_MAX, "cannot write a temporary file: %s",
+                         strerror(errno));
     if (r->nrefs)
         qsort(r->refs, r->nrefs, sizeof *r->refs, ref_cmp);
     size_t distinct = 0;

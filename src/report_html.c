@@ -2,11 +2,13 @@
  * for `ancsdb report` (see report.h). Pages use no script or font from elsewhere. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "jsonw.h"
 #include "report.h"
 
 #ifndef ANCSDB_VERSION
@@ -274,26 +276,27 @@ void rep_progress_done(report *r, const char *what, long total)
 int rep_find_add(report *r, const char *kind, const char *game, uint32_t id, const char *name,
                  const char *href)
 {
-    if (r->nfinds == r->capfinds) {
-        size_t cap = r->capfinds ? r->capfinds * 2 : 256;
-        rep_find *n = realloc(r->finds, cap * sizeof *n);
-        if (!n)
-            return -1;
-        r->finds = n;
-        r->capfinds = cap;
-    }
-    rep_find *x = &r->finds[r->nfinds];
-    memset(x, 0, sizeof *x);
-    snprintf(x->kind, sizeof x->kind, "%s", kind);
-    snprintf(x->game, sizeof x->game, "%s", game);
-    x->id = id;
-    x->name = name ? strdup(name) : NULL;
-    x->href = strdup(href);
-    if ((name && !x->name) || !x->href) {
-        free(x->name);
-        free(x->href);
-        return -1;
-    }
+    if (!r->finds && !(r->finds = tmpfile()))
+        return util_fail(&r->err, UTIL_EIO, UINT64_MAX,
+                         "cannot create a temporary file for the search index: %s",
+                         strerror(errno));
+    char hex[16];
+    snprintf(hex, sizeof hex, "%08" PRIX32, id);
+    /* entries are separated by ",\n"; rep_write_search ends the last one */
+    fputs(r->nfinds ? ",\n[" : "[", r->finds);
+    jw_string_literal(r->finds, kind);
+    fputc(',', r->finds);
+    jw_string_literal(r->finds, game);
+    fputc(',', r->finds);
+    jw_string_literal(r->finds, hex);
+    fputc(',', r->finds);
+    if (name)
+        jw_string_literal(r->finds, name);
+    else
+        fputs("null", r->finds);
+    fputc(',', r->finds);
+    jw_string_literal(r->finds, href);
+    fputc(']', r->finds);
     r->nfinds++;
     return 0;
 }

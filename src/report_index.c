@@ -411,24 +411,19 @@ int rep_write_search(report *r)
     fputs("/* ancsdb report search index: [kind, game, ID, name, page] */\n"
           "window.ANCSDB_INDEX = [\n",
           f);
-    for (size_t i = 0; i < r->nfinds; i++) {
-        const rep_find *x = &r->finds[i];
-        char id[16];
-        snprintf(id, sizeof id, "%08" PRIX32, x->id);
-        fputc('[', f);
-        jw_string_literal(f, x->kind);
-        fputc(',', f);
-        jw_string_literal(f, x->game);
-        fputc(',', f);
-        jw_string_literal(f, id);
-        fputc(',', f);
-        if (x->name)
-            jw_string_literal(f, x->name);
-        else
-            fputs("null", f);
-        fputc(',', f);
-        jw_string_literal(f, x->href);
-        fputs(i + 1 < r->nfinds ? "],\n" : "]\n", f);
+    if (r->finds) {
+        char buf[65536];
+        size_t n;
+        int bad = fflush(r->finds) != 0 || fseek(r->finds, 0, SEEK_SET) != 0;
+        while (!bad && (n = fread(buf, 1, sizeof buf, r->finds)) > 0)
+            fwrite(buf, 1, n, f);
+        if (bad || ferror(r->finds)) {
+            fclose(f);
+            return util_fail(&r->err, UTIL_EIO, UINT64_MAX,
+                             "cannot read back the search index's temporary file");
+        }
+        if (r->nfinds)
+            fputc('\n', f);
     }
     fputs("];\n", f);
     return rep_close(r, f);

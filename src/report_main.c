@@ -151,17 +151,7 @@ int cmd_report(int argc, char **argv)
                     (double)r.bytes / 1048576.0, dir, secs);
         printf("%s/index.html\n", dir);
     }
-    for (size_t i = 0; i < r.nrefs; i++) {
-        free(r.refs[i].character);
-        free(r.refs[i].name);
-        free(r.refs[i].via);
-    }
-    free(r.refs);
-    for (size_t i = 0; i < r.nfinds; i++) {
-        free(r.finds[i].name);
-        free(r.finds[i].href);
-    }
-    free(r.finds);
+    rep_free(&r);
     db_close(r.d);
     if (fflush(stdout) != 0)
         status = EXIT_FATAL;
