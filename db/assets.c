@@ -3,7 +3,13 @@
  * holding it, from pak_entries of PAKs with a game; and an id_type_conflict warning where
  * the entries disagree on the type. Computed with one scan and a sort rather than by a
  * GROUP BY with DISTINCT aggregates, which SQLite runs several times slower. The same
- * computation rebuilds the table (final pass) and checks it (--rehash). */
+ * computation rebuilds the table (final pass) and checks it (--rehash).
+ *
+ * The rebuild also counts the census's entry-level fields of each release (db/census/
+ * census.sql reads them from the TEMP table census_pak, next in the final pass): the
+ * compressed flags, counted during the scan, and for each asset held by more than one entry
+ * of a release, whether those copies agree (pak.duplicate_*), found in the sorted rows and
+ * settled by SQL over those assets' entries only. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,12 +42,37 @@ static uint32_t r_type(const arow *r)
     return (uint32_t)r->lo;
 }
 
+/* A compressed flag's count in one release and game (pak.entry.compressed). */
+typedef struct flagcount {
+    uint32_t release, game;
+    int64_t flag, count;
+} flagcount;
+
+/* An asset held by more than one entry of a release. */
+typedef struct dupkey {
+    uint32_t release, game, asset_id;
+} dupkey;
+
 typedef struct acalc {
     arow *rows;
     size_t n;
     char games[8][8];
     uint32_t ngames;
+    int64_t *pak_info; /* by pak_id: release_id << 8 | game index, -1 without a game */
+    int64_t max_pak;
+    flagcount *flags;
+    size_t nflags, capflags;
+    dupkey *dups;
+    size_t ndups, capdups;
 } acalc;
+
+static void acalc_free(acalc *a)
+{
+    free(a->rows);
+    free(a->pak_info);
+    free(a->flags);
+    free(a->dups);
+}
 
 /* One assets row: rows [i, j) of the sorted list. */
 typedef struct agroup {
@@ -162,31 +193,59 @@ static int collect_games(ing *g, acalc *a, int64_t **game_of_pak, int64_t *max_p
     for (int64_t i = 0; i <= *max_pak; i++)
         gp[i] = -1;
     *game_of_pak = gp;
-    if (sqlite3_prepare_v2(g->d->h, "SELECT pak_id, game FROM paks WHERE game IS NOT NULL", -1, &st,
-                           NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(g->d->h,
+                           "SELECT pak_id, game, release_id FROM paks WHERE game IS NOT NULL", -1,
+                           &st, NULL) != SQLITE_OK)
         return fail(g);
     while ((s = sqlite3_step(st)) == SQLITE_ROW) {
         int64_t id = sqlite3_column_int64(st, 0);
         const char *gm = (const char *)sqlite3_column_text(st, 1);
+        int64_t rel = sqlite3_column_int64(st, 2);
         uint32_t k = 0;
         while (k < a->ngames && strcmp(a->games[k], gm))
             k++;
-        if (k < a->ngames && id >= 0 && id <= *max_pak)
-            gp[id] = k;
+        if (k < a->ngames && id >= 0 && id <= *max_pak && rel >= 0 && rel <= UINT32_MAX)
+            gp[id] = rel << 8 | k;
     }
     sqlite3_finalize(st);
     return s == SQLITE_DONE ? 0 : fail(g);
     return rc;
 }
 
-/* Every pak_entries row of a PAK with a game, sorted by game, asset ID, PAK, type. */
+/* Adds one entry's compressed flag to a->flags. */
+static int count_flag(acalc *a, uint32_t release, uint32_t game, int64_t flag)
+{
+    for (size_t k = a->nflags; k-- > 0;) {
+        flagcount *c = &a->flags[k];
+        if (c->release == release && c->game == game && c->flag == flag) {
+            c->count++;
+            return 0;
+        }
+    }
+    if (a->nflags == a->capflags) {
+        size_t cap = a->capflags ? a->capflags * 2 : 16;
+        flagcount *nf = realloc(a->flags, cap * sizeof *nf);
+        if (!nf)
+            return UTIL_ENOMEM;
+        a->flags = nf;
+        a->capflags = cap;
+    }
+    a->flags[a->nflags++] = (flagcount){release, game, flag, 1};
+    return 0;
+}
+
+/* Every pak_entries row of a PAK with a game, sorted by game, asset ID, PAK, type; the
+ * compressed flags counted. */
 static int collect(ing *g, acalc *a)
 {
     sqlite3_stmt *st = NULL;
     int64_t *game_of_pak = NULL, max_pak = 0;
     size_t cap = 0;
     int rc = 0, s;
-    if ((rc = collect_games(g, a, &game_of_pak, &max_pak)) != 0)
+    rc = collect_games(g, a, &game_of_pak, &max_pak);
+    a->pak_info = game_of_pak; /* freed with a */
+    a->max_pak = max_pak;
+    if (rc)
         goto done;
     /* every entry of a PAK has a row: its resource count sizes the list (no doubling) */
     int64_t hint = 0;
@@ -200,8 +259,8 @@ static int collect(ing *g, acalc *a)
         }
         cap = (size_t)hint;
     }
-    if (sqlite3_prepare_v2(g->d->h, "SELECT pak_id, asset_id, type FROM pak_entries", -1, &st,
-                           NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(g->d->h, "SELECT pak_id, asset_id, type, compressed FROM pak_entries",
+                           -1, &st, NULL) != SQLITE_OK)
         if ((rc = fail(g)) != 0)
             goto done;
     while ((s = sqlite3_step(st)) == SQLITE_ROW) {
@@ -223,8 +282,13 @@ static int collect(ing *g, acalc *a)
         }
         arow *r = &a->rows[a->n++];
         uint32_t type = (uint32_t)t[0] << 24 | (uint32_t)t[1] << 16 | (uint32_t)t[2] << 8 | t[3];
-        r->hi = (uint64_t)game_of_pak[pid] << 32 | (uint32_t)sqlite3_column_int64(st, 1);
+        uint32_t game = (uint32_t)(game_of_pak[pid] & 0xFF);
+        r->hi = (uint64_t)game << 32 | (uint32_t)sqlite3_column_int64(st, 1);
         r->lo = (uint64_t)pid << 32 | type;
+        if (count_flag(a, (uint32_t)(game_of_pak[pid] >> 8), game, sqlite3_column_int64(st, 3)) !=
+            0)
+            if ((rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory")) != 0)
+                goto done;
     }
     if (s != SQLITE_DONE)
         if ((rc = fail(g)) != 0)
@@ -235,7 +299,6 @@ static int collect(ing *g, acalc *a)
     sort_rows(a->rows, a->n, depth);
 done:
     sqlite3_finalize(st);
-    free(game_of_pak);
     return rc;
 }
 
@@ -314,6 +377,93 @@ static int write_group(ing *g, const acalc *a, const agroup *gr)
     return dbi_row_end(&w, g->err);
 }
 
+/* The group's releases holding the asset more than once, added to a->dups. */
+static int find_dups(acalc *a, const agroup *gr)
+{
+    if (gr->j - gr->i < 2)
+        return 0;
+    for (size_t x = gr->i; x < gr->j; x++) {
+        uint32_t rel = (uint32_t)(a->pak_info[r_pak(&a->rows[x])] >> 8);
+        size_t seen = 0, later = 0;
+        for (size_t y = gr->i; y < gr->j; y++)
+            if ((uint32_t)(a->pak_info[r_pak(&a->rows[y])] >> 8) == rel)
+                *(y < x ? &seen : &later) += y != x;
+        if (seen || !later)
+            continue; /* counted at its first row, or held once */
+        if (a->ndups == a->capdups) {
+            size_t cap = a->capdups ? a->capdups * 2 : 64;
+            dupkey *nd = realloc(a->dups, cap * sizeof *nd);
+            if (!nd)
+                return UTIL_ENOMEM;
+            a->dups = nd;
+            a->capdups = cap;
+        }
+        a->dups[a->ndups++] = (dupkey){rel, r_game(&a->rows[x]), r_asset(&a->rows[x])};
+    }
+    return 0;
+}
+
+/* TEMP census_pak(rid, game, field, value, count): the compressed flags counted by collect,
+ * and for the assets of a->dups whether the copies in their release agree — as min = max
+ * over those entries, read through pak_entries' asset index. */
+static int write_census(ing *g, const acalc *a)
+{
+    TRY(dbi_exec(g->d,
+                 "CREATE TEMP TABLE IF NOT EXISTS census_pak(rid INTEGER, game TEXT, "
+                 "field TEXT, value TEXT, count INTEGER); DELETE FROM temp.census_pak;"
+                 "CREATE TEMP TABLE IF NOT EXISTS census_dupkeys(rid INTEGER, game TEXT, "
+                 "asset_id INTEGER); DELETE FROM temp.census_dupkeys",
+                 g->err));
+    sqlite3_stmt *st = NULL, *dk = NULL;
+    int rc = 0;
+    if (sqlite3_prepare_v2(g->d->h,
+                           "INSERT INTO temp.census_pak VALUES (?1, ?2, 'pak.entry.compressed', "
+                           "?3, ?4)",
+                           -1, &st, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(g->d->h, "INSERT INTO temp.census_dupkeys VALUES (?1, ?2, ?3)", -1, &dk,
+                           NULL) != SQLITE_OK)
+        rc = fail(g);
+    for (size_t k = 0; k < a->nflags && !rc; k++) {
+        const flagcount *c = &a->flags[k];
+        char num[24];
+        snprintf(num, sizeof num, "%" PRId64, c->flag);
+        sqlite3_bind_int64(st, 1, c->release);
+        sqlite3_bind_text(st, 2, a->games[c->game], -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 3, num, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(st, 4, c->count);
+        if (sqlite3_step(st) != SQLITE_DONE)
+            rc = fail(g);
+        sqlite3_reset(st);
+    }
+    for (size_t k = 0; k < a->ndups && !rc; k++) {
+        const dupkey *d = &a->dups[k];
+        sqlite3_bind_int64(dk, 1, d->release);
+        sqlite3_bind_text(dk, 2, a->games[d->game], -1, SQLITE_STATIC);
+        sqlite3_bind_int64(dk, 3, d->asset_id);
+        if (sqlite3_step(dk) != SQLITE_DONE)
+            rc = fail(g);
+        sqlite3_reset(dk);
+    }
+    sqlite3_finalize(st);
+    sqlite3_finalize(dk);
+    if (rc)
+        return rc;
+    return dbi_exec(
+        g->d,
+        "WITH d AS (SELECT k.rid, k.game, count(e.content_hash) AS nh, min(e.content_hash) = "
+        "max(e.content_hash) AS hsame, min(e.compressed <> 0) = max(e.compressed <> 0) AS "
+        "csame FROM temp.census_dupkeys k CROSS JOIN pak_entries e ON e.asset_id = k.asset_id "
+        "CROSS JOIN paks p ON p.pak_id = e.pak_id WHERE p.release_id = k.rid AND p.game = "
+        "k.game GROUP BY k.rowid) "
+        "INSERT INTO temp.census_pak SELECT rid, game, 'pak.duplicate_copies_identical', "
+        "CASE WHEN hsame THEN 'identical' ELSE 'differ' END, count(*) FROM d WHERE nh > 1 "
+        "GROUP BY rid, game, hsame UNION ALL SELECT rid, game, 'pak.duplicate_compressed_flag', "
+        "CASE WHEN csame THEN 'same' ELSE 'differs' END, count(*) FROM d GROUP BY rid, game, "
+        "csame;"
+        "DROP TABLE temp.census_dupkeys",
+        g->err);
+}
+
 int ing_rebuild_assets(ing *g)
 {
     acalc a = {0};
@@ -329,12 +479,16 @@ int ing_rebuild_assets(ing *g)
     for (size_t i = 0; i < a.n && !rc;) {
         i = next_group(&a, i, &gr);
         rc = write_group(g, &a, &gr);
+        if (!rc && find_dups(&a, &gr) != 0)
+            rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
     }
     int frc = dbi_batch_end(g->d, rc != 0, g->err);
     if (!rc)
         rc = frc;
+    if (!rc)
+        rc = write_census(g, &a);
 done:
-    free(a.rows);
+    acalc_free(&a);
     return rc;
 }
 
@@ -377,6 +531,6 @@ int ing_assets_differ(ing *g, int *out)
         *out = 1;
 done:
     sqlite3_finalize(st);
-    free(a.rows);
+    acalc_free(&a);
     return rc;
 }

@@ -80,6 +80,7 @@ static const char *const common_ancs[] = {
     ("DELETE FROM asset_refs WHERE game = ?1 AND src_type = 'ANCS' AND src_id = ?2 AND "
      "content_id = ?3"),
     "DELETE FROM warnings WHERE content_id = ?3",
+    "DELETE FROM census_contents WHERE content_id = ?3",
     "DELETE FROM contents WHERE content_id = ?3",
 };
 static const char *const common_evnt[] = {
@@ -89,6 +90,7 @@ static const char *const common_evnt[] = {
     ("DELETE FROM asset_refs WHERE game = ?1 AND src_type = 'EVNT' AND src_id = ?2 AND "
      "content_id = ?3"),
     "DELETE FROM warnings WHERE content_id = ?3",
+    "DELETE FROM census_contents WHERE content_id = ?3",
     "DELETE FROM contents WHERE content_id = ?3",
 };
 

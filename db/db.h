@@ -20,7 +20,7 @@ enum { UTIL_ESQL = UTIL_ELAST - 1 };
 
 /* PRAGMA user_version of the schema this code writes. A database with another non-zero
  * version is refused (DB_EVERSION). */
-#define DB_SCHEMA_VERSION 2
+#define DB_SCHEMA_VERSION 3
 
 /* PRAGMA application_id of an ancsdb database ("ANDB"): a file without it is not ours and
  * is never written (not even its journal mode). */
@@ -28,6 +28,9 @@ enum { UTIL_ESQL = UTIL_ELAST - 1 };
 
 /* The full CREATE script (tables, indexes, views), with `--` comments on columns. */
 extern const char db_schema_sql[];
+
+/* The census refill run by every ingest's final pass (db/census/census.sql). */
+extern const char db_census_sql[];
 
 /* Errors besides the UTIL_E* codes. */
 enum {

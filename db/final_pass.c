@@ -224,20 +224,20 @@ static int settle_releases(ing *g)
         g->err);
 }
 
-/* The census (40_census.sql), once the rows and warnings are final. Its one statement runs
- * ~50 GROUP BYs whose sorters all stay open until it ends, each holding up to the page
- * cache's size in memory (10x: 186 MiB at the ingest's 16 MiB cache): it runs with a small
- * cache, so each sorter spills to temporary files past CENSUS_CACHE_KIB (or SQLite's
- * minimum run size, which connection.c lowers). */
+/* The census table (db/schema/40_census.sql), for the corpus and each release, once the rows
+ * and warnings are final: db/census/census.sql. Its statements run up to ~50 GROUP BYs whose
+ * sorters all stay open until a statement ends, each holding up to the page cache's size in
+ * memory (10x: 186 MiB at the ingest's 16 MiB cache): it runs with a small cache, so each
+ * sorter spills to temporary files past CENSUS_CACHE_KIB (or SQLite's minimum run size,
+ * which connection.c lowers). */
 #define CENSUS_CACHE_KIB 256
 static int refill_census(ing *g)
 {
     char sql[200];
-    snprintf(sql, sizeof sql,
-             "PRAGMA cache_size = -%d; DELETE FROM census; INSERT INTO census (game, field, "
-             "value, count) SELECT game, field, value, count FROM unknown_census_source",
-             CENSUS_CACHE_KIB);
+    snprintf(sql, sizeof sql, "PRAGMA cache_size = -%d", CENSUS_CACHE_KIB);
     int rc = dbi_exec(g->d, sql, g->err);
+    if (!rc)
+        rc = dbi_exec(g->d, db_census_sql, g->err);
     snprintf(sql, sizeof sql, "PRAGMA cache_size = -%d", INGEST_CACHE_KIB);
     int rc2 = dbi_exec(g->d, sql, g->err);
     return rc ? rc : rc2;

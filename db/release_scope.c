@@ -2,7 +2,8 @@
  * views and tables named like the tables (paks, pak_entries, assets, contents and every table
  * of decoded rows) hold that release's rows; SQLite resolves unqualified names to the temp
  * schema first, so every named query runs unchanged. Works on read-only connections (the
- * temp schema is the connection's own). */
+ * temp schema is the connection's own). The views of main are made again in temp, so that
+ * they read the scoped tables too. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,8 +109,9 @@ int db_scope_release(db *d, const char *label, util_err *err)
         "e.asset_id, min(e.type), count(*), count(DISTINCT e.pak_id) FROM main.pak_entries e "
         "JOIN main.paks p ON p.pak_id = e.pak_id WHERE p.release_id = %lld AND p.game IS NOT "
         "NULL GROUP BY p.game, e.asset_id;"
-        "CREATE INDEX temp.assets_key ON assets(game, asset_id);",
-        (long long)id, (long long)id, (long long)id, (long long)id, (long long)id);
+        "CREATE INDEX temp.assets_key ON assets(game, asset_id);"
+        "CREATE TEMP VIEW census AS SELECT * FROM main.census WHERE release_id = %lld;",
+        (long long)id, (long long)id, (long long)id, (long long)id, (long long)id, (long long)id);
     while (sqlite3_step(st) == SQLITE_ROW) {
         const char *t = (const char *)sqlite3_column_text(st, 0);
         sqlite3_str_appendf(q,
@@ -117,6 +119,19 @@ int db_scope_release(db *d, const char *label, util_err *err)
                             "content_id IN (SELECT content_id FROM temp.scope_contents);",
                             t, t);
     }
+    sqlite3_finalize(st);
+    /* A view of main reads main's tables whatever temp holds: each is made again in temp,
+     * where its names resolve to the scoped tables above (v_ views, unknown_census, ...). */
+    if (sqlite3_prepare_v2(h,
+                           "SELECT sql FROM main.sqlite_master WHERE type = 'view' AND sql LIKE "
+                           "'CREATE VIEW %' ORDER BY rowid",
+                           -1, &st, NULL) != SQLITE_OK) {
+        sqlite3_free(sqlite3_str_finish(q));
+        return fail(h, err, "list views");
+    }
+    while (sqlite3_step(st) == SQLITE_ROW)
+        sqlite3_str_appendf(q, "CREATE TEMP VIEW %s;",
+                            (const char *)sqlite3_column_text(st, 0) + strlen("CREATE VIEW "));
     sqlite3_finalize(st);
     if (query_only)
         sqlite3_str_appendall(q, "PRAGMA query_only = 1;");

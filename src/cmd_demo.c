@@ -357,13 +357,15 @@ static int build_report(demo *dm)
     return 0;
 }
 
-/* The condensed census: one line per field (`ancsdb query unknown-census` lists every value). */
+/* The condensed census of the whole corpus: one line per field (`ancsdb query unknown-census`
+ * lists every value, per release too). */
 static const char census_outer[] =
     "SELECT field, sum(game = 'MP1') AS mp1_values, (SELECT value FROM q q2 WHERE q2.game = "
-    "'MP1' AND q2.field = q.field ORDER BY q2.count DESC, q2.value LIMIT 1) AS mp1_most_common, "
-    "sum(game = 'MP2') AS mp2_values, (SELECT value FROM q q2 WHERE q2.game = 'MP2' AND "
-    "q2.field = q.field ORDER BY q2.count DESC, q2.value LIMIT 1) AS mp2_most_common FROM q "
-    "GROUP BY field ORDER BY field";
+    "'MP1' AND q2.field = q.field AND q2.release = '(all)' ORDER BY q2.count DESC, q2.value "
+    "LIMIT 1) AS mp1_most_common, sum(game = 'MP2') AS mp2_values, (SELECT value FROM q q2 "
+    "WHERE q2.game = 'MP2' AND q2.field = q.field AND q2.release = '(all)' ORDER BY q2.count "
+    "DESC, q2.value LIMIT 1) AS mp2_most_common FROM q WHERE release = '(all)' GROUP BY field "
+    "ORDER BY field";
 
 /* corpus-summary (game, release, item, count) as one line per release, '(all)' per game. */
 static const char summary_pivot[] =

@@ -206,12 +206,9 @@ static int sql_failure(const char *what, const util_err *e)
 int cmd_query(int argc, char **argv)
 {
     enum { O_HELP, O_DB, O_FORMAT, O_LIST, O_RELEASE };
-    static const cli_option opts[] = {{"help", 'h', 0, O_HELP},
-                                      {"db", 0, 1, O_DB},
-                                      {"format", 0, 1, O_FORMAT},
-                                      {"list", 0, 0, O_LIST},
-                                      {"release", 0, 1, O_RELEASE},
-                                      {0}};
+    static const cli_option opts[] = {{"help", 'h', 0, O_HELP},     {"db", 0, 1, O_DB},
+                                      {"format", 0, 1, O_FORMAT},   {"list", 0, 0, O_LIST},
+                                      {"release", 0, 1, O_RELEASE}, {0}};
     const char *release = NULL;
     const char *dbpath = "corpus.db";
     out_format fmt = OUT_TABLE;
@@ -315,8 +312,8 @@ done:
 /* ---- ancsdb sql --------------------------------------------------------------------------- */
 
 static const char sql_usage[] =
-    "usage: ancsdb sql [--db FILE] [--format table|csv|json|tsv] [--param [NAME=]VALUE]...\n"
-    "                  \"SELECT ...\"\n"
+    "usage: ancsdb sql [--db FILE] [--release LABEL] [--format table|csv|json|tsv]\n"
+    "                  [--param [NAME=]VALUE]... \"SELECT ...\"\n"
     "\n"
     "Runs ad-hoc SQL against the database (default corpus.db), opened read-only: statements\n"
     "that write fail. Integer columns read straight from an asset-ID column of a table\n"
@@ -330,18 +327,24 @@ static const char sql_usage[] =
     "parameter of the SQL without a value is an error, never NULL.\n"
     "\n"
     "examples (each runs as written):\n"
-    "  ancsdb sql --param name=Samus \"SELECT game, ancs_id, char_index FROM characters WHERE name = :name\"\n"
-    "  ancsdb sql --param 0x1A2B3C4D \"SELECT game, path, type FROM v_pak_entries WHERE asset = printf('%08X', ?1)\"\n"
-    "  ancsdb sql \"SELECT name, type FROM sqlite_master WHERE type IN ('table', 'view') ORDER BY name\"\n"
+    "  ancsdb sql --param name=Samus \"SELECT game, ancs_id, char_index FROM characters WHERE name "
+    "= :name\"\n"
+    "  ancsdb sql --param 0x1A2B3C4D \"SELECT game, path, type FROM v_pak_entries WHERE asset = "
+    "printf('%08X', ?1)\"\n"
+    "  ancsdb sql \"SELECT name, type FROM sqlite_master WHERE type IN ('table', 'view') ORDER BY "
+    "name\"\n"
     "\n"
     "options:\n"
     "  --db FILE            database file (default corpus.db)\n"
+    "  --release LABEL      look at one release only: the tables and v_ views hold its rows\n"
+    "                       (releases.label, e.g. GM8E01_00; every release when absent)\n"
     "  --format FMT         table (default), csv, json or tsv\n"
     "  --param [NAME=]VALUE bind a parameter (repeatable)\n"
     "  -h, --help           show this help\n"
     "\n"
-    "exit status: 0 ok, 2 usage error (also: a parameter without a value, or --param NAME\n"
-    "             that the SQL does not use), 3 fatal (no database, SQL error, write\n"
+    "exit status: 0 ok, 2 usage error (also: a parameter without a value, --param NAME\n"
+    "             that the SQL does not use, or an unknown release), 3 fatal (no database, SQL "
+    "error, write\n"
     "             refused), 130 interrupted\n";
 
 /* NAME of --param NAME=VALUE: a letter or '_' then letters, digits and '_'. */
@@ -358,13 +361,11 @@ static size_t param_name_len(const char *s)
 
 int cmd_sql(int argc, char **argv)
 {
-    enum { O_HELP, O_DB, O_FORMAT, O_PARAM };
-    static const cli_option opts[] = {{"help", 'h', 0, O_HELP},
-                                      {"db", 0, 1, O_DB},
-                                      {"format", 0, 1, O_FORMAT},
-                                      {"param", 0, 1, O_PARAM},
-                                      {0}};
-    const char *dbpath = "corpus.db", *sql = NULL;
+    enum { O_HELP, O_DB, O_FORMAT, O_PARAM, O_RELEASE };
+    static const cli_option opts[] = {{"help", 'h', 0, O_HELP},     {"db", 0, 1, O_DB},
+                                      {"release", 0, 1, O_RELEASE}, {"format", 0, 1, O_FORMAT},
+                                      {"param", 0, 1, O_PARAM},     {0}};
+    const char *dbpath = "corpus.db", *sql = NULL, *release = NULL;
     out_format fmt = OUT_TABLE;
     int rc = EXIT_OK, k, npos = 0, nnamed = 0;
     size_t n = (size_t)argc + 1;
@@ -388,6 +389,9 @@ int cmd_sql(int argc, char **argv)
             goto done;
         case O_DB:
             dbpath = a.value;
+            break;
+        case O_RELEASE:
+            release = a.value;
             break;
         case O_FORMAT:
             if (out_parse_format(a.value, &fmt)) {
@@ -439,6 +443,11 @@ int cmd_sql(int argc, char **argv)
     if (db_open(&d, dbpath, DB_OPEN_READONLY, &e) != 0) {
         cli_error("sql: %s", e.msg);
         rc = EXIT_FATAL;
+        goto done;
+    }
+    if (release && db_scope_release(d, release, &e) != 0) {
+        cli_error("sql: %s", e.msg);
+        rc = e.code == DB_ENORELEASE ? EXIT_USAGE : EXIT_FATAL;
         goto done;
     }
     static volatile sig_atomic_t stop;

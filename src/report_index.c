@@ -347,8 +347,9 @@ int rep_write_census(report *r)
     const char *census = cli_query_lookup(ancsdb_embedded_queries, "unknown-census");
     if (!census)
         return util_fail(&r->err, UTIL_EFORMAT, UINT64_MAX, "no unknown-census query");
-    /* game, field, value, count; grouped here by field, then game */
-    static const char head[] = "SELECT * FROM (", tail[] = ") ORDER BY 2, 1";
+    /* game, field, value, count of the whole corpus; grouped here by field, then game */
+    static const char head[] = "SELECT * FROM (",
+                      tail[] = ") WHERE release = '(all)' ORDER BY 2, 1";
     size_t n = strlen(census);
     while (n && (census[n - 1] == ';' || census[n - 1] == '\n' || census[n - 1] == ' '))
         n--;

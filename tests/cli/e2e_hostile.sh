@@ -179,6 +179,7 @@ check "character with an injection name: no rows" "0 1" "$? $(wc -l <"$T/q2.out"
 check "paks intact after the injection attempts" "$npaks" "$(sql "$T/h.db" "SELECT count(*) FROM paks")"
 
 # ---- sql is read-only and creates nothing -------------------------------------------------
+uv=$(sql "$T/h.db" "PRAGMA user_version")
 for stmt in "DROP TABLE paks" "INSERT INTO paks(path) VALUES ('x')" "UPDATE ancs SET game = 'X'" \
     "PRAGMA user_version = 7" "ATTACH DATABASE '$T/att.db' AS a" \
     "VACUUM INTO '$T/vac.db'" "CREATE TEMP TABLE t(a); INSERT INTO t VALUES (1)"; do
@@ -188,6 +189,6 @@ for stmt in "DROP TABLE paks" "INSERT INTO paks(path) VALUES ('x')" "UPDATE ancs
     check "sql refuses: $stmt (rc $rc)" 0 $?
 done
 check "no file created by ATTACH or VACUUM INTO" "" "$(ls "$T/att.db" "$T/vac.db" 2>/dev/null)"
-check "user_version still 2" 2 "$(sql "$T/h.db" "PRAGMA user_version")"
+check "user_version unchanged by the writes" "$uv" "$(sql "$T/h.db" "PRAGMA user_version")"
 check "paks intact after sql writes" "$npaks" "$(sql "$T/h.db" "SELECT count(*) FROM paks")"
 exit $fail

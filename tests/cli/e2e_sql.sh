@@ -126,17 +126,19 @@ python3 - "$T/census.tsv" "$T/sum.tsv" <<'PY'
 import sys
 full = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])][1:]
 hdr, *got = [l.rstrip("\n").split("\t") for l in open(sys.argv[2])]
-assert hdr == ["game", "field", "distinct_values", "most_common", "most_common_share", "occurrences"], hdr
+assert hdr == ["game", "field", "distinct_values", "most_common", "most_common_share",
+               "occurrences", "release"], hdr
 by = {}
-for game, field, value, count in full:
-    by.setdefault((game, field), []).append((value, int(count)))
+for game, field, value, count, release in full:
+    by.setdefault((game, field, release), []).append((value, int(count)))
 want = []
-for (game, field), vals in sorted(by.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+for (game, field, release), vals in sorted(
+        by.items(), key=lambda kv: (kv[0][1], kv[0][0], kv[0][2] != "(all)", kv[0][2])):
     total = sum(c for _, c in vals)
     top = sorted(vals, key=lambda vc: (-vc[1], vc[0]))[0]
     tenths = (2000 * top[1] + total) // (2 * total)  # percent in tenths, halves rounded up
     share = "%d.%d%%" % (tenths // 10, tenths % 10)
-    want.append([game, field, str(len(vals)), top[0], share, str(total)])
+    want.append([game, field, str(len(vals)), top[0], share, str(total), release])
 if want != got:
     for w, g in zip(want, got):
         if w != g:

@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# e2e_census_release.sh BINARY SHARED_DIR — the census per release: the four sample ISOs in,
+# unknown-census has rows for the whole corpus ('(all)': each distinct content once) and for
+# each release (the contents that release holds), `--release LABEL` keeps that release's rows
+# only, ingesting the images one by one gives the same census, unknown-census-summary
+# condenses each (game, field, release), and every v_ view under
+# --release sees that release alone. Expected counts come from truth.json (python3: release A
+# is `games`, release B `release_b.games`, a content is one distinct ANCS of either), never
+# from ancsdb itself.
+set -u
+BIN=$1
+SHARED=$2
+CORPUS=$SHARED/corpus
+if [ ! -d "$CORPUS/iso" ] || [ ! -f "$CORPUS/truth.json" ]; then
+    echo "skipping: no sample corpus with disc images at $CORPUS"
+    exit 0
+fi
+if ! command -v python3 >/dev/null 2>&1; then
+    echo "skipping: python3 is needed to check the results"
+    exit 0
+fi
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail=0
+check() { # check DESCRIPTION EXPECTED ACTUAL
+    if [ "$2" != "$3" ]; then
+        echo "FAIL: $1: expected '$2', got '$3'"
+        fail=1
+    else
+        echo "ok: $1"
+    fi
+}
+TRUTH=$CORPUS/truth.json
+DB=$T/iso.db
+"$BIN" ingest --db "$DB" --quiet "$CORPUS/iso" 2>"$T/err"
+check "ingest of the four images: exit status" 0 $?
+
+# char.unknown_a and ancs.version per (release, game) and for the corpus, as sorted lines
+# "release game field value count"
+python3 - "$TRUTH" >"$T/want" <<'EOF'
+import json, sys
+from collections import Counter
+t = json.load(open(sys.argv[1]))
+lab = {(r["release"], r["game"]): r["label"] for r in t["releases"]}
+counts = Counter()
+for game in ("mp1", "mp2"):
+    G = game.upper()
+    changed = {tuple(x) for x in t["release_diff"][game]["changed"]}
+    a = {x["id"]: x for x in t["games"][game]["ancs"]}
+    b = {x["id"]: x for x in t["release_b"]["games"][game]["ancs"]}
+    def add(rel, x):
+        cs = x["content"]["character_set"]
+        counts[(rel, G, "ancs.version", str(x["content"]["version"]))] += 1
+        for c in cs["characters"]:
+            counts[(rel, G, "char.unknown_a", str(c["unknown_1"]))] += 1
+    for x in a.values():
+        add(lab[("a", game)], x)
+        add("(all)", x)
+    for i, x in b.items():
+        add(lab[("b", game)], x)
+        if i not in a or ("ANCS", i) in changed:
+            add("(all)", x)  # another content than release A's
+for k in sorted(counts):
+    print(*k, counts[k])
+EOF
+"$BIN" query --db "$DB" --format tsv unknown-census >"$T/census.tsv"
+check "unknown-census exit" 0 $?
+check "unknown-census columns" "game field value count release" \
+    "$(head -1 "$T/census.tsv" | tr '\t' ' ')"
+awk -F'\t' 'NR > 1 && ($2 == "char.unknown_a" || $2 == "ancs.version") {print $5, $1, $2, $3, $4}' \
+    "$T/census.tsv" | sort >"$T/got"
+sort "$T/want" >"$T/want.s"
+if cmp -s "$T/want.s" "$T/got"; then
+    echo "ok: char.unknown_a and ancs.version per release and for the corpus = truth.json"
+else
+    echo "FAIL: census per release differs from truth.json (want < > got):"
+    diff "$T/want.s" "$T/got" | head -20
+    fail=1
+fi
+
+# one image per ingest (each run counts only the contents it adds) gives the same census
+DB1=$T/one-by-one.db
+for img in GM8E01_00 G2ME01_00 GM8E01_02 G2MP01_00; do
+    "$BIN" ingest --db "$DB1" --quiet "$CORPUS/iso/$img.iso" 2>/dev/null
+done
+"$BIN" query --db "$DB1" --format tsv unknown-census >"$T/census1.tsv"
+check "census after four ingests of one image each = after one ingest of the four" "" \
+    "$(diff "$T/census.tsv" "$T/census1.tsv" | head -5)"
+
+# --release keeps exactly that release's rows
+for rel in GM8E01_00 G2MP01_00; do
+    "$BIN" query --db "$DB" --format tsv --release "$rel" unknown-census >"$T/r.tsv"
+    check "unknown-census --release $rel exit" 0 $?
+    want=$(awk -F'\t' -v r="$rel" 'NR > 1 && $5 == r' "$T/census.tsv" | sort | md5sum)
+    got=$(tail -n +2 "$T/r.tsv" | sort | md5sum)
+    check "unknown-census --release $rel = its rows of the whole census" "$want" "$got"
+    others=$(awk -F'\t' -v r="$rel" 'NR > 1 && $5 != r' "$T/r.tsv" | wc -l)
+    check "unknown-census --release $rel: no row of another release" 0 "$others"
+done
+
+# the summary: one row per (game, field, release) of the census, occurrences summed
+"$BIN" query --db "$DB" --format tsv unknown-census-summary >"$T/sum.tsv"
+check "unknown-census-summary exit" 0 $?
+python3 - "$T/census.tsv" "$T/sum.tsv" <<'EOF'
+import csv, sys
+from collections import defaultdict
+rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
+occ = defaultdict(int)
+for r in rows:
+    occ[(r["game"], r["field"], r["release"])] += int(r["count"])
+summ = list(csv.DictReader(open(sys.argv[2]), delimiter="\t"))
+got = {(r["game"], r["field"], r["release"]): int(r["occurrences"]) for r in summ}
+if len(summ) != len(got) or got != dict(occ):
+    print("summary keys or occurrences differ from the census:",
+          sorted(set(got.items()) ^ set(occ.items()))[:5])
+    sys.exit(1)
+EOF
+check "unknown-census-summary = the census condensed per (game, field, release)" 0 $?
+
+# the v_ views under --release: v_ancs of one release lists that release's ANCS (truth:
+# release B of MP1), not the other release's contents of the same asset
+want=$(python3 - "$TRUTH" <<'EOF'
+import json, sys
+t = json.load(open(sys.argv[1]))
+print(len(t["release_b"]["games"]["mp1"]["ancs"]))
+EOF
+)
+got=$("$BIN" sql --db "$DB" --format tsv --release GM8E01_02 \
+    "SELECT count(*) FROM v_ancs WHERE game = 'MP1'" | tail -1)
+check "v_ancs under --release GM8E01_02: its ANCS (truth release B, MP1)" "$want" "$got"
+got=$("$BIN" sql --db "$DB" --format tsv --release GM8E01_02 \
+    "SELECT count(*) FROM v_ancs WHERE game = 'MP2'" | tail -1)
+check "v_ancs under --release GM8E01_02: no MP2 ANCS" 0 "$got"
+"$BIN" sql --db "$DB" --release NOPE "SELECT 1" >/dev/null 2>"$T/e"
+check "sql --release of no release: exit 2" 2 $?
+grep -q "no release 'NOPE'" "$T/e"
+check "sql --release of no release names it" 0 $?
+exit $fail
