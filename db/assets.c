@@ -64,6 +64,8 @@ typedef struct acalc {
     size_t nflags, capflags;
     dupkey *dups;
     size_t ndups, capdups;
+    uint32_t *rel;
+    size_t caprel;
 } acalc;
 
 static void acalc_free(acalc *a)
@@ -72,6 +74,7 @@ static void acalc_free(acalc *a)
     free(a->pak_info);
     free(a->flags);
     free(a->dups);
+    free(a->rel);
 }
 
 /* One assets row: rows [i, j) of the sorted list. */
@@ -377,28 +380,46 @@ static int write_group(ing *g, const acalc *a, const agroup *gr)
     return dbi_row_end(&w, g->err);
 }
 
-/* The group's releases holding the asset more than once, added to a->dups. */
+static int cmp_u32(const void *x, const void *y)
+{
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* The group's releases holding the asset more than once, added to a->dups (the group's
+ * releases sorted in a->rel, a buffer kept between groups). */
 static int find_dups(acalc *a, const agroup *gr)
 {
-    if (gr->j - gr->i < 2)
+    size_t n = gr->j - gr->i;
+    if (n < 2)
         return 0;
-    for (size_t x = gr->i; x < gr->j; x++) {
-        uint32_t rel = (uint32_t)(a->pak_info[r_pak(&a->rows[x])] >> 8);
-        size_t seen = 0, later = 0;
-        for (size_t y = gr->i; y < gr->j; y++)
-            if ((uint32_t)(a->pak_info[r_pak(&a->rows[y])] >> 8) == rel)
-                *(y < x ? &seen : &later) += y != x;
-        if (seen || !later)
-            continue; /* counted at its first row, or held once */
-        if (a->ndups == a->capdups) {
-            size_t cap = a->capdups ? a->capdups * 2 : 64;
-            dupkey *nd = realloc(a->dups, cap * sizeof *nd);
-            if (!nd)
-                return UTIL_ENOMEM;
-            a->dups = nd;
-            a->capdups = cap;
+    if (n > a->caprel) {
+        uint32_t *nr = realloc(a->rel, n * sizeof *nr);
+        if (!nr)
+            return UTIL_ENOMEM;
+        a->rel = nr;
+        a->caprel = n;
+    }
+    for (size_t k = 0; k < n; k++)
+        a->rel[k] = (uint32_t)(a->pak_info[r_pak(&a->rows[gr->i + k])] >> 8);
+    qsort(a->rel, n, sizeof *a->rel, cmp_u32);
+    for (size_t k = 0; k < n;) {
+        size_t m = k + 1;
+        while (m < n && a->rel[m] == a->rel[k])
+            m++;
+        if (m - k > 1) {
+            if (a->ndups == a->capdups) {
+                size_t cap = a->capdups ? a->capdups * 2 : 64;
+                dupkey *nd = realloc(a->dups, cap * sizeof *nd);
+                if (!nd)
+                    return UTIL_ENOMEM;
+                a->dups = nd;
+                a->capdups = cap;
+            }
+            const arow *r = &a->rows[gr->i];
+            a->dups[a->ndups++] = (dupkey){a->rel[k], r_game(r), r_asset(r)};
         }
-        a->dups[a->ndups++] = (dupkey){rel, r_game(&a->rows[x]), r_asset(&a->rows[x])};
+        k = m;
     }
     return 0;
 }
