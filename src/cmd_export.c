@@ -108,9 +108,10 @@ static const char sql_warnings[] =
 /* ==== end of SQL ========================================================================= */
 
 static const char export_usage[] =
-    "usage: ancsdb export [--db FILE] [--game MP1|MP2] ancs ID\n"
-    "       ancsdb export [--db FILE] [--game MP1|MP2] character ANCS_ID [CHAR_INDEX]\n"
-    "       ancsdb export [--db FILE] [--game MP1|MP2] evnt ID\n"
+    "usage: ancsdb export [--db FILE] [--release LABEL] [--game MP1|MP2] ancs ID\n"
+    "       ancsdb export [--db FILE] [--release LABEL] [--game MP1|MP2] character ANCS_ID\n"
+    "                     [CHAR_INDEX]\n"
+    "       ancsdb export [--db FILE] [--release LABEL] [--game MP1|MP2] evnt ID\n"
     "\n"
     "Prints one JSON document with everything the database holds for one ANCS (its\n"
     "characters, animation set, event sets, references, warnings, where it is stored), one\n"
@@ -123,6 +124,8 @@ static const char export_usage[] =
     "options:\n"
     "  --db FILE     database file (default corpus.db)\n"
     "  --game G      MP1 or MP2\n"
+    "  --release LABEL  as one release holds it (releases.label, e.g. GM8E01_00); without it,\n"
+    "                an asset held by several releases is exported from its newest content\n"
     "  -h, --help    show this help\n"
     "\n"
     "exit status: 0 ok, 1 not in the database, 2 usage error, 3 fatal\n";
@@ -714,12 +717,15 @@ static const char *pick_game(ex *x, const char *type, uint32_t id, const char *w
 
 int cmd_export(int argc, char **argv)
 {
-    const char *dbpath = "corpus.db", *want = NULL;
+    const char *dbpath = "corpus.db", *want = NULL, *release = NULL;
     char *pos[3];
     int npos = 0, k;
-    enum { O_HELP, O_DB, O_GAME };
-    static const cli_option opts[] = {
-        {"help", 'h', 0, O_HELP}, {"db", 0, 1, O_DB}, {"game", 0, 1, O_GAME}, {0}};
+    enum { O_HELP, O_DB, O_GAME, O_RELEASE };
+    static const cli_option opts[] = {{"help", 'h', 0, O_HELP},
+                                      {"db", 0, 1, O_DB},
+                                      {"game", 0, 1, O_GAME},
+                                      {"release", 0, 1, O_RELEASE},
+                                      {0}};
     cli_args a;
     cli_args_init(&a, "export", argc, argv);
     while ((k = cli_next(&a, opts)) != CLI_END) {
@@ -735,6 +741,8 @@ int cmd_export(int argc, char **argv)
             return EXIT_OK;
         } else if (k == O_DB) {
             dbpath = v;
+        } else if (k == O_RELEASE) {
+            release = v;
         } else if (k == O_GAME) {
             if (!strcmp(v, "MP1") || !strcmp(v, "mp1"))
                 want = "MP1";
@@ -774,6 +782,11 @@ int cmd_export(int argc, char **argv)
     if (db_open(&x.d, dbpath, DB_OPEN_READONLY, &x.err)) {
         cli_error("export: %s", x.err.msg);
         return EXIT_FATAL;
+    }
+    if (release && db_scope_release(x.d, release, &x.err) != 0) {
+        cli_error("export: %s", x.err.msg);
+        db_close(x.d);
+        return x.err.code == DB_ENORELEASE ? EXIT_USAGE : EXIT_FATAL;
     }
     int rc = EXIT_OK;
     x.game = pick_game(&x, kind == 2 ? "EVNT" : "ANCS", id, want, &rc);

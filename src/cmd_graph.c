@@ -10,8 +10,9 @@
 #include "graph.h"
 
 static const char graph_usage[] =
-    "usage: ancsdb graph [--db FILE] [--format dot|svg] [--game MP1|MP2] ANCS_ID[:CHAR_INDEX]\n"
-    "       ancsdb graph [--db FILE] [--format dot|svg] --who TYPE ID\n"
+    "usage: ancsdb graph [--db FILE] [--release LABEL] [--format dot|svg] [--game MP1|MP2]\n"
+    "                    ANCS_ID[:CHAR_INDEX]\n"
+    "       ancsdb graph [--db FILE] [--release LABEL] [--format dot|svg] --who TYPE ID\n"
     "\n"
     "Draws the dependency tree of the characters of an ANCS (or of one character): the ANCS,\n"
     "its characters, their model, skin, skeleton, frozen model and skin, CSPP, particle lists\n"
@@ -27,6 +28,8 @@ static const char graph_usage[] =
     "  --format svg     SVG on stdout, rendered by Graphviz's `dot -Tsvg` (Debian package\n"
     "                   graphviz)\n"
     "  --game G         only the ANCS of game G (MP1 or MP2) when both games have its ID\n"
+    "  --release LABEL  as one release holds it (releases.label, e.g. GM8E01_00); without\n"
+    "                   it, an ANCS held by several releases is drawn from its newest content\n"
     "  --who TYPE ID    what reaches the asset (TYPE a FourCC such as PART, ID as 0x1A2B3C4D,\n"
     "                   1A2B3C4D or decimal)\n"
     "  -h, --help       show this help\n"
@@ -69,10 +72,15 @@ int cmd_graph(int argc, char **argv)
     int svg = 0, who = 0;
     char *pos[3];
     int npos = 0, k;
-    enum { O_HELP, O_WHO, O_DB, O_GAME, O_FORMAT };
-    static const cli_option opts[] = {{"help", 'h', 0, O_HELP},   {"who", 0, 0, O_WHO},
-                                      {"db", 0, 1, O_DB},         {"game", 0, 1, O_GAME},
-                                      {"format", 0, 1, O_FORMAT}, {0}};
+    const char *release = NULL;
+    enum { O_HELP, O_WHO, O_DB, O_GAME, O_FORMAT, O_RELEASE };
+    static const cli_option opts[] = {{"help", 'h', 0, O_HELP},
+                                      {"who", 0, 0, O_WHO},
+                                      {"db", 0, 1, O_DB},
+                                      {"game", 0, 1, O_GAME},
+                                      {"format", 0, 1, O_FORMAT},
+                                      {"release", 0, 1, O_RELEASE},
+                                      {0}};
     cli_args a;
     cli_args_init(&a, "graph", argc, argv);
     while ((k = cli_next(&a, opts)) != CLI_END) {
@@ -90,6 +98,8 @@ int cmd_graph(int argc, char **argv)
             who = 1;
         } else if (k == O_DB) {
             dbpath = v;
+        } else if (k == O_RELEASE) {
+            release = v;
         } else if (k == O_GAME) {
             if (!strcmp(v, "MP1") || !strcmp(v, "mp1"))
                 game = "MP1";
@@ -134,6 +144,11 @@ int cmd_graph(int argc, char **argv)
     if (db_open(&d, dbpath, DB_OPEN_READONLY, &e)) {
         cli_error("graph: %s", e.msg);
         return EXIT_FATAL;
+    }
+    if (release && db_scope_release(d, release, &e) != 0) {
+        cli_error("graph: %s", e.msg);
+        db_close(d);
+        return e.code == DB_ENORELEASE ? EXIT_USAGE : EXIT_FATAL;
     }
     graph g;
     graph_init(&g);

@@ -4,7 +4,7 @@
 # each release (the contents that release holds), `--release LABEL` keeps that release's rows
 # only, ingesting the images one by one gives the same census, unknown-census-summary
 # condenses each (game, field, release), and every v_ view under
-# --release sees that release alone. Expected counts come from truth.json (python3: release A
+# --release sees that release alone, as do graph and export --release. Expected counts come from truth.json (python3: release A
 # is `games`, release B `release_b.games`, a content is one distinct ANCS of either), never
 # from ancsdb itself.
 set -u
@@ -135,4 +135,37 @@ check "v_ancs under --release GM8E01_02: no MP2 ANCS" 0 "$got"
 check "sql --release of no release: exit 2" 2 $?
 grep -q "no release 'NOPE'" "$T/e"
 check "sql --release of no release names it" 0 $?
+# graph and export --release: a character renamed between releases A and B (truth.json's
+# field_edits) is shown with each release's name
+edit=$(python3 - "$TRUTH" <<'EOF'
+import json, sys
+t = json.load(open(sys.argv[1]))
+lab = {(r["release"], r["game"]): r["label"] for r in t["releases"]}
+for game in ("mp1", "mp2"):
+    for e in t["release_diff"][game]["field_edits"]:
+        if e["type"] == "ANCS" and e["field"] == "name":
+            print(lab[("a", game)], lab[("b", game)], "%08X" % e["asset_id"], e["char_index"],
+                  e["a"], e["b"])
+            sys.exit(0)
+EOF
+)
+if [ -n "$edit" ]; then
+    read -r ra rb id ci na nb <<<"$edit"
+    got=$("$BIN" export --db "$DB" --release "$ra" character "$id" "$ci" | grep -m1 '"name"')
+    check "export --release $ra: the character's name there" "\"name\": \"$na\"," "$(echo $got)"
+    got=$("$BIN" export --db "$DB" --release "$rb" character "$id" "$ci" | grep -m1 '"name"')
+    check "export --release $rb: the character's name there" "\"name\": \"$nb\"," "$(echo $got)"
+    "$BIN" graph --db "$DB" --release "$ra" "$id:$ci" >"$T/ga.dot"
+    check "graph --release $ra: exit" 0 $?
+    "$BIN" graph --db "$DB" --release "$rb" "$id:$ci" >"$T/gb.dot"
+    check "graph --release $rb: exit" 0 $?
+    has() { grep -q "$1" "$2" && echo yes || echo no; }
+    check "graph --release: each release's name in its graph" "yes no yes" \
+        "$(has "$na\b" "$T/ga.dot") $(has "$nb" "$T/ga.dot") $(has "$nb" "$T/gb.dot")"
+    "$BIN" graph --db "$DB" --release NOPE "$id" >/dev/null 2>&1
+    check "graph --release of no release: exit 2" 2 $?
+else
+    echo "FAIL: truth.json has no renamed character"
+    fail=1
+fi
 exit $fail
