@@ -263,13 +263,15 @@ static int run(ing *g, ing_indexes *idx)
         rc = ing_pending_flag(g, &g->changed);
     if (!rc && !g->changed && g->o->rehash)
         rc = ing_final_pass_needed(g, &g->changed);
+    /* a bulk load's indexes are back before the final pass: its queries look rows up by
+     * asset and content (without them, a lookup per asset or content was a scan) */
+    if (g->bulk && !rc)
+        rc = ing_create_indexes(g, idx);
     if (!rc && g->changed && !g->st->interrupted) {
         progress(g, g->L.nitems, "finishing");
         rc = ing_final_pass(g);
     }
     if (g->bulk) {
-        if (!rc)
-            rc = ing_create_indexes(g, idx);
         if (!rc)
             rc = db_commit(g->d, g->err);
         if (rc)

@@ -28,7 +28,7 @@ WHERE NOT EXISTS (SELECT 1 FROM census_contents x WHERE x.content_id = c.content
 
 INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT w.content_id, ifnull(w.game, '?'), 'warning.' || w.code, w.type, count(*)
-FROM census_new n CROSS JOIN warnings w ON w.content_id = n.content_id
+FROM warnings w CROSS JOIN census_new n ON n.content_id = w.content_id
 GROUP BY w.content_id, w.game, w.code, w.type
 UNION ALL
 SELECT content_id, game, 'ancs.version', CAST(ancs_version AS TEXT), count(*)
@@ -287,11 +287,13 @@ UNION ALL
 SELECT NULL, ifnull(game, '?'), 'warning.' || code, type, count(*) FROM warnings
 WHERE content_id IS NULL AND pak_id IS NULL GROUP BY game, code, type
 UNION ALL
-SELECT r.release_id, ifnull(w.game, '?'), 'warning.' || w.code, w.type, count(*)
-FROM warnings w JOIN releases r ON EXISTS (
-    SELECT 1 FROM pak_entries e JOIN paks p ON p.pak_id = e.pak_id
-    WHERE p.release_id = r.release_id AND e.asset_id = w.asset_id)
-WHERE w.content_id IS NULL AND w.pak_id IS NULL GROUP BY r.release_id, w.game, w.code, w.type;
+SELECT r.rid, ifnull(w.game, '?'), 'warning.' || w.code, w.type, count(*)
+FROM warnings w JOIN (SELECT DISTINCT p.release_id AS rid, e.asset_id
+                      FROM pak_entries e JOIN paks p ON p.pak_id = e.pak_id
+                      WHERE e.asset_id IN (SELECT asset_id FROM warnings
+                                           WHERE content_id IS NULL AND pak_id IS NULL)) r
+    ON r.asset_id = w.asset_id
+WHERE w.content_id IS NULL AND w.pak_id IS NULL GROUP BY r.rid, w.game, w.code, w.type;
 
 DELETE FROM census;
 INSERT INTO census(release_id, game, field, value, count)
