@@ -20,14 +20,7 @@ cleanup() {
 }
 trap cleanup EXIT
 fail=0
-check() { # check DESCRIPTION EXPECTED ACTUAL
-    if [ "$2" != "$3" ]; then
-        echo "FAIL: $1: expected '$2', got '$3'"
-        fail=1
-    else
-        echo "ok: $1"
-    fi
-}
+. "$(dirname "$0")/check.sh"
 
 "$BIN" demo --build-only --quiet --scale 0.3 --seed 7 "$T/corpus" >/dev/null 2>&1
 check "demo corpus built" 0 $?

@@ -11,14 +11,7 @@ BIN=$1
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail=0
-check() { # check DESCRIPTION EXPECTED ACTUAL
-    if [ "$2" != "$3" ]; then
-        echo "FAIL: $1: expected '$2', got '$3'"
-        fail=1
-    else
-        echo "ok: $1"
-    fi
-}
+. "$(dirname "$0")/check.sh"
 sql() { # sql DB QUERY -> tsv without header
     "$BIN" sql --db "$1" --format tsv "$2" 2>/dev/null | tail -n +2
 }

@@ -14,14 +14,7 @@ command -v sqlite3 >/dev/null 2>&1 && HAVE_SQLITE3=1 || HAVE_SQLITE3=0
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail=0
-check() { # check DESCRIPTION EXPECTED ACTUAL
-    if [ "$2" != "$3" ]; then
-        echo "FAIL: $1: expected '$2', got '$3'"
-        fail=1
-    else
-        echo "ok: $1"
-    fi
-}
+. "$(dirname "$0")/check.sh"
 cp -r "$CORPUS/mp1" "$CORPUS/mp2" "$T/"
 chmod -R u+w "$T"
 DB=$T/c.db

@@ -20,14 +20,7 @@ fi
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail=0
-check() { # check DESCRIPTION EXPECTED ACTUAL
-    if [ "$2" != "$3" ]; then
-        echo "FAIL: $1: expected '$2', got '$3'"
-        fail=1
-    else
-        echo "ok: $1"
-    fi
-}
+. "$(dirname "$0")/check.sh"
 q() { sqlite3 -batch -noheader -separator ' ' "$@"; }
 TRUTH=$CORPUS/truth.json
 

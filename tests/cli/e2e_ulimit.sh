@@ -22,14 +22,7 @@ fi
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail=0
-check() { # check DESCRIPTION EXPECTED ACTUAL
-    if [ "$2" != "$3" ]; then
-        echo "FAIL: $1: expected '$2', got '$3'"
-        fail=1
-    else
-        echo "ok: $1"
-    fi
-}
+. "$(dirname "$0")/check.sh"
 mkdir -p "$T/one" "$T/eight"
 cp -r "$CORPUS/mp1" "$CORPUS/mp2" "$T/one/"
 for i in 1 2 3 4 5 6 7 8; do
