@@ -60,21 +60,18 @@ typedef struct acalc {
     uint32_t ngames;
     int64_t *pak_info; /* by pak_id: release_id << 8 | game index, -1 without a game */
     int64_t max_pak;
-    flagcount *flags;
-    size_t nflags, capflags;
-    dupkey *dups;
-    size_t ndups, capdups;
-    uint32_t *rel;
-    size_t caprel;
+    UTIL_VEC(flagcount) flags;
+    UTIL_VEC(dupkey) dups;
+    UTIL_VEC(uint32_t) rel; /* find_dups's buffer */
 } acalc;
 
 static void acalc_free(acalc *a)
 {
     free(a->rows);
     free(a->pak_info);
-    free(a->flags);
-    free(a->dups);
-    free(a->rel);
+    util_vec_free(&a->flags);
+    util_vec_free(&a->dups);
+    util_vec_free(&a->rel);
 }
 
 /* One assets row: rows [i, j) of the sorted list. */
@@ -216,25 +213,16 @@ static int collect_games(ing *g, acalc *a, int64_t **game_of_pak, int64_t *max_p
 }
 
 /* Adds one entry's compressed flag to a->flags. */
-static int count_flag(acalc *a, uint32_t release, uint32_t game, int64_t flag)
+static int count_flag(acalc *a, uint32_t release, uint32_t game, int64_t flag, util_err *err)
 {
-    for (size_t k = a->nflags; k-- > 0;) {
-        flagcount *c = &a->flags[k];
+    for (size_t k = a->flags.len; k-- > 0;) {
+        flagcount *c = &a->flags.items[k];
         if (c->release == release && c->game == game && c->flag == flag) {
             c->count++;
             return 0;
         }
     }
-    if (a->nflags == a->capflags) {
-        size_t cap = a->capflags ? a->capflags * 2 : 16;
-        flagcount *nf = realloc(a->flags, cap * sizeof *nf);
-        if (!nf)
-            return UTIL_ENOMEM;
-        a->flags = nf;
-        a->capflags = cap;
-    }
-    a->flags[a->nflags++] = (flagcount){release, game, flag, 1};
-    return 0;
+    return util_vec_push(&a->flags, ((flagcount){release, game, flag, 1}), err);
 }
 
 /* Every pak_entries row of a PAK with a game, sorted by game, asset ID, PAK, type; the
@@ -288,10 +276,9 @@ static int collect(ing *g, acalc *a)
         uint32_t game = (uint32_t)(game_of_pak[pid] & 0xFF);
         r->hi = (uint64_t)game << 32 | (uint32_t)sqlite3_column_int64(st, 1);
         r->lo = (uint64_t)pid << 32 | type;
-        if (count_flag(a, (uint32_t)(game_of_pak[pid] >> 8), game, sqlite3_column_int64(st, 3)) !=
-            0)
-            if ((rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory")) != 0)
-                goto done;
+        if ((rc = count_flag(a, (uint32_t)(game_of_pak[pid] >> 8), game,
+                             sqlite3_column_int64(st, 3), g->err)) != 0)
+            goto done;
     }
     if (s != SQLITE_DONE)
         if ((rc = fail(g)) != 0)
@@ -388,37 +375,24 @@ static int cmp_u32(const void *x, const void *y)
 
 /* The group's releases holding the asset more than once, added to a->dups (the group's
  * releases sorted in a->rel, a buffer kept between groups). */
-static int find_dups(acalc *a, const agroup *gr)
+static int find_dups(acalc *a, const agroup *gr, util_err *err)
 {
     size_t n = gr->j - gr->i;
     if (n < 2)
         return 0;
-    if (n > a->caprel) {
-        uint32_t *nr = realloc(a->rel, n * sizeof *nr);
-        if (!nr)
-            return UTIL_ENOMEM;
-        a->rel = nr;
-        a->caprel = n;
-    }
+    a->rel.len = 0;
+    TRY(util_vec_reserve(&a->rel, n, err));
+    uint32_t *rel = a->rel.items;
     for (size_t k = 0; k < n; k++)
-        a->rel[k] = (uint32_t)(a->pak_info[r_pak(&a->rows[gr->i + k])] >> 8);
-    qsort(a->rel, n, sizeof *a->rel, cmp_u32);
+        rel[k] = (uint32_t)(a->pak_info[r_pak(&a->rows[gr->i + k])] >> 8);
+    qsort(rel, n, sizeof *rel, cmp_u32);
+    const arow *r = &a->rows[gr->i];
     for (size_t k = 0; k < n;) {
         size_t m = k + 1;
-        while (m < n && a->rel[m] == a->rel[k])
+        while (m < n && rel[m] == rel[k])
             m++;
-        if (m - k > 1) {
-            if (a->ndups == a->capdups) {
-                size_t cap = a->capdups ? a->capdups * 2 : 64;
-                dupkey *nd = realloc(a->dups, cap * sizeof *nd);
-                if (!nd)
-                    return UTIL_ENOMEM;
-                a->dups = nd;
-                a->capdups = cap;
-            }
-            const arow *r = &a->rows[gr->i];
-            a->dups[a->ndups++] = (dupkey){a->rel[k], r_game(r), r_asset(r)};
-        }
+        if (m - k > 1)
+            TRY(util_vec_push(&a->dups, ((dupkey){rel[k], r_game(r), r_asset(r)}), err));
         k = m;
     }
     return 0;
@@ -444,8 +418,8 @@ static int write_census(ing *g, const acalc *a)
         sqlite3_prepare_v2(g->d->h, "INSERT INTO temp.census_dupkeys VALUES (?1, ?2, ?3)", -1, &dk,
                            NULL) != SQLITE_OK)
         rc = fail(g);
-    for (size_t k = 0; k < a->nflags && !rc; k++) {
-        const flagcount *c = &a->flags[k];
+    for (size_t k = 0; k < a->flags.len && !rc; k++) {
+        const flagcount *c = &a->flags.items[k];
         char num[24];
         snprintf(num, sizeof num, "%" PRId64, c->flag);
         sqlite3_bind_int64(st, 1, c->release);
@@ -456,8 +430,8 @@ static int write_census(ing *g, const acalc *a)
             rc = fail(g);
         sqlite3_reset(st);
     }
-    for (size_t k = 0; k < a->ndups && !rc; k++) {
-        const dupkey *d = &a->dups[k];
+    for (size_t k = 0; k < a->dups.len && !rc; k++) {
+        const dupkey *d = &a->dups.items[k];
         sqlite3_bind_int64(dk, 1, d->release);
         sqlite3_bind_text(dk, 2, a->games[d->game], -1, SQLITE_STATIC);
         sqlite3_bind_int64(dk, 3, d->asset_id);
@@ -500,8 +474,8 @@ int ing_rebuild_assets(ing *g)
     for (size_t i = 0; i < a.n && !rc;) {
         i = next_group(&a, i, &gr);
         rc = write_group(g, &a, &gr);
-        if (!rc && find_dups(&a, &gr) != 0)
-            rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+        if (!rc)
+            rc = find_dups(&a, &gr, g->err);
     }
     int frc = dbi_batch_end(g->d, rc != 0, g->err);
     if (!rc)
