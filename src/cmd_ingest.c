@@ -37,9 +37,9 @@ static const char ingest_usage[] =
     "                   game cannot be told and that holds no compressed entry and no ANCS\n"
     "                   takes the game of most PAKs in its folder (MP1 if none tells), with a\n"
     "                   warning (game_unknown); one that holds them is rejected: use --game\n"
-    "  --jobs N         N threads inflate and decode ANCS/EVNT while one thread writes the\n"
-    "                   database (default: the number of cores less one, for the writer;\n"
-    "                   1 = all on one thread). The rows are the same whatever N is\n"
+    "  --jobs N         N threads read, inflate and decode while one thread writes the\n"
+    "                   database (default: the number of cores; 1 = all on one thread).\n"
+    "                   The rows are the same whatever N is\n"
     "  --memory MIB     at most MIB MiB of entry data (stored, inflated, and the decoder's\n"
     "                   copy) in flight across the threads (default 256): a thread waits for\n"
     "                   room rather than allocate past it; an entry needing more is a\n"
@@ -136,10 +136,11 @@ int cmd_ingest(int argc, char **argv)
         {"db", 0, 1, O_DB},         {"game", 0, 1, O_GAME},       {"jobs", 'j', 1, O_JOBS},
         {"memory", 0, 1, O_MEMORY}, {"release", 0, 1, O_RELEASE}, {0}};
     const char *dbpath = "corpus.db";
-    /* Default: one thread per core besides the writer's. On the 2-core bench machine that
-     * is 1 (all on one thread): four 1x releases in 5.6 s against 7.0 s with --jobs 2
-     * (medians of 3, README Benchmark). */
-    long cores = sysconf(_SC_NPROCESSORS_ONLN) - 1;
+    /* Default: one worker thread per core (the writer mostly waits for them). On the 2-core
+     * bench machine, with the workers handing over batches of jobs: four 1x releases 2.6 s
+     * against 3.2 s with --jobs 1 while the machine is otherwise idle, 3.8 s against 3.7 s
+     * while other builds load it (medians of 3, README Benchmark). */
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
     static volatile sig_atomic_t stop;
     db_ingest_opts o = {.game = PAK_GAME_UNKNOWN,
                         .jobs = cores < 1    ? 1
