@@ -113,7 +113,7 @@ for size in $SIZES; do
     irows+=("release-diff GM8E01_00 GM8E01_02|$size|-|$wall s|-|-|<= 1 s at 10x|$rss|$(($(wc -l <"$W/out.log") - 1)) rows")
     part=$(sqlone "$db" "SELECT dst_id FROM asset_refs WHERE dst_type = 'PART' GROUP BY dst_id ORDER BY count(*) DESC, dst_id LIMIT 1")
     ancs=$(sqlone "$db" "SELECT asset_id FROM pak_entries WHERE type = 'ANCS' ORDER BY asset_id LIMIT 1 OFFSET 5")
-    for q in "who-references PART $part" "deps ANCS $ancs" "find door"; do
+    for q in "who-references PART $part" "deps ANCS $ancs" "find Emperor_Ing_5_"; do
         read -ra qa <<<"$q"
         [ "${qa[0]}" = deps ] && qa=(deps "$ancs")
         qmed "$QREPS" "$B/ancsdb" query --db "$db" --format tsv "${qa[@]}"

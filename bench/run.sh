@@ -102,7 +102,7 @@ if [ "${BENCH_IMAGES:-1}" != 0 ]; then
 fi
 
 echo
-echo "machine: $(nproc) cores, $(uname -sr), $(date -u +%Y-%m-%d); ingest --jobs default ($(( $(nproc) > 1 ? $(nproc) - 1 : 1 ))); load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "machine: $(nproc) cores, $(uname -sr), $(date -u +%Y-%m-%d); ingest --jobs default ($(nproc), the cores); load average $(cut -d' ' -f1-3 /proc/loadavg)"
 [ ${#rows[@]} -gt 0 ] && echo "| size | PAK bytes | (a) read-all s | RSS MiB | (b) minimal s | RSS MiB | (c) ingest s | RSS MiB | (d) re-ingest s | RSS MiB | (e) who-references median | RSS MiB | census s | RSS MiB | db size | c/a | c/b | d/c |"
 [ ${#rows[@]} -gt 0 ] && echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for r in "${rows[@]}"; do echo "| ${r//|/ | } |"; done

@@ -5,7 +5,9 @@
 -- 1. Every content not counted yet (new, or decoded again: db_delete_content drops its
 --    census_contents rows) is counted on its own into census_contents, reading only its rows
 --    (the tables' keys start with game, owner ID and content_id). A second release of a game
---    costs the few contents it does not share with the first.
+--    costs the few contents it does not share with the first. One statement per field: a
+--    statement keeps each of its GROUP BY sorters until it ends, and one sorter at a time
+--    keeps the memory within the page cache.
 -- 2. census is summed from census_contents: a content counts once in the whole corpus and
 --    once in every release holding it. Contents held by the same set of releases are summed
 --    together (census_cs.rs, a few distinct values), and the sets are then spread over their
@@ -29,117 +31,117 @@ WHERE NOT EXISTS (SELECT 1 FROM census_contents x WHERE x.content_id = c.content
 INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT w.content_id, ifnull(w.game, '?'), 'warning.' || w.code, w.type, count(*)
 FROM warnings w CROSS JOIN census_new n ON n.content_id = w.content_id
-GROUP BY w.content_id, w.game, w.code, w.type
-UNION ALL
+GROUP BY w.content_id, w.game, w.code, w.type;
+INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'ancs.version', CAST(ancs_version AS TEXT), count(*)
     FROM census_new CROSS JOIN ancs USING (game, asset_id, content_id)
-GROUP BY content_id, game, ancs_version
-UNION ALL
+GROUP BY content_id, game, ancs_version;
+INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'charset.version', CAST(charset_version AS TEXT), count(*)
     FROM census_new CROSS JOIN ancs USING (game, asset_id, content_id)
-GROUP BY content_id, game, charset_version
-UNION ALL
+GROUP BY content_id, game, charset_version;
+INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'char.version', CAST(version AS TEXT), count(*) FROM census_new
     CROSS JOIN characters USING (game, ancs_id, content_id)
-GROUP BY content_id, game, version
-UNION ALL
+GROUP BY content_id, game, version;
+INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'char.unknown_a', CAST(unknown_a AS TEXT), count(*)
     FROM census_new CROSS JOIN characters USING (game, ancs_id, content_id)
-GROUP BY content_id, game, unknown_a
-UNION ALL
+GROUP BY content_id, game, unknown_a;
+INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'char.unknown_b', CAST(unknown_b AS TEXT), count(*)
     FROM census_new CROSS JOIN characters USING (game, ancs_id, content_id)
-WHERE unknown_b IS NOT NULL GROUP BY content_id, game, unknown_b
-UNION ALL
+WHERE unknown_b IS NOT NULL GROUP BY content_id, game, unknown_b;
+INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'char.unknown_c', CAST(unknown_c AS TEXT), count(*)
     FROM census_new CROSS JOIN characters USING (game, ancs_id, content_id)
-WHERE unknown_c IS NOT NULL GROUP BY content_id, game, unknown_c
-UNION ALL
+WHERE unknown_c IS NOT NULL GROUP BY content_id, game, unknown_c;
+INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'char.particles.third_list.count', CAST(third_list_count AS TEXT), count(*)
 FROM census_new CROSS JOIN characters USING (game, ancs_id, content_id)
-    WHERE third_list_count IS NOT NULL GROUP BY content_id, game, third_list_count
-UNION ALL
+    WHERE third_list_count IS NOT NULL GROUP BY content_id, game, third_list_count;
+INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'char.anim_name.unknown_string',
        CASE WHEN unknown = '' THEN '(empty)' ELSE unknown END, count(*)
 FROM census_new CROSS JOIN character_anims USING (game, ancs_id, content_id)
-    WHERE unknown IS NOT NULL GROUP BY content_id, game, unknown
-UNION ALL
+    WHERE unknown IS NOT NULL GROUP BY content_id, game, unknown;
+INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'char.indexed_aabb.anim_id',
        CASE WHEN anim_id = seq THEN 'equals position' ELSE 'differs from position' END,
        count(*)
 FROM census_new CROSS JOIN indexed_aabbs USING (game, ancs_id, content_id)
-    GROUP BY content_id, game, anim_id = seq
-UNION ALL
+    GROUP BY content_id, game, anim_id = seq;
+INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'char.effect_component.flags', printf('0x%08X', flags), count(*)
 FROM census_new CROSS JOIN effect_components USING (game, ancs_id, content_id)
-    GROUP BY content_id, game, flags
-UNION ALL
+    GROUP BY content_id, game, flags;
+INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'char.effect_component.parented_mode', CAST(parented_mode AS TEXT),
        count(*)
 FROM census_new CROSS JOIN effect_components USING (game, ancs_id, content_id)
-    GROUP BY content_id, game, parented_mode
-UNION ALL
+    GROUP BY content_id, game, parented_mode;
+INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'char.frozen_model', CASE frozen_model_id WHEN 0 THEN '00000000 (none)'
        WHEN 4294967295 THEN 'FFFFFFFF (none)' ELSE 'an asset' END, count(*)
 FROM census_new CROSS JOIN characters USING (game, ancs_id, content_id)
     WHERE frozen_model_id IS NOT NULL
-GROUP BY content_id, game, CASE frozen_model_id WHEN 0 THEN 0 WHEN 4294967295 THEN 1 ELSE 2 END
-UNION ALL
+GROUP BY content_id, game, CASE frozen_model_id WHEN 0 THEN 0 WHEN 4294967295 THEN 1 ELSE 2 END;
+INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'char.frozen_skin', CASE frozen_skin_id WHEN 0 THEN '00000000 (none)'
        WHEN 4294967295 THEN 'FFFFFFFF (none)' ELSE 'an asset' END, count(*)
 FROM census_new CROSS JOIN characters USING (game, ancs_id, content_id)
     WHERE frozen_skin_id IS NOT NULL
-GROUP BY content_id, game, CASE frozen_skin_id WHEN 0 THEN 0 WHEN 4294967295 THEN 1 ELSE 2 END
-UNION ALL
+GROUP BY content_id, game, CASE frozen_skin_id WHEN 0 THEN 0 WHEN 4294967295 THEN 1 ELSE 2 END;
+INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'pas.magic', pas_magic, count(*) FROM census_new
-    CROSS JOIN characters USING (game, ancs_id, content_id) GROUP BY content_id, game, pas_magic
-UNION ALL
+    CROSS JOIN characters USING (game, ancs_id, content_id) GROUP BY content_id, game, pas_magic;
+INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'pas.state.type', CAST(state_type AS TEXT), count(*)
     FROM census_new CROSS JOIN pas_states USING (game, ancs_id, content_id)
-GROUP BY content_id, game, state_type
-UNION ALL
+GROUP BY content_id, game, state_type;
+INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'pas.state.parm_count',
        CASE WHEN parm_count > 8 THEN '> 8' ELSE '<= 8' END,
        count(*)
 FROM census_new CROSS JOIN pas_states USING (game, ancs_id, content_id)
-    GROUP BY content_id, game, parm_count > 8
-UNION ALL
+    GROUP BY content_id, game, parm_count > 8;
+INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'pas.parm.type', CAST(parm_type AS TEXT), count(*)
     FROM census_new CROSS JOIN pas_parms USING (game, ancs_id, content_id)
-GROUP BY content_id, game, parm_type
-UNION ALL
+GROUP BY content_id, game, parm_type;
+INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'pas.parm.weight_function', CAST(weight_function AS TEXT), count(*)
 FROM census_new CROSS JOIN pas_parms USING (game, ancs_id, content_id)
-    GROUP BY content_id, game, weight_function
-UNION ALL
+    GROUP BY content_id, game, weight_function;
+INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'animset.version', CAST(animset_version AS TEXT), count(*)
     FROM census_new CROSS JOIN ancs USING (game, asset_id, content_id)
-GROUP BY content_id, game, animset_version
-UNION ALL
+GROUP BY content_id, game, animset_version;
+INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'transition.unknown_id', CAST(unknown_id AS TEXT), count(*)
     FROM census_new CROSS JOIN transitions USING (game, ancs_id, content_id)
-GROUP BY content_id, game, unknown_id
-UNION ALL
+GROUP BY content_id, game, unknown_id;
+INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'metaanim.blend.unknown_flag', CAST(unknown_flag AS TEXT), count(*)
 FROM census_new CROSS JOIN meta_anim_nodes USING (game, ancs_id, content_id)
-    WHERE type IN (1, 2) GROUP BY content_id, game, unknown_flag
-UNION ALL
+    WHERE type IN (1, 2) GROUP BY content_id, game, unknown_flag;
+INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'metaanim.random.probability_pattern', prob_pattern, count(*)
 FROM census_new CROSS JOIN meta_anim_nodes USING (game, ancs_id, content_id)
-    WHERE type = 3 GROUP BY content_id, game, prob_pattern
-UNION ALL
+    WHERE type = 3 GROUP BY content_id, game, prob_pattern;
+INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'metaanim.play.start_time.type', CAST(start_time_type AS TEXT), count(*)
 FROM census_new CROSS JOIN meta_anim_nodes USING (game, ancs_id, content_id)
-    WHERE type = 0 GROUP BY content_id, game, start_time_type
-UNION ALL
+    WHERE type = 0 GROUP BY content_id, game, start_time_type;
+INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'metatrans.type', CAST(t AS TEXT), count(*) FROM (
     SELECT content_id, game, trans_type AS t FROM census_new
         CROSS JOIN transitions USING (game, ancs_id, content_id)
     UNION ALL SELECT content_id, game, trans_type FROM census_new
         CROSS JOIN half_transitions USING (game, ancs_id, content_id)
     UNION ALL SELECT content_id, game, default_trans_type FROM census_new
-        CROSS JOIN ancs USING (game, asset_id, content_id)) GROUP BY content_id, game, t
-UNION ALL
+        CROSS JOIN ancs USING (game, asset_id, content_id)) GROUP BY content_id, game, t;
+INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'metatrans.unknown_flag', CAST(f AS TEXT), count(*) FROM (
     SELECT content_id, game, unknown_flag AS f FROM census_new
         CROSS JOIN transitions USING (game, ancs_id, content_id) WHERE trans_type IN (1, 2)
@@ -147,8 +149,8 @@ SELECT content_id, game, 'metatrans.unknown_flag', CAST(f AS TEXT), count(*) FRO
         CROSS JOIN half_transitions USING (game, ancs_id, content_id) WHERE trans_type IN (1, 2)
     UNION ALL SELECT content_id, game, default_trans_unknown_flag FROM census_new
         CROSS JOIN ancs USING (game, asset_id, content_id)
-              WHERE default_trans_type IN (1, 2)) GROUP BY content_id, game, f
-UNION ALL
+              WHERE default_trans_type IN (1, 2)) GROUP BY content_id, game, f;
+INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'metatrans.run_a', CAST(f AS TEXT), count(*) FROM (
     SELECT content_id, game, run_a AS f FROM census_new
         CROSS JOIN transitions USING (game, ancs_id, content_id) WHERE trans_type IN (1, 2)
@@ -156,8 +158,8 @@ SELECT content_id, game, 'metatrans.run_a', CAST(f AS TEXT), count(*) FROM (
         CROSS JOIN half_transitions USING (game, ancs_id, content_id) WHERE trans_type IN (1, 2)
     UNION ALL SELECT content_id, game, default_trans_run_a FROM census_new
         CROSS JOIN ancs USING (game, asset_id, content_id)
-              WHERE default_trans_type IN (1, 2)) GROUP BY content_id, game, f
-UNION ALL
+              WHERE default_trans_type IN (1, 2)) GROUP BY content_id, game, f;
+INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'metatrans.flags', printf('0x%08X', f), count(*) FROM (
     SELECT content_id, game, flags AS f FROM census_new
         CROSS JOIN transitions USING (game, ancs_id, content_id) WHERE trans_type IN (1, 2)
@@ -165,8 +167,8 @@ SELECT content_id, game, 'metatrans.flags', printf('0x%08X', f), count(*) FROM (
         CROSS JOIN half_transitions USING (game, ancs_id, content_id) WHERE trans_type IN (1, 2)
     UNION ALL SELECT content_id, game, default_trans_flags FROM census_new
         CROSS JOIN ancs USING (game, asset_id, content_id)
-              WHERE default_trans_type IN (1, 2)) GROUP BY content_id, game, f
-UNION ALL
+              WHERE default_trans_type IN (1, 2)) GROUP BY content_id, game, f;
+INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'metatrans.duration.type', CAST(f AS TEXT), count(*) FROM (
     SELECT content_id, game, duration_type AS f FROM census_new
         CROSS JOIN transitions USING (game, ancs_id, content_id) WHERE trans_type IN (1, 2)
@@ -174,68 +176,68 @@ SELECT content_id, game, 'metatrans.duration.type', CAST(f AS TEXT), count(*) FR
         CROSS JOIN half_transitions USING (game, ancs_id, content_id) WHERE trans_type IN (1, 2)
     UNION ALL SELECT content_id, game, default_trans_duration_type FROM census_new
         CROSS JOIN ancs USING (game, asset_id, content_id)
-              WHERE default_trans_type IN (1, 2)) GROUP BY content_id, game, f
-UNION ALL
+              WHERE default_trans_type IN (1, 2)) GROUP BY content_id, game, f;
+INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'evnt.version', CAST(version AS TEXT), count(*) FROM census_new
     CROSS JOIN evnt USING (game, asset_id, content_id)
-GROUP BY content_id, game, version
-UNION ALL
+GROUP BY content_id, game, version;
+INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'evnt.embedded.version', CAST(version AS TEXT), count(*)
     FROM census_new CROSS JOIN event_sets USING (game, ancs_id, content_id)
-GROUP BY content_id, game, version
-UNION ALL
+GROUP BY content_id, game, version;
+INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'evnt.embedded.count_vs_animations',
        CASE WHEN event_set_count = animation_count THEN 'equal'
             WHEN event_set_count > animation_count THEN 'more sets than animations'
             ELSE 'fewer sets than animations' END, count(*)
 FROM census_new CROSS JOIN ancs USING (game, asset_id, content_id) WHERE event_set_count IS NOT NULL
 GROUP BY content_id, game, CASE WHEN event_set_count = animation_count THEN 0
-                   WHEN event_set_count > animation_count THEN 1 ELSE 2 END
-UNION ALL
+                   WHEN event_set_count > animation_count THEN 1 ELSE 2 END;
+INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'poi.unknown_u16', CAST(unknown_u16 AS TEXT), count(*)
     FROM census_new CROSS JOIN events USING (game, owner_type, owner_id, content_id)
-GROUP BY content_id, game, unknown_u16
-UNION ALL
+GROUP BY content_id, game, unknown_u16;
+INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'poi.index', CAST("index" AS TEXT), count(*) FROM census_new
     CROSS JOIN events USING (game, owner_type, owner_id, content_id)
-GROUP BY content_id, game, "index"
-UNION ALL
+GROUP BY content_id, game, "index";
+INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'poi.unique', CAST("unique" AS TEXT), count(*) FROM census_new
     CROSS JOIN events USING (game, owner_type, owner_id, content_id)
-GROUP BY content_id, game, "unique"
-UNION ALL
+GROUP BY content_id, game, "unique";
+INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'poi.flags', printf('0x%08X', flags), count(*) FROM census_new
     CROSS JOIN events USING (game, owner_type, owner_id, content_id)
-GROUP BY content_id, game, flags
-UNION ALL
+GROUP BY content_id, game, flags;
+INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'poi.type per kind', kind || ':' || poi_type, count(*)
     FROM census_new CROSS JOIN events USING (game, owner_type, owner_id, content_id)
-GROUP BY content_id, game, kind, poi_type
-UNION ALL
+GROUP BY content_id, game, kind, poi_type;
+INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'poi.sound.id_high_bits', printf('0x%08X', sound_id & 4294901760), count(*)
 FROM census_new CROSS JOIN events USING (game, owner_type, owner_id, content_id)
-    WHERE kind = 'sound' GROUP BY content_id, game, sound_id & 4294901760
-UNION ALL
+    WHERE kind = 'sound' GROUP BY content_id, game, sound_id & 4294901760;
+INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'poi.sound.echoes_unknown_a', CAST(echoes_unknown_a AS TEXT), count(*)
 FROM census_new CROSS JOIN events USING (game, owner_type, owner_id, content_id)
-    WHERE echoes_unknown_a IS NOT NULL GROUP BY content_id, game, echoes_unknown_a
-UNION ALL
+    WHERE echoes_unknown_a IS NOT NULL GROUP BY content_id, game, echoes_unknown_a;
+INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'poi.sound.echoes_unknown_b', CAST(echoes_unknown_b AS TEXT), count(*)
 FROM census_new CROSS JOIN events USING (game, owner_type, owner_id, content_id)
-    WHERE echoes_unknown_b IS NOT NULL GROUP BY content_id, game, echoes_unknown_b
-UNION ALL
+    WHERE echoes_unknown_b IS NOT NULL GROUP BY content_id, game, echoes_unknown_b;
+INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'poi.sound.echoes_unknown_c', CAST(echoes_unknown_c AS TEXT), count(*)
 FROM census_new CROSS JOIN events USING (game, owner_type, owner_id, content_id)
-    WHERE echoes_unknown_c IS NOT NULL GROUP BY content_id, game, echoes_unknown_c
-UNION ALL
+    WHERE echoes_unknown_c IS NOT NULL GROUP BY content_id, game, echoes_unknown_c;
+INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'poi.sound.echoes_unknown_d', CAST(echoes_unknown_d AS TEXT), count(*)
 FROM census_new CROSS JOIN events USING (game, owner_type, owner_id, content_id)
-    WHERE echoes_unknown_d IS NOT NULL GROUP BY content_id, game, echoes_unknown_d
-UNION ALL
+    WHERE echoes_unknown_d IS NOT NULL GROUP BY content_id, game, echoes_unknown_d;
+INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'poi.particle.duration', CAST(duration AS TEXT), count(*)
     FROM census_new CROSS JOIN events USING (game, owner_type, owner_id, content_id)
-WHERE kind = 'particle' GROUP BY content_id, game, duration
-UNION ALL
+WHERE kind = 'particle' GROUP BY content_id, game, duration;
+INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'poi.particle.parented_mode', CAST(parented_mode AS TEXT), count(*)
 FROM census_new CROSS JOIN events USING (game, owner_type, owner_id, content_id)
     WHERE kind = 'particle' GROUP BY content_id, game, parented_mode;
