@@ -18,6 +18,8 @@
 #   as root), --jobs 1 vs 2, unknown-census, release-diff, who-references/deps/find (median
 #   whole process) and peak RSS of ingest, queries and `report`.
 # BENCH_FOLDERS=1 adds the PAK-folder table (a)-(e) above; BENCH_IMAGES=0 skips the image table.
+# BENCH_BEFORE=REV (a git revision) measures the image table with that revision's binary too
+# and prints both, before and after, with the ratios.
 # Corpora are kept in $BENCH_DIR (default build/bench) and reused when present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -97,6 +99,24 @@ for size in $( [ "${BENCH_FOLDERS:-0}" = 0 ] || echo "$SIZES"); do
 done
 
 if [ "${BENCH_IMAGES:-1}" != 0 ]; then
+    birows=()
+    if [ -n "${BENCH_BEFORE:-}" ]; then
+        # the same measures with the binary of another revision (git archive of it, built
+        # apart in $W/before-build), printed beside this tree's as "before"
+        echo "building $BENCH_BEFORE for the before column ..." >&2
+        rm -rf "$W/before-src"
+        mkdir -p "$W/before-src"
+        git archive "$BENCH_BEFORE" | tar -x -C "$W/before-src"
+        cmake -S "$W/before-src" -B "$W/before-build" -DCMAKE_BUILD_TYPE=Release \
+            -DANCSDB_SANITIZE=OFF >/dev/null
+        cmake --build "$W/before-build" -j "$(nproc)" --target ancsdb bench_read_all >/dev/null
+        B_AFTER=$B
+        B=$W/before-build
+        # shellcheck source=bench/images.sh
+        . bench/images.sh
+        birows=("${irows[@]}")
+        B=$B_AFTER
+    fi
     # shellcheck source=bench/images.sh
     . bench/images.sh
 fi
@@ -109,7 +129,19 @@ for r in "${rows[@]}"; do echo "| ${r//|/ | } |"; done
 if [ "${BENCH_IMAGES:-1}" != 0 ]; then
     echo
     echo "disc images (four per size: release A and B of each game), warm page cache unless said; median of $REPS runs for each timing (ingests, census, release-diff), of $QREPS for who-references/deps/find:"
-    echo "| measure | size | bytes | time | floor | ratio | target | peak RSS MiB | note |"
-    echo "|---|---|---|---|---|---|---|---|---|"
-    for r in "${irows[@]}"; do echo "| ${r//|/ | } |"; done
+    if [ ${#birows[@]} -eq 0 ]; then
+        echo "| measure | size | bytes | time | floor | ratio | target | peak RSS MiB | note |"
+        echo "|---|---|---|---|---|---|---|---|---|"
+        for r in "${irows[@]}"; do echo "| ${r//|/ | } |"; done
+    else
+        echo "before: $BENCH_BEFORE ($(git log -1 --format='%h %cs' "$BENCH_BEFORE")), after: this tree ($(git log -1 --format='%h %cs' HEAD)), measured one after the other"
+        echo "| measure | size | bytes | before | after | after/before | floor | ratio to floor | target | peak RSS MiB before | after | note |"
+        echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+        for i in "${!irows[@]}"; do
+            IFS='|' read -r m sz by t fl ra tg rs no <<<"${irows[$i]}"
+            IFS='|' read -r _ _ _ bt _ _ _ brs _ <<<"${birows[$i]:-}"
+            ch=$(awk -v a="${t%% *}" -v b="${bt%% *}" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2f", a / b; else print "-" }')
+            echo "| $m | $sz | $by | ${bt:--} | $t | $ch | $fl | $ra | $tg | ${brs:--} | $rs | $no |"
+        done
+    fi
 fi
