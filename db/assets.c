@@ -5,6 +5,8 @@
  * GROUP BY with DISTINCT aggregates, which SQLite runs several times slower. The same
  * computation rebuilds the table (final pass) and checks it (--rehash).
  *
+ * The same rows, per release, are `release_assets` (what `--release` shows as assets).
+ *
  * The rebuild also counts the census's entry-level fields of each release (db/census/
  * census.sql reads them from the TEMP table census_pak, next in the final pass): the
  * compressed flags, counted during the scan, and for each asset held by more than one entry
@@ -53,6 +55,11 @@ typedef struct dupkey {
     uint32_t release, game, asset_id;
 } dupkey;
 
+/* One row of a group as per_release sorts it: by release, PAK, type. */
+typedef struct relrow {
+    uint32_t release, pak, type;
+} relrow;
+
 typedef struct acalc {
     arow *rows;
     size_t n;
@@ -62,7 +69,7 @@ typedef struct acalc {
     int64_t max_pak;
     UTIL_VEC(flagcount) flags;
     UTIL_VEC(dupkey) dups;
-    UTIL_VEC(uint32_t) rel; /* find_dups's buffer */
+    UTIL_VEC(relrow) rel; /* per_release's buffer */
 } acalc;
 
 static void acalc_free(acalc *a)
@@ -367,32 +374,54 @@ static int write_group(ing *g, const acalc *a, const agroup *gr)
     return dbi_row_end(&w, g->err);
 }
 
-static int cmp_u32(const void *x, const void *y)
+static int cmp_relrow(const void *x, const void *y)
 {
-    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-    return a < b ? -1 : a > b;
+    const relrow *a = x, *b = y;
+    if (a->release != b->release)
+        return a->release < b->release ? -1 : 1;
+    if (a->pak != b->pak)
+        return a->pak < b->pak ? -1 : 1;
+    return a->type < b->type ? -1 : a->type > b->type;
 }
 
-/* The group's releases holding the asset more than once, added to a->dups (the group's
- * releases sorted in a->rel, a buffer kept between groups). */
-static int find_dups(acalc *a, const agroup *gr, util_err *err)
+/* The group's rows per release: a release_assets row for each release holding the asset,
+ * and a->dups for those holding it more than once (rows sorted in a->rel, a buffer kept
+ * between groups). */
+static int per_release(ing *g, acalc *a, const agroup *gr)
 {
     size_t n = gr->j - gr->i;
-    if (n < 2)
-        return 0;
     a->rel.len = 0;
-    TRY(util_vec_reserve(&a->rel, n, err));
-    uint32_t *rel = a->rel.items;
-    for (size_t k = 0; k < n; k++)
-        rel[k] = (uint32_t)(a->pak_info[r_pak(&a->rows[gr->i + k])] >> 8);
-    qsort(rel, n, sizeof *rel, cmp_u32);
+    TRY(util_vec_reserve(&a->rel, n, g->err));
+    relrow *rr = a->rel.items;
+    for (size_t k = 0; k < n; k++) {
+        const arow *r = &a->rows[gr->i + k];
+        rr[k] = (relrow){(uint32_t)(a->pak_info[r_pak(r)] >> 8), r_pak(r), r_type(r)};
+    }
+    if (n > 1)
+        qsort(rr, n, sizeof *rr, cmp_relrow);
     const arow *r = &a->rows[gr->i];
     for (size_t k = 0; k < n;) {
         size_t m = k + 1;
-        while (m < n && rel[m] == rel[k])
-            m++;
+        int64_t paks = 1;
+        uint32_t type = rr[k].type;
+        for (; m < n && rr[m].release == rr[k].release; m++) {
+            paks += rr[m].pak != rr[m - 1].pak;
+            if (rr[m].type < type)
+                type = rr[m].type;
+        }
+        char fc[5];
+        util_fourcc_str(type, fc);
+        db_row w;
+        TRY(dbi_row_begin(&w, g->d, TBL(release_assets), g->err));
+        dbi_int(&w, COL(release_assets, release_id), rr[k].release);
+        dbi_text(&w, COL(release_assets, game), a->games[r_game(r)]);
+        dbi_int(&w, COL(release_assets, asset_id), r_asset(r));
+        dbi_text(&w, COL(release_assets, type), fc);
+        dbi_int(&w, COL(release_assets, copies), (int64_t)(m - k));
+        dbi_int(&w, COL(release_assets, pak_count), paks);
+        TRY(dbi_row_end(&w, g->err));
         if (m - k > 1)
-            TRY(util_vec_push(&a->dups, ((dupkey){rel[k], r_game(r), r_asset(r)}), err));
+            TRY(util_vec_push(&a->dups, ((dupkey){rr[k].release, r_game(r), r_asset(r)}), g->err));
         k = m;
     }
     return 0;
@@ -464,18 +493,24 @@ int ing_rebuild_assets(ing *g)
     acalc a = {0};
     int rc = 0;
     if ((rc = dbi_exec(g->d,
-                       "DELETE FROM assets; DELETE FROM warnings WHERE code = 'id_type_conflict'",
+                       "DELETE FROM assets; DELETE FROM release_assets; DELETE FROM warnings "
+                       "WHERE code = 'id_type_conflict'",
                        g->err)) != 0)
         goto done;
     if ((rc = collect(g, &a)) != 0)
         goto done;
     dbi_batch_begin(g->d);
     agroup gr;
+    size_t groups = 0;
     for (size_t i = 0; i < a.n && !rc;) {
         i = next_group(&a, i, &gr);
         rc = write_group(g, &a, &gr);
         if (!rc)
-            rc = find_dups(&a, &gr, g->err);
+            rc = per_release(g, &a, &gr);
+        /* the batcher keeps every text it was given until its batch ends: ended every 4096
+         * assets, it holds a few hundred KiB instead of every row's (10x: 15 MiB more) */
+        if (!rc && ++groups % 4096 == 0 && (rc = dbi_batch_end(g->d, 0, g->err)) == 0)
+            dbi_batch_begin(g->d);
     }
     int frc = dbi_batch_end(g->d, rc != 0, g->err);
     if (!rc)

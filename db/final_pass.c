@@ -227,20 +227,23 @@ static int settle_releases(ing *g)
 /* The census table (db/schema/40_census.sql), for the corpus and each release, once the rows
  * and warnings are final: db/census/census.sql. Its statements hold one GROUP BY each where
  * they read many rows (one statement with ~50 kept every sorter until it ended, each up to
- * the page cache's size: 186 MiB at 10x), and run with a 4 MiB cache: four 10x releases
- * 17.6 s and 51 MiB at peak, where the whole 16 MiB gave 63 MiB and 256 KiB made the keyed
- * lookups of new contents miss (22.3 s). */
-#define CENSUS_CACHE_KIB 4096
+ * the page cache's size: 186 MiB at 10x). */
 static int refill_census(ing *g)
 {
+    return dbi_exec(g->d, db_census_sql, g->err);
+}
+
+/* The final pass runs in a 4 MiB page cache: it holds the assets rebuild's sorted rows
+ * (16 bytes per entry) beside SQLite's sorters, and its reads are mostly scans. Four 10x
+ * releases peak at ~51 MiB with it, 62 MiB with the ingest's 16 MiB; 256 KiB made the
+ * census's keyed lookups of new contents miss (22.3 s against 17.6 s). */
+#define FINAL_PASS_CACHE_KIB 4096
+
+static int set_cache(ing *g, int kib)
+{
     char sql[64];
-    snprintf(sql, sizeof sql, "PRAGMA cache_size = -%d", CENSUS_CACHE_KIB);
-    int rc = dbi_exec(g->d, sql, g->err);
-    if (!rc)
-        rc = dbi_exec(g->d, db_census_sql, g->err);
-    snprintf(sql, sizeof sql, "PRAGMA cache_size = -%d", INGEST_CACHE_KIB);
-    int rc2 = dbi_exec(g->d, sql, g->err);
-    return rc ? rc : rc2;
+    snprintf(sql, sizeof sql, "PRAGMA cache_size = -%d", kib);
+    return dbi_exec(g->d, sql, g->err);
 }
 
 /* Named so: tests/cli/e2e_crash.sh kills a run in gdb on entering `final_pass`. */
@@ -249,15 +252,17 @@ static int final_pass(ing *g)
     int rc = ing_tx_begin(g);
     if (rc)
         return rc;
-    if ((rc = settle_unknown_games(g)) == 0 && (rc = drop_unheld_contents(g)) == 0 &&
-        (rc = redecode_short_contents(g)) == 0 && (rc = recompute_copy_differs(g)) == 0 &&
-        (rc = ing_rebuild_assets(g)) == 0 && (rc = settle_releases(g)) == 0 &&
+    if ((rc = set_cache(g, FINAL_PASS_CACHE_KIB)) == 0 && (rc = settle_unknown_games(g)) == 0 &&
+        (rc = drop_unheld_contents(g)) == 0 && (rc = redecode_short_contents(g)) == 0 &&
+        (rc = recompute_copy_differs(g)) == 0 && (rc = ing_rebuild_assets(g)) == 0 &&
+        (rc = settle_releases(g)) == 0 &&
         (rc = db_names_refresh_pak(g->d, g->err)) == 0 && /* asset_names 'pak' */
         (rc = refill_census(g)) == 0 && (rc = ing_set_pending(g, 0)) == 0)
         rc = ing_tx_commit(g);
     if (rc)
         ing_tx_rollback(g);
-    return rc;
+    int crc = set_cache(g, INGEST_CACHE_KIB);
+    return rc ? rc : crc;
 }
 
 int ing_final_pass(ing *g)

@@ -104,14 +104,13 @@ int db_scope_release(db *d, const char *label, util_err *err)
         "e.asset_id = warnings.asset_id));"
         "CREATE TEMP VIEW load_errors AS SELECT * FROM main.load_errors WHERE release_id = "
         "%lld;"
-        "CREATE TEMP TABLE assets AS SELECT * FROM main.assets WHERE 0;"
-        "INSERT INTO temp.assets(game, asset_id, type, copies, pak_count) SELECT p.game, "
-        "e.asset_id, min(e.type), count(*), count(DISTINCT e.pak_id) FROM main.pak_entries e "
-        "JOIN main.paks p ON p.pak_id = e.pak_id WHERE p.release_id = %lld AND p.game IS NOT "
-        "NULL GROUP BY p.game, e.asset_id;"
-        "CREATE INDEX temp.assets_key ON assets(game, asset_id);"
+        "CREATE TEMP VIEW release_assets AS SELECT * FROM main.release_assets WHERE "
+        "release_id = %lld;"
+        "CREATE TEMP VIEW assets AS SELECT game, asset_id, type, copies, pak_count FROM "
+        "main.release_assets WHERE release_id = %lld;"
         "CREATE TEMP VIEW census AS SELECT * FROM main.census WHERE release_id = %lld;",
-        (long long)id, (long long)id, (long long)id, (long long)id, (long long)id, (long long)id);
+        (long long)id, (long long)id, (long long)id, (long long)id, (long long)id, (long long)id,
+        (long long)id);
     while (sqlite3_step(st) == SQLITE_ROW) {
         const char *t = (const char *)sqlite3_column_text(st, 0);
         sqlite3_str_appendf(q,

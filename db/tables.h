@@ -24,6 +24,7 @@
     T(pak_entries, 0, 0, 6)                                                                        \
     T(pak_names, 0, 0, 0)                                                                          \
     T(assets, 0, 0, 6)                                                                             \
+    T(release_assets, 0, 0, 6)                                                                     \
     T(contents, 0, 0, 0)                                                                           \
     T(load_errors, 0, 0, 0)                                                                        \
     T(warnings, 0, 0, 0)                                                                           \
@@ -67,6 +68,8 @@
     C(t, pak_id) C(t, seq) C(t, name) C(t, type) C(t, asset_id)
 #define DBT_assets(C, t)                                                                           \
     C(t, game) C(t, asset_id) C(t, type) C(t, copies) C(t, pak_count)
+#define DBT_release_assets(C, t)                                                                   \
+    C(t, release_id) C(t, game) C(t, asset_id) C(t, type) C(t, copies) C(t, pak_count)
 #define DBT_contents(C, t)                                                                         \
     C(t, content_id) C(t, game) C(t, type) C(t, asset_id) C(t, hash) C(t, size) C(t, status)       \
     C(t, error_offset) C(t, error)

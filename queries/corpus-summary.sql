@@ -52,10 +52,8 @@ SELECT game, release, o, item, count FROM (
     FROM pak_entries e JOIN paks p USING (pak_id) JOIN releases r USING (release_id)
     GROUP BY p.game, r.label
     UNION ALL
-    SELECT game, release, 5, 'assets', count(*) FROM (
-        SELECT DISTINCT p.game, r.label AS release, e.asset_id
-        FROM pak_entries e JOIN paks p USING (pak_id) JOIN releases r USING (release_id))
-    GROUP BY game, release
+    SELECT a.game, r.label, 5, 'assets', count(*)
+    FROM release_assets a JOIN releases r USING (release_id) GROUP BY a.game, r.label
     UNION ALL
     SELECT game, release, 7, 'ancs_decoded', count(*) FROM v_content_releases
     WHERE type = 'ANCS' GROUP BY game, release

@@ -16,6 +16,19 @@ CREATE TABLE releases (
     source_kind TEXT                 -- 'image', 'extracted', 'folder', 'file'
 );
 
+-- `assets` within each release: one row per release, game and asset ID with the first type in
+-- text order, the copies and the distinct PAKs holding it in that release (rebuilt with
+-- `assets` by every final pass; what `--release` shows as `assets`).
+CREATE TABLE release_assets (
+    release_id INTEGER NOT NULL,     -- releases.release_id
+    game TEXT NOT NULL,              -- 'MP1' / 'MP2'
+    asset_id INTEGER NOT NULL,       -- asset ID
+    type TEXT NOT NULL,              -- FourCC (the smallest one when entries disagree)
+    copies INTEGER NOT NULL,         -- resource-table entries holding it in the release
+    pak_count INTEGER NOT NULL,      -- distinct PAKs of the release holding it
+    PRIMARY KEY (release_id, game, asset_id)
+) WITHOUT ROWID;
+
 -- Which releases hold each content: one row per (content, release).
 CREATE VIEW v_content_releases AS
 SELECT DISTINCT e.content_id, c.game, c.type, c.asset_id, p.release_id, r.label AS release

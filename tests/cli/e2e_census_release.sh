@@ -128,6 +128,22 @@ check "v_ancs under --release GM8E01_02: no MP2 ANCS" 0 "$got"
 check "sql --release of no release: exit 2" 2 $?
 grep -q "no release 'NOPE'" "$T/e"
 check "sql --release of no release names it" 0 $?
+# release_assets (what --release shows as assets) = the release's entries grouped by the
+# sqlite3 shell, and assets under --release reads it
+if command -v sqlite3 >/dev/null 2>&1; then
+    want=$(sqlite3 -readonly "$DB" "SELECT p.release_id, p.game, e.asset_id, min(e.type), count(*),
+        count(DISTINCT e.pak_id) FROM pak_entries e JOIN paks p ON p.pak_id = e.pak_id
+        WHERE p.game IS NOT NULL GROUP BY 1, 2, 3 ORDER BY 1, 2, 3" | md5sum)
+    got=$(sqlite3 -readonly "$DB" "SELECT release_id, game, asset_id, type, copies, pak_count
+        FROM release_assets ORDER BY 1, 2, 3" | md5sum)
+    check "release_assets = each release's entries grouped (sqlite3 shell)" "$want" "$got"
+    want=$(sqlite3 -readonly "$DB" "SELECT count(*), sum(copies) FROM release_assets
+        WHERE release_id = (SELECT release_id FROM releases WHERE label = 'G2MP01_00')")
+    got=$("$BIN" sql --db "$DB" --format tsv --release G2MP01_00 \
+        "SELECT count(*), sum(copies) FROM assets" | tail -1 | tr "\t" "|")
+    check "assets under --release G2MP01_00: that release's" "$want" "$got"
+fi
+
 # graph and export --release: a character renamed between releases A and B (truth.json's
 # field_edits) is shown with each release's name
 edit=$(python3 - "$TRUTH" <<'EOF'
