@@ -13,6 +13,7 @@
 --    together (census_cs.rs, a few distinct values), and the sets are then spread over their
 --    releases (census_sets). PAK-level fields are counted per release; the corpus sums them.
 DROP TABLE IF EXISTS temp.census_new;
+DROP TABLE IF EXISTS temp.census_mt;
 DROP TABLE IF EXISTS temp.census_cr;
 DROP TABLE IF EXISTS temp.census_cs;
 DROP TABLE IF EXISTS temp.census_sets;
@@ -133,50 +134,33 @@ INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'metaanim.play.start_time.type', CAST(start_time_type AS TEXT), count(*)
 FROM census_new CROSS JOIN meta_anim_nodes USING (game, ancs_id, content_id)
     WHERE type = 0 GROUP BY content_id, game, start_time_type;
+-- meta-transitions of the new contents (transitions, half transitions, default transition),
+-- read once for the metatrans.* fields; only blends (types 1, 2) have the other fields
+CREATE TEMP TABLE census_mt AS
+SELECT content_id, game, trans_type AS t, unknown_flag, run_a, flags, duration_type
+FROM census_new CROSS JOIN transitions USING (game, ancs_id, content_id)
+UNION ALL
+SELECT content_id, game, trans_type, unknown_flag, run_a, flags, duration_type
+FROM census_new CROSS JOIN half_transitions USING (game, ancs_id, content_id)
+UNION ALL
+SELECT content_id, game, default_trans_type, default_trans_unknown_flag, default_trans_run_a,
+       default_trans_flags, default_trans_duration_type
+FROM census_new CROSS JOIN ancs USING (game, asset_id, content_id);
 INSERT INTO census_contents(content_id, game, field, value, count)
-SELECT content_id, game, 'metatrans.type', CAST(t AS TEXT), count(*) FROM (
-    SELECT content_id, game, trans_type AS t FROM census_new
-        CROSS JOIN transitions USING (game, ancs_id, content_id)
-    UNION ALL SELECT content_id, game, trans_type FROM census_new
-        CROSS JOIN half_transitions USING (game, ancs_id, content_id)
-    UNION ALL SELECT content_id, game, default_trans_type FROM census_new
-        CROSS JOIN ancs USING (game, asset_id, content_id)) GROUP BY content_id, game, t;
+SELECT content_id, game, 'metatrans.type', CAST(t AS TEXT), count(*) FROM census_mt
+GROUP BY content_id, game, t;
 INSERT INTO census_contents(content_id, game, field, value, count)
-SELECT content_id, game, 'metatrans.unknown_flag', CAST(f AS TEXT), count(*) FROM (
-    SELECT content_id, game, unknown_flag AS f FROM census_new
-        CROSS JOIN transitions USING (game, ancs_id, content_id) WHERE trans_type IN (1, 2)
-    UNION ALL SELECT content_id, game, unknown_flag FROM census_new
-        CROSS JOIN half_transitions USING (game, ancs_id, content_id) WHERE trans_type IN (1, 2)
-    UNION ALL SELECT content_id, game, default_trans_unknown_flag FROM census_new
-        CROSS JOIN ancs USING (game, asset_id, content_id)
-              WHERE default_trans_type IN (1, 2)) GROUP BY content_id, game, f;
+SELECT content_id, game, 'metatrans.unknown_flag', CAST(unknown_flag AS TEXT), count(*)
+FROM census_mt WHERE t IN (1, 2) GROUP BY content_id, game, unknown_flag;
 INSERT INTO census_contents(content_id, game, field, value, count)
-SELECT content_id, game, 'metatrans.run_a', CAST(f AS TEXT), count(*) FROM (
-    SELECT content_id, game, run_a AS f FROM census_new
-        CROSS JOIN transitions USING (game, ancs_id, content_id) WHERE trans_type IN (1, 2)
-    UNION ALL SELECT content_id, game, run_a FROM census_new
-        CROSS JOIN half_transitions USING (game, ancs_id, content_id) WHERE trans_type IN (1, 2)
-    UNION ALL SELECT content_id, game, default_trans_run_a FROM census_new
-        CROSS JOIN ancs USING (game, asset_id, content_id)
-              WHERE default_trans_type IN (1, 2)) GROUP BY content_id, game, f;
+SELECT content_id, game, 'metatrans.run_a', CAST(run_a AS TEXT), count(*)
+FROM census_mt WHERE t IN (1, 2) GROUP BY content_id, game, run_a;
 INSERT INTO census_contents(content_id, game, field, value, count)
-SELECT content_id, game, 'metatrans.flags', printf('0x%08X', f), count(*) FROM (
-    SELECT content_id, game, flags AS f FROM census_new
-        CROSS JOIN transitions USING (game, ancs_id, content_id) WHERE trans_type IN (1, 2)
-    UNION ALL SELECT content_id, game, flags FROM census_new
-        CROSS JOIN half_transitions USING (game, ancs_id, content_id) WHERE trans_type IN (1, 2)
-    UNION ALL SELECT content_id, game, default_trans_flags FROM census_new
-        CROSS JOIN ancs USING (game, asset_id, content_id)
-              WHERE default_trans_type IN (1, 2)) GROUP BY content_id, game, f;
+SELECT content_id, game, 'metatrans.flags', printf('0x%08X', flags), count(*)
+FROM census_mt WHERE t IN (1, 2) GROUP BY content_id, game, flags;
 INSERT INTO census_contents(content_id, game, field, value, count)
-SELECT content_id, game, 'metatrans.duration.type', CAST(f AS TEXT), count(*) FROM (
-    SELECT content_id, game, duration_type AS f FROM census_new
-        CROSS JOIN transitions USING (game, ancs_id, content_id) WHERE trans_type IN (1, 2)
-    UNION ALL SELECT content_id, game, duration_type FROM census_new
-        CROSS JOIN half_transitions USING (game, ancs_id, content_id) WHERE trans_type IN (1, 2)
-    UNION ALL SELECT content_id, game, default_trans_duration_type FROM census_new
-        CROSS JOIN ancs USING (game, asset_id, content_id)
-              WHERE default_trans_type IN (1, 2)) GROUP BY content_id, game, f;
+SELECT content_id, game, 'metatrans.duration.type', CAST(duration_type AS TEXT), count(*)
+FROM census_mt WHERE t IN (1, 2) GROUP BY content_id, game, duration_type;
 INSERT INTO census_contents(content_id, game, field, value, count)
 SELECT content_id, game, 'evnt.version', CAST(version AS TEXT), count(*) FROM census_new
     CROSS JOIN evnt USING (game, asset_id, content_id)
@@ -311,6 +295,7 @@ SELECT rid, game, field, value, sum(count) FROM (
 GROUP BY rid, game, field, value;
 
 DROP TABLE temp.census_new;
+DROP TABLE temp.census_mt;
 DROP TABLE temp.census_cr;
 DROP TABLE temp.census_cs;
 DROP TABLE temp.census_sets;
