@@ -501,16 +501,11 @@ int ing_rebuild_assets(ing *g)
         goto done;
     dbi_batch_begin(g->d);
     agroup gr;
-    size_t groups = 0;
     for (size_t i = 0; i < a.n && !rc;) {
         i = next_group(&a, i, &gr);
         rc = write_group(g, &a, &gr);
         if (!rc)
             rc = per_release(g, &a, &gr);
-        /* the batcher keeps every text it was given until its batch ends: ended every 4096
-         * assets, it holds a few hundred KiB instead of every row's (10x: 15 MiB more) */
-        if (!rc && ++groups % 4096 == 0 && (rc = dbi_batch_end(g->d, 0, g->err)) == 0)
-            dbi_batch_begin(g->d);
     }
     int frc = dbi_batch_end(g->d, rc != 0, g->err);
     if (!rc)

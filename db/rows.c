@@ -232,6 +232,13 @@ void dbi_text(db_row *r, int col, const char *s)
     val_text(r->d, &r->v[col], s);
 }
 
+static int flush_all(db *d, int discard, util_err *err);
+
+/* Pending rows keep their texts in d->btext until they are written: past this many bytes
+ * every table's pending rows are written, so that a long batch (the assets rebuild writes
+ * ~1.3 million rows of two tables in one at 10x) does not keep every text it was given. */
+#define BATCH_TEXT_MAX (256 * 1024)
+
 int dbi_row_end(db_row *r, util_err *err)
 {
     db *d = r->d;
@@ -246,9 +253,11 @@ int dbi_row_end(db_row *r, util_err *err)
         return rc;
     }
     if (++b->rows < 1 << t->batch_log)
-        return 0;
+        return d->btext_len > BATCH_TEXT_MAX ? flush_all(d, 0, err) : 0;
     int rc = batch_step(d, t, b, 0, t->batch_log, err);
     b->rows = 0;
+    if (!rc && d->btext_len > BATCH_TEXT_MAX)
+        rc = flush_all(d, 0, err);
     return rc;
 }
 
@@ -257,7 +266,9 @@ void dbi_batch_begin(db *d)
     d->batching = 1;
 }
 
-int dbi_batch_end(db *d, int discard, util_err *err)
+/* Writes (or with discard drops) every table's pending rows, in 2^k-row INSERTs; their texts
+ * are then no longer needed. */
+static int flush_all(db *d, int discard, util_err *err)
 {
     int rc = 0;
     for (int i = 0; i < DBT_COUNT; i++) {
@@ -273,6 +284,12 @@ int dbi_batch_end(db *d, int discard, util_err *err)
         b->rows = 0;
     }
     d->btext_len = 0;
+    return rc;
+}
+
+int dbi_batch_end(db *d, int discard, util_err *err)
+{
+    int rc = flush_all(d, discard, err);
     d->batching = 0;
     return rc;
 }
