@@ -37,10 +37,10 @@ mkdir -p "$W"
 measure() {
     local log="$W/time.log"
     local t0 t1
-    t0=$(date +%s%N)
+    t0=${EPOCHREALTIME/./}
     /usr/bin/time -v "$@" >"$W/out.log" 2>"$log" || { echo "failed: $*" >&2; tail "$log" >&2; return 1; }
-    t1=$(date +%s%N)
-    wall=$(awk "BEGIN { printf \"%.3f\", ($t1 - $t0) / 1e9 }")
+    t1=${EPOCHREALTIME/./}
+    wall=$(awk "BEGIN { printf \"%.3f\", ($t1 - $t0) / 1e6 }")
     rss=$(awk -F': ' '/Maximum resident set size/ {printf "%.1f", $2/1024}' "$log")
 }
 
@@ -73,10 +73,10 @@ for size in $( [ "${BENCH_FOLDERS:-0}" = 0 ] || echo "$SIZES"); do
         "SELECT DISTINCT dst_id FROM asset_refs WHERE dst_type='PART' ORDER BY dst_id LIMIT 100" | tail -n +2)
     times=()
     for id in "${ids[@]}"; do
-        t0=$(date +%s%N)
+        t0=${EPOCHREALTIME/./}
         "$B/ancsdb" query --db "$db" --format tsv who-references PART "$id" >/dev/null
-        t1=$(date +%s%N)
-        times+=($(( (t1 - t0) / 1000 )))
+        t1=${EPOCHREALTIME/./}
+        times+=($((t1 - t0)))
     done
     wr_med=$(printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {if (NR) print a[int((NR+1)/2)]/1000; else print "n/a"}')
     # the same 100 queries timed inside SQLite (sqlite3 shell .timer), without process start
