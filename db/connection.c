@@ -70,7 +70,7 @@ static const char *const ancs_tables[] = {
     "indexed_aabbs",       "effects",          "effect_components",
     "animations",          "meta_anim_nodes",  "anim_primitives",
     "transitions",         "half_transitions", "additive_animations",
-    "animation_resources", "event_sets",
+    "animation_resources", "event_sets",       "char_reach",
 };
 
 static const char *const common_ancs[] = {

@@ -20,7 +20,7 @@ enum { UTIL_ESQL = UTIL_ELAST - 1 };
 
 /* PRAGMA user_version of the schema this code writes. A database with another non-zero
  * version is refused (DB_EVERSION). */
-#define DB_SCHEMA_VERSION 4
+#define DB_SCHEMA_VERSION 5
 
 /* PRAGMA application_id of an ancsdb database ("ANDB"): a file without it is not ours and
  * is never written (not even its journal mode). */

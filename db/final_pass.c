@@ -224,8 +224,10 @@ static int settle_releases(ing *g)
         g->err);
 }
 
-/* The census table (db/schema/40_census.sql), for the corpus and each release, once the rows
- * and warnings are final: db/census/census.sql. Its statements hold one GROUP BY each where
+/* Once the rows and warnings are final, the tables derived from each new content:
+ * db/census/10_char_reach.sql fills char_reach (db/schema/45_reach.sql) for the new ANCS
+ * contents, then db/census/census.sql the census table (db/schema/40_census.sql) for the
+ * corpus and each release. The census's statements hold one GROUP BY each where
  * they read many rows (one statement with ~50 kept every sorter until it ended, each up to
  * the page cache's size: 186 MiB at 10x). */
 static int refill_census(ing *g)

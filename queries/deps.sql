@@ -11,115 +11,39 @@
 --      ANIM's EVNT from the first resource pair naming that ANIM (animation_resources);
 --   4. particle nodes (events) of those EVNTs (MP1) or of the embedded event set of the same
 --      index (MP2) whose char_index is -1 or the character's position.
+-- Every step inside the ANCS is computed once per ANCS content at ingest into char_reach
+-- (db/census/10_char_reach.sql: these rules over these tables). The step out of it, the
+-- particle nodes of an MP1 ANIM's EVNT (after the char_reach rows of rule 4 with k3 = 1), is
+-- joined here from events, so the EVNTs the corpus holds now are the ones read.
 -- IDs 0 and FFFFFFFF mean "none" and are left out. One row per (character, dst_type, dst_id):
 -- `via` is the first path in rule order, `paths` how many distinct paths reach it.
 -- Rows of one ANCS are matched by content_id too (each distinct content of an ANCS is decoded
 -- once; two releases may hold two contents): a row alike in every shown column in two
 -- contents appears once, rows that differ (a renamed character, another path) once per
--- content. Tables joined here (each keyed by game, owner and content): characters,
--- particle_refs, effects, effect_components, character_anims, anim_primitives,
--- animation_resources, events,
--- asset_label. CROSS JOINs keep SQLite walking from the few characters asked for into the
--- big tables by their (game, ancs_id, ...) keys. `ch` is NOT MATERIALIZED and each ANIM's
--- EVNT is a subquery: a materialised `ch` or a join to animation_resources made SQLite build
--- Bloom filters, each a scan of a whole table (10x: 80 ms, now ~1 ms).
+-- content. CROSS JOINs keep SQLite walking from the few characters asked for into
+-- char_reach and events by their keys; `ch` is NOT MATERIALIZED for the same reason.
 WITH ch AS NOT MATERIALIZED (
     SELECT * FROM characters
     WHERE ancs_id = ?1 AND (?2 IS NULL OR char_index = ?2)
 ),
-own(game, ancs_id, content_id, char_index, k, dst_type, dst_id, via) AS (
-    SELECT game, ancs_id, content_id, char_index, 1, 'CMDL', model_id, 'model' FROM ch
-    UNION ALL SELECT game, ancs_id, content_id, char_index, 2, 'CSKR', skin_id, 'skin' FROM ch
-    UNION ALL SELECT game, ancs_id, content_id, char_index, 3, 'CINF', skeleton_id, 'skeleton'
-              FROM ch
-    UNION ALL SELECT game, ancs_id, content_id, char_index, 4, 'CMDL', frozen_model_id,
-              'frozen_model' FROM ch
-    UNION ALL SELECT game, ancs_id, content_id, char_index, 5, 'CSKR', frozen_skin_id,
-              'frozen_skin' FROM ch
-    UNION ALL SELECT game, ancs_id, content_id, char_index, 6, 'CSPP', cspp_id, 'cspp' FROM ch
-),
--- the animation-set entries each character uses
-used AS (
-    SELECT DISTINCT a.game, a.ancs_id, a.content_id, a.char_index, a.anim_index
-    FROM ch CROSS JOIN character_anims a
-         ON ch.game = a.game AND ch.ancs_id = a.ancs_id AND ch.content_id = a.content_id
-        AND ch.char_index = a.char_index
-    WHERE a.anim_index IS NOT NULL
-),
--- the ANIMs of their Play nodes
-anims AS (
-    SELECT DISTINCT u.game, u.ancs_id, u.content_id, u.char_index, u.anim_index,
-           p.anim_asset_id AS anim_id,
-           min(p.seq) OVER (PARTITION BY u.game, u.ancs_id, u.content_id, u.char_index,
-                                         u.anim_index, p.anim_asset_id) AS seq
-    FROM used u
-    CROSS JOIN anim_primitives p ON p.game = u.game AND p.ancs_id = u.ancs_id
-                          AND p.content_id = u.content_id
-                          AND p.owner = 'animation' AND p.owner_index = u.anim_index
-    WHERE p.anim_asset_id NOT IN (0, 4294967295)
-),
--- MP1: each ANIM's EVNT, from the first resource pair naming the ANIM
-evnts AS (
-    SELECT * FROM (
-        SELECT n.*, (SELECT r.evnt_asset_id FROM animation_resources r
-                     WHERE r.game = n.game AND r.ancs_id = n.ancs_id
-                       AND r.content_id = n.content_id AND r.anim_asset_id = n.anim_id
-                     ORDER BY r.res_index LIMIT 1) AS evnt_id
-        FROM anims n
-        WHERE n.game = 'MP1')
-    WHERE evnt_id NOT IN (0, 4294967295)
+base AS (
+    SELECT r.game, r.ancs_id, r.content_id, r.char_index, r.rule, r.k1, r.k2, r.k3,
+           r.dst_type, r.dst_id, r.via
+    FROM ch CROSS JOIN char_reach r
+         ON r.game = ch.game AND r.ancs_id = ch.ancs_id AND r.content_id = ch.content_id
+        AND r.char_index = ch.char_index
 ),
 reach(game, ancs_id, content_id, char_index, rule, k1, k2, k3, dst_type, dst_id, via) AS (
-    SELECT game, ancs_id, content_id, char_index, 1, k, 0, 0, dst_type, dst_id, via
-    FROM own WHERE dst_id IS NOT NULL
+    SELECT * FROM base
     UNION ALL
-    SELECT p.game, p.ancs_id, p.content_id, p.char_index, 2,
-           CASE p.list WHEN 'PART' THEN 0 WHEN 'SWHC' THEN 1 WHEN 'third_list' THEN 2
-                       WHEN 'ELSC' THEN 3 ELSE 4 END, p.seq, 0,
-           p.particle_type, p.particle_id, 'particles ' || p.list || ' ' || p.seq
-    FROM ch CROSS JOIN particle_refs p
-         ON ch.game = p.game AND ch.ancs_id = p.ancs_id AND ch.content_id = p.content_id
-        AND ch.char_index = p.char_index
-    WHERE p.source = 'particles'
-    UNION ALL
-    SELECT c.game, c.ancs_id, c.content_id, c.char_index, 3, c.effect_index, c.comp_index, 0,
-           c.particle_type, c.particle_id,
-           'effect ' || c.effect_index || ifnull(' ''' || e.name || '''', '') || ' > component '
-               || c.comp_index || ifnull(' ''' || c.name || '''', '')
-    FROM ch CROSS JOIN effect_components c
-         ON ch.game = c.game AND ch.ancs_id = c.ancs_id AND ch.content_id = c.content_id
-        AND ch.char_index = c.char_index
-    LEFT JOIN effects e ON e.game = c.game AND e.ancs_id = c.ancs_id
-                       AND e.content_id = c.content_id AND e.char_index = c.char_index
-                       AND e.effect_index = c.effect_index
-    UNION ALL
-    SELECT game, ancs_id, content_id, char_index, 4, anim_index, seq, 0, 'ANIM', anim_id,
-           'animation ' || anim_index
-    FROM anims
-    UNION ALL
-    SELECT game, ancs_id, content_id, char_index, 4, anim_index, seq, 1, 'EVNT', evnt_id,
-           'animation ' || anim_index || ' > ANIM ' || printf('%08X', anim_id)
-    FROM evnts
-    UNION ALL
-    SELECT v.game, v.ancs_id, v.content_id, v.char_index, 4, v.anim_index, v.seq, 2 + e.node_index,
+    SELECT v.game, v.ancs_id, v.content_id, v.char_index, 4, v.k1, v.k2, 2 + e.node_index,
            e.particle_type, e.particle_id,
-           'animation ' || v.anim_index || ' > ANIM ' || printf('%08X', v.anim_id) || ' > EVNT '
-               || printf('%08X', v.evnt_id) || ' > particle node ' || e.node_index
-               || ifnull(' ''' || e.name || '''', '')
-    FROM evnts v
-    CROSS JOIN events e ON e.game = v.game AND e.owner_type = 'EVNT' AND e.owner_id = v.evnt_id
-    WHERE e.kind = 'particle' AND (e.char_index = -1 OR e.char_index = v.char_index)
-    UNION ALL
-    SELECT u.game, u.ancs_id, u.content_id, u.char_index, 4, u.anim_index, 1000000,
-           2 + e.node_index,
-           e.particle_type, e.particle_id,
-           'animation ' || u.anim_index || ' > event set ' || u.anim_index || ' > particle node '
+           v.via || ' > EVNT ' || printf('%08X', v.dst_id) || ' > particle node '
                || e.node_index || ifnull(' ''' || e.name || '''', '')
-    FROM used u
-    CROSS JOIN events e ON e.game = u.game AND e.owner_type = 'ANCS' AND e.owner_id = u.ancs_id
-                 AND e.content_id = u.content_id AND e.anim_index = u.anim_index
-    WHERE u.game = 'MP2' AND e.kind = 'particle'
-      AND (e.char_index = -1 OR e.char_index = u.char_index)
+    FROM base v
+    CROSS JOIN events e ON e.game = v.game AND e.owner_type = 'EVNT' AND e.owner_id = v.dst_id
+    WHERE v.game = 'MP1' AND v.rule = 4 AND v.k3 = 1 AND v.dst_type = 'EVNT'
+      AND e.kind = 'particle' AND (e.char_index = -1 OR e.char_index = v.char_index)
 ),
 ranked AS (
     SELECT r.*,

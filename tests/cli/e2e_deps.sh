@@ -27,7 +27,17 @@ fail=0
 [ $? -eq 2 ] || { echo "FAIL: deps with CHAR_INDEX 'x' must exit 2"; fail=1; }
 "$BIN" query --list --format tsv | grep -q '^deps	' || { echo "FAIL: deps not in query --list"; fail=1; }
 
-python3 - "$BIN" "$DB" "$CORPUS/truth.json" <<'EOF' || fail=1
+# The same checks on a database filled by two ingests, MP2 first, then MP1 (the final pass
+# fills what deps reads for the contents each ingest adds).
+DB2=$T/two.db
+"$BIN" ingest --quiet --db "$DB2" "$CORPUS/mp2" 2>"$T/ingest2.err" &&
+    "$BIN" ingest --quiet --db "$DB2" "$CORPUS/mp1" 2>>"$T/ingest2.err" || {
+    echo "FAIL: ingest in two steps: $(tail -3 "$T/ingest2.err")"
+    fail=1
+}
+
+for db in "$DB" "$DB2"; do
+python3 - "$BIN" "$db" "$CORPUS/truth.json" <<'EOF' || fail=1
 import csv, io, json, subprocess, sys
 
 bin_, db, truth_path = sys.argv[1:4]
@@ -151,8 +161,9 @@ for e in errors[:40]:
 if errors:
     print("%d failures" % len(errors))
     sys.exit(1)
-print("ok: deps matches truth.json for %d character checks" % checked)
+print("ok: deps matches truth.json for %d character checks (%s)" % (checked, db))
 EOF
+done
 if [ $fail -eq 0 ]; then
     echo "e2e_deps: passed"
 fi
