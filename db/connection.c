@@ -267,6 +267,13 @@ int db_open_wait(db **out, const char *path, int mode, void (*waiting)(void *ctx
     if (tables == 0)
         ver = 0;
     d->ours = 1;
+    /* No Bloom filters: SQLite builds one by scanning the whole inner table when it guesses
+     * that many lookups miss; every join here walks a key, and those scans were most of deps
+     * and of the report's dependency graphs (10x deps: 80 ms -> ~1 ms; 1x graph edges: ~20 ms
+     * -> ~2 ms per ANCS; no named query got slower), and of the final pass's keyed reads of a
+     * few new contents (10x, 40 new contents: 2.0 s -> 1.7 s). The mask names the
+     * optimisations turned off. */
+    sqlite3_test_control(SQLITE_TESTCTRL_OPTIMIZATIONS, d->h, DB_NO_BLOOM_FILTER);
     if (d->readonly) {
         if (ver == 0) {
             rc = util_fail(err, UTIL_ESQL, UINT64_MAX,
@@ -275,12 +282,6 @@ int db_open_wait(db **out, const char *path, int mode, void (*waiting)(void *ctx
         }
         if ((rc = dbi_exec(d, "PRAGMA query_only = 1", err)) != 0)
             goto done;
-        /* No Bloom filters: SQLite builds one by scanning the whole inner table when it
-         * guesses that many lookups miss; every join here walks a key, and those scans were
-         * most of deps and of the report's dependency graphs (10x deps: 80 ms -> ~1 ms; 1x
-         * graph edges: ~20 ms -> ~2 ms per ANCS; no named query got slower). The mask names
-         * the optimisations turned off. */
-        sqlite3_test_control(SQLITE_TESTCTRL_OPTIMIZATIONS, d->h, DB_NO_BLOOM_FILTER);
         /* No ATTACH: it would create files, and VACUUM INTO (which attaches its target)
          * creates its output file before query_only refuses the write. */
         sqlite3_limit(d->h, SQLITE_LIMIT_ATTACHED, 0);

@@ -39,28 +39,26 @@ used AS (
         AND ch.char_index = a.char_index
     WHERE a.anim_index IS NOT NULL
 ),
--- the ANIMs of their Play nodes
+-- the ANIMs of their Play nodes, each at its first node
 anims AS (
-    SELECT DISTINCT u.game, u.ancs_id, u.content_id, u.char_index, u.anim_index,
-           p.anim_asset_id AS anim_id,
-           min(p.seq) OVER (PARTITION BY u.game, u.ancs_id, u.content_id, u.char_index,
-                                         u.anim_index, p.anim_asset_id) AS seq
+    SELECT u.game, u.ancs_id, u.content_id, u.char_index, u.anim_index,
+           p.anim_asset_id AS anim_id, min(p.seq) AS seq
     FROM used u
     CROSS JOIN anim_primitives p ON p.game = u.game AND p.ancs_id = u.ancs_id
                           AND p.content_id = u.content_id
                           AND p.owner = 'animation' AND p.owner_index = u.anim_index
     WHERE p.anim_asset_id NOT IN (0, 4294967295)
+    GROUP BY u.game, u.ancs_id, u.content_id, u.char_index, u.anim_index, p.anim_asset_id
 ),
--- MP1: each ANIM's EVNT, from the first resource pair naming the ANIM
-evnts AS (
-    SELECT * FROM (
-        SELECT n.*, (SELECT r.evnt_asset_id FROM animation_resources r
-                     WHERE r.game = n.game AND r.ancs_id = n.ancs_id
-                       AND r.content_id = n.content_id AND r.anim_asset_id = n.anim_id
-                     ORDER BY r.res_index LIMIT 1) AS evnt_id
-        FROM anims n
-        WHERE n.game = 'MP1')
-    WHERE evnt_id NOT IN (0, 4294967295)
+-- MP1: each ANIM's EVNT, from the first resource pair naming the ANIM (MATERIALIZED: the
+-- subquery runs once per ANIM)
+evnts AS MATERIALIZED (
+    SELECT n.*, (SELECT r.evnt_asset_id FROM animation_resources r
+                 WHERE r.game = n.game AND r.ancs_id = n.ancs_id
+                   AND r.content_id = n.content_id AND r.anim_asset_id = n.anim_id
+                 ORDER BY r.res_index LIMIT 1) AS evnt_id
+    FROM anims n
+    WHERE n.game = 'MP1'
 ),
 reach(game, ancs_id, content_id, char_index, rule, k1, k2, k3, dst_type, dst_id, via) AS (
     SELECT game, ancs_id, content_id, char_index, 1, k, 0, 0, dst_type, dst_id, via
@@ -96,7 +94,7 @@ reach(game, ancs_id, content_id, char_index, rule, k1, k2, k3, dst_type, dst_id,
     UNION ALL
     SELECT game, ancs_id, content_id, char_index, 4, anim_index, seq, 1, 'EVNT', evnt_id,
            'animation ' || anim_index || ' > ANIM ' || printf('%08X', anim_id)
-    FROM evnts
+    FROM evnts WHERE evnt_id NOT IN (0, 4294967295)
     UNION ALL
     SELECT u.game, u.ancs_id, u.content_id, u.char_index, 4, u.anim_index, 1000000,
            2 + e.node_index,
@@ -109,6 +107,7 @@ reach(game, ancs_id, content_id, char_index, rule, k1, k2, k3, dst_type, dst_id,
     WHERE u.game = 'MP2' AND e.kind = 'particle'
       AND (e.char_index = -1 OR e.char_index = u.char_index)
 )
-SELECT DISTINCT * FROM reach WHERE dst_id NOT IN (0, 4294967295);
+-- (rows alike in every column, if a table ever held two, are made one by `deps`)
+SELECT * FROM reach WHERE dst_id NOT IN (0, 4294967295);
 
 DROP TABLE temp.reach_new;
