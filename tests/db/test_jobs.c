@@ -81,8 +81,8 @@ static long compare_dbs(const char *pa, const char *pb)
     names tables = {.n = 0};
     db_sink ns = {.ctx = &tables, .row = name_row};
     assert_int_equal(db_exec(a,
-                             "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT "
-                             "LIKE 'sqlite_%' ORDER BY name",
+                             "SELECT name FROM pragma_table_list WHERE schema = 'main' AND "
+                             "type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
                              0, NULL, &ns, &e),
                      0);
     assert_true(tables.n > 10);

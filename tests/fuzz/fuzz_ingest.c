@@ -65,8 +65,8 @@ static db *shared_db(void)
             abort();
         db_sink s = {&wipe, NULL, add_table, NULL};
         if (db_exec(d,
-                    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE "
-                    "'sqlite_%' ORDER BY name",
+                    "SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = "
+                    "'table' AND name NOT LIKE 'sqlite_%' ORDER BY name",
                     0, NULL, &s, &err) != 0)
             abort();
     } else if (db_exec(d, wipe.sql, 0, NULL, NULL, &err) != 0) {
