@@ -195,6 +195,29 @@ static int cannot_write(const char *path)
     return r;
 }
 
+/* Version 5 -> 6: the objects of 31_name_search.sql, the trigrams of the names already
+ * imported, in one transaction (a failure leaves version 5). */
+static int upgrade_from_5(db *d, util_err *err)
+{
+    const char *sql = NULL;
+    for (size_t i = 0; db_schema_files[i][0]; i++)
+        if (!strcmp(db_schema_files[i][0], "31_name_search"))
+            sql = db_schema_files[i][1];
+    if (!sql)
+        return util_fail(err, UTIL_ESQL, UINT64_MAX, "no 31_name_search.sql in this ancsdb");
+    int rc = dbi_exec(d, "BEGIN IMMEDIATE", err);
+    if (rc != 0)
+        return rc;
+    char ver[64];
+    snprintf(ver, sizeof ver, "PRAGMA user_version = %d", DB_SCHEMA_VERSION);
+    if ((rc = dbi_exec(d, sql, err)) != 0 || (rc = dbi_names_reindex(d, err)) != 0 ||
+        (rc = dbi_exec(d, ver, err)) != 0 || (rc = dbi_exec(d, "COMMIT", err)) != 0) {
+        db_rollback(d);
+        return rc;
+    }
+    return 0;
+}
+
 int db_open(db **out, const char *path, int mode, util_err *err)
 {
     return db_open_wait(out, path, mode, NULL, NULL, err);
@@ -256,7 +279,16 @@ int db_open_wait(db **out, const char *path, int mode, void (*waiting)(void *ctx
                        path, appid, ver, tables);
         goto done;
     }
-    if (tables != 0 && ver != DB_SCHEMA_VERSION) {
+    /* Version 5 lacks only what 31_name_search.sql creates: a writer upgrades it in place
+     * (below); a reader cannot. */
+    if (tables != 0 && ver == 5 && d->readonly) {
+        rc = util_fail(err, DB_EVERSION, UINT64_MAX,
+                       "%s has schema version 5, this ancsdb uses %d: the next 'ancsdb ingest' "
+                       "or 'ancsdb names import' into it upgrades it in place",
+                       path, DB_SCHEMA_VERSION);
+        goto done;
+    }
+    if (tables != 0 && ver != DB_SCHEMA_VERSION && ver != 5) {
         rc = util_fail(err, DB_EVERSION, UINT64_MAX,
                        "%s has schema version %" PRId64 ", this ancsdb uses %d: %s", path, ver,
                        DB_SCHEMA_VERSION,
@@ -321,6 +353,8 @@ int db_open_wait(db **out, const char *path, int mode, void (*waiting)(void *ctx
         if ((rc = dbi_exec(d, "COMMIT", err)) != 0)
             goto done;
     }
+    if (ver == 5 && (rc = upgrade_from_5(d, err)) != 0)
+        goto done;
     if ((rc = prepare_all(d, err)) != 0)
         goto done;
     *out = d;

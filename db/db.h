@@ -18,9 +18,10 @@
 /* An SQLite call failed (err.msg has SQLite's message). */
 enum { UTIL_ESQL = UTIL_ELAST - 1 };
 
-/* PRAGMA user_version of the schema this code writes. A database with another non-zero
- * version is refused (DB_EVERSION). */
-#define DB_SCHEMA_VERSION 5
+/* PRAGMA user_version of the schema this code writes. A database of version 5 opened for
+ * writing is upgraded in place (db/schema/31_name_search.sql); one opened for reading, or
+ * with another non-zero version, is refused (DB_EVERSION). */
+#define DB_SCHEMA_VERSION 6
 
 /* PRAGMA application_id of an ancsdb database ("ANDB"): a file without it is not ours and
  * is never written (not even its journal mode). */

@@ -187,6 +187,14 @@ int dbi_exec_bind(db *d, const char *sql, int64_t id, const char *text, util_err
 int dbi_query_int(db *d, const char *sql, int64_t *out, util_err *err);
 /* FourCC as text (out[4] = 0); returns out. */
 const char *dbi_fourcc(uint32_t v, char out[5]);
+/* The schema files one by one: {"31_name_search", "text"}, ..., {NULL, NULL}
+ * (db/schema/, in name order). */
+extern const char *const db_schema_files[][2];
+
+/* Empty asset_name_trigrams and fill it again from the map rows of asset_names (names.c;
+ * inside the caller's transaction). */
+int dbi_names_reindex(db *d, util_err *err);
+
 /* 0 and 0xFFFFFFFF mean "no asset". */
 static inline int dbi_id_none(uint32_t id)
 {

@@ -5,8 +5,9 @@
  * Import streams: the file is read in fixed-size chunks into expat's buffer and every
  * <Asset> becomes a row as soon as its end tag is seen, inside one transaction per map that
  * first deletes the rows of the same source; any fault rolls the transaction back, so a map
- * that is not well-formed leaves the database as it was. Memory is the chunk, the six
- * fields of the current asset (each capped) and SQLite's page cache. */
+ * that is not well-formed leaves the database as it was. The same transaction fills
+ * asset_name_trigrams (the index `find` searches) again from every map's rows. Memory is
+ * the chunk, the six fields of the current asset (each capped) and SQLite's page cache. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -331,6 +332,61 @@ static int run_parser(nparse *np, int fd, const char *mem, size_t len, util_err 
     }
 }
 
+int dbi_names_reindex(db *d, util_err *err)
+{
+    sqlite3 *h = d->h;
+    sqlite3_stmt *sel = NULL, *ins = NULL;
+    int rc = dbi_exec(
+        d, "INSERT INTO asset_name_trigrams(asset_name_trigrams) VALUES ('delete-all')", err);
+    if (rc != 0)
+        return rc;
+    /* One INSERT per asset rather than one INSERT ... SELECT: a statement writing many rows
+     * keeps a copy of every page it changes that existed when it began (to undo itself),
+     * in memory here (temp_store), and it reuses the pages 'delete-all' just freed: ~40 MB
+     * at 10x. Rows in asset_id order (the primary key's), which is how FTS5 writes
+     * fastest. */
+    if (sqlite3_prepare_v2(h,
+                           "SELECT asset_id, group_concat(ifnull(directory, '') || name, "
+                           "char(10)) FROM asset_names WHERE source <> 'pak' GROUP BY asset_id",
+                           -1, &sel, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(h, "INSERT INTO asset_name_trigrams(rowid, text) VALUES (?1, ?2)", -1,
+                           &ins, NULL) != SQLITE_OK) {
+        rc = sql_fail(h, err, "name trigrams");
+        goto done;
+    }
+    int s;
+    while ((s = sqlite3_step(sel)) == SQLITE_ROW) {
+        sqlite3_bind_int64(ins, 1, sqlite3_column_int64(sel, 0));
+        sqlite3_bind_value(ins, 2, sqlite3_column_value(sel, 1));
+        if (sqlite3_step(ins) != SQLITE_DONE) {
+            rc = sql_fail(h, err, "name trigrams");
+            goto done;
+        }
+        sqlite3_reset(ins);
+    }
+    if (s != SQLITE_DONE) {
+        rc = sql_fail(h, err, "name trigrams");
+        goto done;
+    }
+    /* Its segments merged into one, so that a term is one lookup ('Emperor_Ing_5_' at 10x
+     * ~1 ms faster); then the count of assets per trigram, read from the index by a TEMP
+     * fts5vocab table (10x: 0.4 s). */
+    rc = dbi_exec(d,
+                  "INSERT INTO asset_name_trigrams(asset_name_trigrams) VALUES ('optimize');"
+                  "DELETE FROM asset_name_trigram_docs;"
+                  "DROP TABLE IF EXISTS temp.asset_name_trigram_vocab;"
+                  "CREATE VIRTUAL TABLE temp.asset_name_trigram_vocab USING "
+                  "fts5vocab(main, asset_name_trigrams, row);"
+                  "INSERT INTO asset_name_trigram_docs (trigram, docs) "
+                  "SELECT term, doc FROM temp.asset_name_trigram_vocab;"
+                  "DROP TABLE temp.asset_name_trigram_vocab",
+                  err);
+done:
+    sqlite3_finalize(sel);
+    sqlite3_finalize(ins);
+    return rc;
+}
+
 static int import_any(db *d, const char *source, int fd, const char *mem, size_t len,
                       db_names_stats *st, util_err *err)
 {
@@ -369,6 +425,8 @@ static int import_any(db *d, const char *source, int fd, const char *mem, size_t
         st->line = np.line;
         goto done;
     }
+    if ((rc = dbi_names_reindex(d, err)) != 0)
+        goto done;
     if ((rc = exec_src(h, "SELECT count(*) FROM asset_names WHERE source = ?1", source, &rows,
                        err)) != 0)
         goto done;

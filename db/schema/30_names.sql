@@ -10,8 +10,8 @@ CREATE TABLE asset_names (
     auto_dir INTEGER,                -- a map's <AutoGenDir>
     PRIMARY KEY (asset_id, source)
 ) WITHOUT ROWID;
--- No index on name: `find` matches substrings (LIKE '%...%', a scan either way), and an
--- index in name order would make a 100,000-entry map import about twice as slow.
+-- No index in name order: `find` matches substrings (LIKE '%...%'), which such an index
+-- cannot answer; it uses the trigram index of 31_name_search.sql instead.
 
 -- The one name shown beside an asset ID everywhere (`<column>_name`): a map's directory +
 -- name (the first map by source when several name the asset), else the PAK name, else no
