@@ -220,7 +220,8 @@ if have_pak:
         for p in truth["games"][g]["paks"]:
             for r in p["named_resources"]:
                 allnames.setdefault("%08X" % r["id"], []).append((r["name"], ""))
-for pat in ("CRèME & co", "bomb<SLOT>", "CHOZO", "_anim_8"):
+for pat in ("CRèME & co", "bomb<SLOT>", "CHOZO", "_anim_8", "cooked/s", "_0", "sam", "ELSC",
+            "flaaghra_625", "&", "PART"):
     want = {k for k, lst in allnames.items()
             if any(ascii_lower(pat) in ascii_lower(s) for n, d in lst for s in (n, d, d + n))}
     rows = query("find", pat)
