@@ -196,7 +196,9 @@ static int cannot_write(const char *path)
 }
 
 /* Version 5 -> 6: the objects of 31_name_search.sql, the trigrams of the names already
- * imported, in one transaction (a failure leaves version 5). */
+ * imported, in one transaction (a failure leaves version 5). A later version must say how
+ * a version-5 or -6 file gets its own objects too, or refuse it. */
+_Static_assert(DB_SCHEMA_VERSION == 6, "a new schema version: upgrade or refuse version 5 and 6");
 static int upgrade_from_5(db *d, util_err *err)
 {
     const char *sql = NULL;
@@ -208,10 +210,9 @@ static int upgrade_from_5(db *d, util_err *err)
     int rc = dbi_exec(d, "BEGIN IMMEDIATE", err);
     if (rc != 0)
         return rc;
-    char ver[64];
-    snprintf(ver, sizeof ver, "PRAGMA user_version = %d", DB_SCHEMA_VERSION);
     if ((rc = dbi_exec(d, sql, err)) != 0 || (rc = dbi_names_reindex(d, err)) != 0 ||
-        (rc = dbi_exec(d, ver, err)) != 0 || (rc = dbi_exec(d, "COMMIT", err)) != 0) {
+        (rc = dbi_exec(d, "PRAGMA user_version = 6", err)) != 0 ||
+        (rc = dbi_exec(d, "COMMIT", err)) != 0) {
         db_rollback(d);
         return rc;
     }
