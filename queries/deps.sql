@@ -27,16 +27,18 @@ WITH ch AS NOT MATERIALIZED (
     WHERE ancs_id = ?1 AND (?2 IS NULL OR char_index = ?2)
 ),
 base AS (
-    SELECT r.game, r.ancs_id, r.content_id, r.char_index, r.rule, r.k1, r.k2, r.k3,
-           r.dst_type, r.dst_id, r.via
+    SELECT r.game, r.ancs_id, r.content_id, r.char_index, ch.name AS character, r.rule, r.k1,
+           r.k2, r.k3, r.dst_type, r.dst_id, r.via
     FROM ch CROSS JOIN char_reach r
          ON r.game = ch.game AND r.ancs_id = ch.ancs_id AND r.content_id = ch.content_id
         AND r.char_index = ch.char_index
 ),
-reach(game, ancs_id, content_id, char_index, rule, k1, k2, k3, dst_type, dst_id, via) AS (
+reach(game, ancs_id, content_id, char_index, character, rule, k1, k2, k3, dst_type, dst_id,
+      via) AS (
     SELECT * FROM base
     UNION ALL
-    SELECT v.game, v.ancs_id, v.content_id, v.char_index, 4, v.k1, v.k2, 2 + e.node_index,
+    SELECT v.game, v.ancs_id, v.content_id, v.char_index, v.character, 4, v.k1, v.k2,
+           2 + e.node_index,
            e.particle_type, e.particle_id,
            v.via || ' > EVNT ' || printf('%08X', v.dst_id) || ' > particle node '
                || e.node_index || ifnull(' ''' || e.name || '''', '')
@@ -56,24 +58,16 @@ ranked AS (
 ),
 -- rows identical in every column shown (the same path in two contents of the ANCS) appear
 -- once, at the place of their first content
-shown AS (
-    SELECT r.game, r.ancs_id, r.char_index, ch.name AS character, r.dst_type, r.dst_id, r.via,
-           r.paths, r.content_id, r.rule, r.k1, r.k2, r.k3
-    FROM ranked r
-    JOIN ch ON ch.game = r.game AND ch.ancs_id = r.ancs_id AND ch.content_id = r.content_id
-           AND ch.char_index = r.char_index
-    WHERE r.nth = 1
-),
 once AS (
     SELECT s.*,
            row_number() OVER (PARTITION BY game, ancs_id, char_index, character,
                                            ifnull(dst_type, ''), dst_id, via, paths
                               ORDER BY content_id, rule, k1, k2, k3) AS copy
-    FROM shown s
+    FROM ranked s WHERE s.nth = 1
 )
 SELECT o.game,
        o.ancs_id,
-       al.label AS ancs_id_name,
+       (SELECT al.label FROM asset_label al WHERE al.asset_id = ?1) AS ancs_id_name,
        o.char_index,
        o.character,
        o.dst_type,
@@ -82,7 +76,6 @@ SELECT o.game,
        o.via,
        o.paths
 FROM once o
-LEFT JOIN asset_label al ON al.asset_id = o.ancs_id
 LEFT JOIN asset_label l ON l.asset_id = o.dst_id
 WHERE o.copy = 1
 ORDER BY o.game, o.ancs_id, o.char_index, o.content_id, o.rule, o.k1, o.k2, o.k3, o.dst_id;
