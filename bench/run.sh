@@ -102,9 +102,10 @@ if [ "${BENCH_IMAGES:-1}" != 0 ]; then
     birows=()
     if [ -n "${BENCH_BEFORE:-}" ]; then
         # the same measures with the binary of another revision (git archive of it, built
-        # apart in $W/before-build), printed beside this tree's as "before"
+        # apart in $W/before-build from scratch: the objects of another revision's build
+        # there would be reused), printed beside this tree's as "before"
         echo "building $BENCH_BEFORE for the before column ..." >&2
-        rm -rf "$W/before-src"
+        rm -rf "$W/before-src" "$W/before-build"
         mkdir -p "$W/before-src"
         git archive "$BENCH_BEFORE" | tar -x -C "$W/before-src"
         cmake -S "$W/before-src" -B "$W/before-build" -DCMAKE_BUILD_TYPE=Release \
