@@ -66,6 +66,20 @@ char *tu_tempdir(void)
     return d ? strdup(d) : NULL;
 }
 
+int tu_remove_tree(const char *dir)
+{
+    size_t n = strlen(dir) + 16;
+    char *cmd = malloc(n);
+    if (!cmd || strchr(dir, '\'')) {
+        free(cmd);
+        return -1;
+    }
+    snprintf(cmd, n, "rm -rf '%s'", dir);
+    int rc = tu_run(cmd, NULL);
+    free(cmd);
+    return rc;
+}
+
 int tu_run(const char *cmd, char **out)
 {
     FILE *p = popen(cmd, "r");

@@ -28,6 +28,8 @@ char *tu_tempdir(void);
 /* Run a shell command, capturing stdout (caller frees *out when non-NULL); returns the
  * exit status, or -1. */
 int tu_run(const char *cmd, char **out);
+/* Remove a folder and everything in it (rm -rf); the exit status, or -1. */
+int tu_remove_tree(const char *dir);
 
 /* The game of p as a reader of PAKs decides it: pak_game_decide, and when that cannot tell,
  * again with the ANCS signal of the first of (at most 4) in-bounds ANCS entries that

@@ -317,9 +317,7 @@ int64_t expect_error(scene *s, const char *stage, int64_t entry)
 void scene_free(scene *s)
 {
     db_close(s->d);
-    char cmd[1200];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", s->dir);
-    tu_run(cmd, NULL);
+    tu_remove_tree(s->dir);
     free(s->dir);
 }
 

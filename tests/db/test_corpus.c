@@ -164,9 +164,7 @@ static int teardown(void **state)
     db_close(g_db);
     jm_free(g_truth);
     if (g_dir) {
-        char cmd[1100];
-        snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
-        tu_run(cmd, NULL);
+        tu_remove_tree(g_dir);
         free(g_dir);
     }
     return 0;

@@ -271,8 +271,7 @@ static void test_ingest_cycle(void **state)
     assert_int_equal(count(d, "SELECT count(*) FROM load_errors WHERE stage = 'decode'"), 1);
 
     db_close(d);
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    assert_int_equal(tu_run(cmd, NULL), 0);
+    assert_int_equal(tu_remove_tree(dir), 0);
     free(dir);
 }
 

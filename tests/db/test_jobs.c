@@ -156,9 +156,7 @@ static void test_jobs_same_rows(void **state)
     /* and the two ways of getting there agree */
     assert_true(compare_dbs(a1, b4) > 1000);
 
-    char cmd[4300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    assert_int_equal(tu_run(cmd, NULL), 0);
+    assert_int_equal(tu_remove_tree(dir), 0);
     free(dir);
 }
 

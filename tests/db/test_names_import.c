@@ -287,8 +287,7 @@ static void test_file_streaming(void **state)
     snprintf(path, sizeof path, "%s/none.xml", dir);
     assert_int_equal(db_names_import(d, path, &st, &e), UTIL_EIO);
     db_close(d);
-    snprintf(path, sizeof path, "rm -rf '%s'", dir);
-    assert_int_equal(system(path), 0);
+    assert_int_equal(tu_remove_tree(dir), 0);
     free(dir);
 }
 

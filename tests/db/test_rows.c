@@ -205,9 +205,7 @@ static void test_schema_version_refused(void **state)
     assert_int_equal(db_open(&d, path, DB_OPEN_READONLY, &e), 0);
     assert_int_equal(db_exec(d, "DELETE FROM paks", 0, NULL, NULL, &e), UTIL_ESQL);
     db_close(d);
-    char cmd[1100];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    assert_int_equal(tu_run(cmd, NULL), 0);
+    assert_int_equal(tu_remove_tree(dir), 0);
     free(dir);
 }
 

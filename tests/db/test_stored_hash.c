@@ -236,8 +236,7 @@ static void test_stored_hash(void **state)
 
     db_close(clean);
     db_close(d);
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    assert_int_equal(tu_run(cmd, NULL), 0);
+    assert_int_equal(tu_remove_tree(dir), 0);
     free(dir);
 }
 

@@ -61,9 +61,7 @@ static void make_link(const char *root, const char *target, const char *rel)
 
 static void remove_tree(char *root)
 {
-    char cmd[4200];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
-    assert_int_equal(tu_run(cmd, NULL), 0);
+    assert_int_equal(tu_remove_tree(root), 0);
     free(root);
 }
 
