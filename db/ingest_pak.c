@@ -265,7 +265,7 @@ static int do_pak_file(ing *g, const ing_pak_at *at, const struct stat *sb, pak_
             ing_job_set(j, p, (uint32_t)k, ag, 0); /* finish_entry decodes when needed */
             ing_job_run(j);
         }
-        rc = ing_finish_entry(g, j, pak_id, path, game);
+        rc = ing_finish_entry(g, j, path, game);
         ing_job_clear(j);
         consumed++;
         if (rc)
