@@ -11,16 +11,10 @@
 # the command that upgrades it, upgraded by `names import`, and then has the objects of a new
 # file and finds the names imported before.
 set -u
-BIN=$1
-case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
-if ! command -v sqlite3 >/dev/null || ! command -v python3 >/dev/null; then
-    echo "skipping: no sqlite3 shell or python3"
-    exit 0
-fi
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/lib.sh"
+need_tools sqlite3 python3
 
-python3 - "$BIN" "$T" <<'EOF'
+python3 - "$BIN" "$T" <<'EOF' || fail=1
 import json, os, re, shutil, subprocess, sys
 from xml.sax.saxutils import escape
 
@@ -220,3 +214,4 @@ for e in errors[:30]:
 print("e2e_find: %s (%d patterns)" % ("FAILED" if errors else "ok", len(PATTERNS)))
 sys.exit(1 if errors else 0)
 EOF
+finish

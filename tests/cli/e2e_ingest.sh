@@ -3,18 +3,9 @@
 # exit codes, the summary line, a second run that changes nothing, a changed PAK, a broken
 # PAK, every named query in every format, and `sql` refusing writes.
 set -u
-BIN=$1
-SHARED=$2
-CORPUS=$SHARED/corpus
-if [ ! -d "$CORPUS/mp1" ]; then
-    echo "SKIP: no corpus at $CORPUS"
-    exit 0
-fi
+. "$(dirname "$0")/lib.sh"
+need_corpus mp1
 command -v sqlite3 >/dev/null 2>&1 && HAVE_SQLITE3=1 || HAVE_SQLITE3=0
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
-. "$(dirname "$0")/check.sh"
 cp -r "$CORPUS/mp1" "$CORPUS/mp2" "$T/"
 chmod -R u+w "$T"
 DB=$T/c.db
@@ -137,4 +128,4 @@ if [ $HAVE_SQLITE3 = 1 ]; then
     grep -q "schema version" "$T/v.err"
     check "refusal message names the schema version" 0 $?
 fi
-exit $fail
+finish
