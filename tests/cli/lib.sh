@@ -45,7 +45,7 @@ if [ "${LIB_FUNCTIONS_ONLY:-0}" != 1 ]; then
         for c in "${LIB_AT_EXIT[@]}"; do
             eval "$c"
         done
-        chmod -R u+w "$T" 2>/dev/null
+        chmod -R u+rwx "$T" 2>/dev/null
         rm -rf "$T"
     }
     trap lib_cleanup EXIT
