@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "jsonw.h"
 #include "report.h"
 
@@ -260,7 +261,8 @@ void rep_progress(report *r, const char *what, long done, long total)
 {
     if (r->quiet || !r->progress)
         return;
-    fprintf(stderr, "\rreport: %s %ld/%ld ", what, done, total);
+    fputc('\r', stderr);
+    cli_say(stderr, "report: %s %ld/%ld ", what, done, total);
     fflush(stderr);
 }
 
@@ -270,7 +272,7 @@ void rep_progress_done(report *r, const char *what, long total)
         return;
     if (r->progress)
         fputc('\r', stderr);
-    fprintf(stderr, "report: %s %ld/%ld\n", what, total, total);
+    cli_say(stderr, "report: %s %ld/%ld\n", what, total, total);
 }
 
 int rep_find_add(report *r, const char *kind, const char *game, uint32_t id, const char *name,

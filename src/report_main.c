@@ -147,9 +147,9 @@ int cmd_report(int argc, char **argv)
     } else {
         double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
         if (!quiet)
-            fprintf(stderr, "report: %ld files, %.1f MiB in %s (%.1f s)\n", r.pages,
+            cli_say(stderr, "report: %ld files, %.1f MiB in %s (%.1f s)\n", r.pages,
                     (double)r.bytes / 1048576.0, dir, secs);
-        printf("%s/index.html\n", dir);
+        cli_say(stdout, "%s/index.html\n", dir);
     }
     rep_free(&r);
     db_close(r.d);
