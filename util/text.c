@@ -104,10 +104,15 @@ int util_text_vprintf(FILE *f, const char *fmt, va_list ap)
         vsnprintf(text, (size_t)n + 1, fmt, ap2);
     }
     va_end(ap2);
-    size_t len = (size_t)n;
-    int eol = len > 0 && text[len - 1] == '\n';
-    char *safe = util_text_safe(text, len - (size_t)eol);
+    /* the line ends the format itself starts and ends with stay line ends */
+    size_t len = (size_t)n, lead = strspn(fmt, "\n"), fl = strlen(fmt);
+    int eol = fl > lead && fmt[fl - 1] == '\n' && len > lead && text[len - 1] == '\n';
+    if (lead > len)
+        lead = len;
+    char *safe = util_text_safe(text + lead, len - lead - (size_t)eol);
     int rc = EOF;
+    for (size_t k = 0; k < lead; k++)
+        fputc('\n', f);
     if (safe) {
         rc = fputs(safe, f);
         if (rc != EOF && eol)

@@ -252,8 +252,9 @@ int util_cp_unsafe(uint32_t cp);
 /* s[0..n) made terminal-safe as a new NUL-terminated string; caller free()s; NULL when out of
  * memory. */
 char *util_text_safe(const char *s, size_t n);
-/* printf to f through util_text_safe: the whole formatted text is escaped, except one '\n'
- * that ends it (kept as a line end). Returns what fputs returns (EOF on a write error). */
+/* printf to f through util_text_safe: the whole formatted text is escaped, except the line
+ * ends that fmt itself starts and ends with (kept as line ends). Returns what fputs returns
+ * (EOF on a write error). */
 int util_text_printf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int util_text_vprintf(FILE *f, const char *fmt, va_list ap);
 
