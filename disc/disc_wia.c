@@ -340,13 +340,14 @@ static int unpack(const uint8_t *in, size_t in_len, uint8_t *out, size_t out_len
 
 /* ---- opening ------------------------------------------------------------------------ */
 
-/* Read a table of n entries of size esz, stored (compressed) in [off, off + stored). */
-static int read_table(disc_wia *w, uint8_t **out, uint64_t off, uint64_t stored, uint32_t n,
-                      size_t esz, const char *what, util_err *err)
+/* Read a table of n entries of size esz, stored (compressed) in [off, off + stored); field is
+ * where header 2 gives its offset (the error's offset when the table lies outside the file). */
+static int read_table(disc_wia *w, uint8_t **out, uint64_t field, uint64_t off, uint64_t stored,
+                      uint32_t n, size_t esz, const char *what, util_err *err)
 {
     *out = NULL;
     if (off > w->file_size || stored > w->file_size - off)
-        return util_fail(err, UTIL_EFORMAT, off,
+        return util_fail(err, UTIL_EFORMAT, field,
                          "%s %s table (file 0x%08llX, 0x%llx bytes) runs past the file's end "
                          "(0x%llx)",
                          w->kind, what, (unsigned long long)off, (unsigned long long)stored,
@@ -398,9 +399,10 @@ static int parse_tables(disc_wia *w, const uint8_t *h2, util_err *err)
                          (unsigned long long)iso);
     uint8_t *rt = NULL, *gt = NULL;
     w->raw_table_off = raw_off;
-    TRY(read_table(w, &rt, raw_off, raw_stored, n_raw, RAW_ENTRY_SIZE, "raw-data", err));
+    TRY(read_table(w, &rt, h2_at + 0xB8, raw_off, raw_stored, n_raw, RAW_ENTRY_SIZE, "raw-data",
+                   err));
     size_t gsz = w->info.is_rvz ? 12 : 8;
-    int rc = read_table(w, &gt, group_off, group_stored, n_groups, gsz, "group", err);
+    int rc = read_table(w, &gt, h2_at + 0xC8, group_off, group_stored, n_groups, gsz, "group", err);
     if (rc) {
         free(rt);
         return rc;

@@ -93,6 +93,358 @@ static void test_junk_vectors(void **state)
     free(whole);
 }
 
+static uint32_t lcg(uint32_t *s)
+{
+    *s = *s * 1664525u + 1013904223u;
+    return *s;
+}
+
+/* ---- hand-built WIA files ------------------------------------------------------------
+ * Written here from the layout in docs/formats.md §13.1: header 1, header 2, the raw-data
+ * table, the group table, then the groups, each padded to 4 bytes; one raw-data entry from
+ * 0x80 to the disc's end; 2 MiB chunks. Methods none, purge and bzip2 (which dolphin-tool
+ * cannot write). */
+
+#define HB_CHUNK 0x200000u
+
+static void put32(uint8_t *q, uint32_t v)
+{
+    q[0] = (uint8_t)(v >> 24);
+    q[1] = (uint8_t)(v >> 16);
+    q[2] = (uint8_t)(v >> 8);
+    q[3] = (uint8_t)v;
+}
+
+static void put64(uint8_t *q, uint64_t v)
+{
+    put32(q, (uint32_t)(v >> 32));
+    put32(q + 4, (uint32_t)v);
+}
+
+static uint32_t get32(const uint8_t *q)
+{
+    return (uint32_t)q[0] << 24 | (uint32_t)q[1] << 16 | (uint32_t)q[2] << 8 | q[3];
+}
+
+/* in stored with method into a new buffer (caller frees). */
+static uint8_t *hb_store(uint32_t method, const uint8_t *in, size_t n, size_t *out_len)
+{
+    uint8_t *out = malloc(2 * n + 64);
+    assert_non_null(out);
+    if (method == 0) {
+        memcpy(out, in, n);
+        *out_len = n;
+    } else if (method == 1) { /* purge: one segment per run of non-zero bytes */
+        size_t o = 0, i = 0;
+        while (i < n) {
+            if (in[i] == 0) {
+                i++;
+                continue;
+            }
+            size_t j = i;
+            while (j < n && in[j] != 0)
+                j++;
+            put32(out + o, (uint32_t)i);
+            put32(out + o + 4, (uint32_t)(j - i));
+            memcpy(out + o + 8, in + i, j - i);
+            o += 8 + (j - i);
+            i = j;
+        }
+        disc_sha1(out + o, out, o);
+        *out_len = o + 20;
+    } else {
+        unsigned dl = (unsigned)(2 * n + 64);
+        assert_int_equal(
+            BZ2_bzBuffToBuffCompress((char *)out, &dl, (char *)(uintptr_t)in, (unsigned)n, 9, 0, 0),
+            BZ_OK);
+        *out_len = dl;
+    }
+    return out;
+}
+
+/* Recompute header 2's hash (in header 1) and header 1's own. */
+static void hb_rehash(uint8_t *f)
+{
+    disc_sha1(f + 0x10, f + 0x48, get32(f + 0x0C));
+    disc_sha1(f + 0x34, f, 0x34);
+}
+
+typedef struct hb_file {
+    uint8_t *bytes;
+    size_t len;
+    uint64_t group_off[8]; /* file offsets of the groups */
+    uint32_t group_size[8];
+    uint64_t group_table;
+    uint32_t n_groups;
+} hb_file;
+
+static void hb_build(hb_file *h, uint32_t method, const uint8_t *iso, size_t iso_len)
+{
+    memset(h, 0, sizeof *h);
+    h->n_groups = (uint32_t)((iso_len + HB_CHUNK - 1) / HB_CHUNK);
+    assert_true(h->n_groups <= 8);
+    size_t cap = 0x400 + 3 * iso_len + 64 * h->n_groups;
+    uint8_t *f = calloc(cap, 1);
+    assert_non_null(f);
+    memcpy(f, "WIA\x01", 4);
+    put32(f + 4, 0x01000000u);
+    put32(f + 8, 0x00090000u);
+    put32(f + 0x0C, 0xDC);
+    put64(f + 0x24, iso_len);
+    uint8_t *h2 = f + 0x48;
+    put32(h2, 1);
+    put32(h2 + 4, method);
+    put32(h2 + 8, method ? 9 : 0);
+    put32(h2 + 12, HB_CHUNK);
+    memcpy(h2 + 16, iso, 0x80);
+    disc_sha1(h2 + 0xA0, "", 0);
+    size_t at = 0x48 + 0xDC;
+    at = (at + 3) & ~(size_t)3;
+    /* raw-data table */
+    uint8_t raw[24];
+    put64(raw, 0x80);
+    put64(raw + 8, iso_len - 0x80);
+    put32(raw + 16, 0);
+    put32(raw + 20, h->n_groups);
+    size_t n;
+    uint8_t *st = hb_store(method, raw, sizeof raw, &n);
+    memcpy(f + at, st, n);
+    free(st);
+    put32(h2 + 0xB4, 1);
+    put64(h2 + 0xB8, at);
+    put32(h2 + 0xC0, (uint32_t)n);
+    at = (at + n + 3) & ~(size_t)3;
+    /* groups after a place for the group table */
+    size_t gt_at = at, gt_room = 8 * h->n_groups + 64;
+    at = (at + gt_room + 3) & ~(size_t)3;
+    uint8_t gt[64];
+    for (uint32_t g = 0; g < h->n_groups; g++) {
+        size_t from = (size_t)g * HB_CHUNK;
+        size_t len = iso_len - from < HB_CHUNK ? iso_len - from : HB_CHUNK;
+        st = hb_store(method, iso + from, len, &n);
+        memcpy(f + at, st, n);
+        free(st);
+        put32(gt + 8 * g, (uint32_t)(at / 4));
+        put32(gt + 8 * g + 4, (uint32_t)n);
+        h->group_off[g] = at;
+        h->group_size[g] = (uint32_t)n;
+        at = (at + n + 3) & ~(size_t)3;
+    }
+    st = hb_store(method, gt, 8 * h->n_groups, &n);
+    assert_true(n <= gt_room);
+    memcpy(f + gt_at, st, n);
+    free(st);
+    h->group_table = gt_at;
+    put32(h2 + 0xC4, h->n_groups);
+    put64(h2 + 0xC8, gt_at);
+    put32(h2 + 0xD0, (uint32_t)n);
+    put64(f + 0x2C, at);
+    h->bytes = f;
+    h->len = at;
+    hb_rehash(f);
+}
+
+/* A small disc-like image: a header, random bytes with runs of zeros, junk. */
+static uint8_t *hb_image(size_t len)
+{
+    uint8_t *img = calloc(len, 1);
+    assert_non_null(img);
+    memcpy(img, "GM8E01", 6);
+    put32(img + 0x1C, 0xC2339F3Du);
+    uint32_t seed = 4242;
+    for (size_t i = 0x440; i < len / 2; i++)
+        img[i] = (i / 4096) % 3 == 0 ? 0 : (uint8_t)(lcg(&seed) >> 24);
+    disc_junk_fill(img + len / 2, len / 2, len - len / 2, "GM8E", 0);
+    return img;
+}
+
+typedef struct opened {
+    util_src *src;
+    disc_wia *w;
+    util_err err;
+    int rc;
+} opened;
+
+static void hb_open(opened *o, const uint8_t *bytes, size_t len)
+{
+    util_err_clear(&o->err);
+    o->w = NULL;
+    assert_int_equal(util_src_open_mem(&o->src, bytes, len, &o->err), 0);
+    o->rc = disc_wia_open(&o->w, o->src, 0, &o->err);
+    if (o->rc)
+        assert_null(o->w);
+}
+
+static void hb_close(opened *o)
+{
+    disc_wia_close(o->w);
+    util_src_close(o->src);
+}
+
+static void test_handbuilt_methods(void **state)
+{
+    (void)state;
+    size_t len = 0x300000; /* two groups, the second shorter */
+    uint8_t *img = hb_image(len), *back = malloc(len);
+    assert_non_null(back);
+    static const char *names[3] = {"none", "purge", "bzip2"};
+    for (uint32_t m = 0; m < 3; m++) {
+        hb_file h;
+        hb_build(&h, m, img, len);
+        opened o;
+        hb_open(&o, h.bytes, h.len);
+        if (o.rc)
+            print_message("%s: %s\n", names[m], o.err.msg);
+        assert_int_equal(o.rc, 0);
+        assert_string_equal(disc_wia_get_info(o.w)->compression_name, names[m]);
+        assert_int_equal(disc_wia_read(o.w, back, 0, len, &o.err), 0);
+        assert_memory_equal(back, img, len);
+        /* a range across the two groups */
+        assert_int_equal(disc_wia_read(o.w, back, HB_CHUNK - 1000, 3000, &o.err), 0);
+        assert_memory_equal(back, img + HB_CHUNK - 1000, 3000);
+        hb_close(&o);
+        free(h.bytes);
+    }
+    free(back);
+    free(img);
+}
+
+/* Each hostile container: a clean error with the right code and offset, no crash. */
+static void test_hostile(void **state)
+{
+    (void)state;
+    size_t len = 0x300000;
+    uint8_t *img = hb_image(len), *back = malloc(len);
+    assert_non_null(back);
+    hb_file h;
+    hb_build(&h, 2, img, len);
+    uint8_t *f = malloc(h.len);
+    assert_non_null(f);
+    opened o;
+
+    /* header 2 changed, its hash not: mismatch named at header 1's hash of it (0x10) */
+    memcpy(f, h.bytes, h.len);
+    f[0x48 + 0x30] ^= 1;
+    hb_open(&o, f, h.len);
+    assert_int_equal(o.rc, UTIL_EFORMAT);
+    assert_int_equal(o.err.offset, 0x10);
+    assert_non_null(strstr(o.err.msg, "SHA-1"));
+    hb_close(&o);
+    /* header 1 changed: its own hash at 0x34 */
+    memcpy(f, h.bytes, h.len);
+    f[0x27] ^= 1;
+    hb_open(&o, f, h.len);
+    assert_int_equal(o.rc, UTIL_EFORMAT);
+    assert_int_equal(o.err.offset, 0x34);
+    hb_close(&o);
+
+    /* the group table pointing past the file: header 2's field (0x48 + 0xC8) */
+    memcpy(f, h.bytes, h.len);
+    put64(f + 0x48 + 0xC8, h.len + 16);
+    hb_rehash(f);
+    hb_open(&o, f, h.len);
+    assert_int_equal(o.rc, UTIL_EFORMAT);
+    assert_int_equal(o.err.offset, 0x48 + 0xC8);
+    hb_close(&o);
+    /* the raw-data table's stored size past the file */
+    memcpy(f, h.bytes, h.len);
+    put32(f + 0x48 + 0xC0, (uint32_t)h.len);
+    hb_rehash(f);
+    hb_open(&o, f, h.len);
+    assert_int_equal(o.rc, UTIL_EFORMAT);
+    assert_int_equal(o.err.offset, 0x48 + 0xB8);
+    hb_close(&o);
+
+    /* unknown compression method 7 at 0x48 + 4 */
+    memcpy(f, h.bytes, h.len);
+    put32(f + 0x48 + 4, 7);
+    hb_rehash(f);
+    hb_open(&o, f, h.len);
+    assert_int_equal(o.rc, UTIL_EFORMAT);
+    assert_int_equal(o.err.offset, 0x4C);
+    assert_non_null(strstr(o.err.msg, "compression method 7"));
+    hb_close(&o);
+
+    /* a Wii disc (disc type 2) is refused as such */
+    memcpy(f, h.bytes, h.len);
+    put32(f + 0x48, 2);
+    hb_rehash(f);
+    hb_open(&o, f, h.len);
+    assert_int_equal(o.rc, UTIL_EFORMAT);
+    assert_non_null(strstr(o.err.msg, "Wii"));
+    hb_close(&o);
+
+    /* an impossible chunk size */
+    memcpy(f, h.bytes, h.len);
+    put32(f + 0x48 + 12, 0x12345);
+    hb_rehash(f);
+    hb_open(&o, f, h.len);
+    assert_int_equal(o.rc, UTIL_EFORMAT);
+    assert_int_equal(o.err.offset, 0x48 + 12);
+    hb_close(&o);
+
+    /* truncated: every cut is UTIL_ETRUNC at the cut (the header states the whole size) */
+    static const size_t cuts[] = {0, 3, 4, 0x47, 0x48, 0x100, 0x124, 0x1000};
+    for (size_t i = 0; i < sizeof cuts / sizeof *cuts; i++) {
+        hb_open(&o, h.bytes, cuts[i]);
+        assert_int_equal(o.rc, UTIL_ETRUNC);
+        assert_int_equal(o.err.offset, cuts[i]);
+        hb_close(&o);
+    }
+    hb_open(&o, h.bytes, h.len - 1);
+    assert_int_equal(o.rc, UTIL_ETRUNC);
+    hb_close(&o);
+
+    /* a corrupt bzip2 group: the open succeeds, reading it fails at the group's file offset
+     * with the disc offset in the message; the other group still reads */
+    memcpy(f, h.bytes, h.len);
+    f[h.group_off[1] + h.group_size[1] / 2] ^= 0x55;
+    hb_open(&o, f, h.len);
+    assert_int_equal(o.rc, 0);
+    assert_int_equal(disc_wia_read(o.w, back, HB_CHUNK + 10, 100, &o.err), UTIL_EFORMAT);
+    assert_int_equal(o.err.offset, h.group_off[1]);
+    assert_non_null(strstr(o.err.msg, "disc 0x00200000"));
+    assert_non_null(strstr(o.err.msg, "bzip2"));
+    assert_int_equal(disc_wia_read(o.w, back, 0, 1000, &o.err), 0);
+    assert_memory_equal(back, img, 1000);
+    hb_close(&o);
+    free(h.bytes);
+
+    /* a group whose stored size is past the file (none: the group table is stored plain) */
+    hb_build(&h, 0, img, len);
+    f = realloc(f, h.len);
+    assert_non_null(f);
+    memcpy(f, h.bytes, h.len);
+    put32(f + h.group_table + 8 + 4, (uint32_t)h.len);
+    hb_open(&o, f, h.len);
+    assert_int_equal(o.rc, UTIL_EFORMAT);
+    assert_int_equal(o.err.offset, h.group_table);
+    hb_close(&o);
+    /* a group whose stored size is not the group's size: reading it fails */
+    memcpy(f, h.bytes, h.len);
+    put32(f + h.group_table + 4, HB_CHUNK - 4);
+    hb_open(&o, f, h.len);
+    assert_int_equal(o.rc, 0);
+    assert_int_equal(disc_wia_read(o.w, back, 0x100, 16, &o.err), UTIL_EFORMAT);
+    assert_int_equal(o.err.offset, h.group_off[0]);
+    assert_non_null(strstr(o.err.msg, "disc 0x00000000"));
+    hb_close(&o);
+    free(h.bytes);
+
+    /* purge: a changed byte in a group breaks its SHA-1 */
+    hb_build(&h, 1, img, len);
+    h.bytes[h.group_off[0] + 100] ^= 1;
+    hb_open(&o, h.bytes, h.len);
+    assert_int_equal(o.rc, 0);
+    assert_int_equal(disc_wia_read(o.w, back, 0x100, 16, &o.err), UTIL_EFORMAT);
+    assert_non_null(strstr(o.err.msg, "purge: SHA-1"));
+    hb_close(&o);
+    free(h.bytes);
+    free(f);
+    free(back);
+    free(img);
+}
+
 /* ---- the fixture image and Dolphin's conversions ------------------------------------- */
 
 typedef struct scene {
@@ -104,12 +456,6 @@ typedef struct scene {
 } scene;
 
 static scene g_scene;
-
-static uint32_t lcg(uint32_t *s)
-{
-    *s = *s * 1664525u + 1013904223u;
-    return *s;
-}
 
 /* Five files of random (incompressible) bytes, one larger than a 2 MiB chunk, one
  * empty, aligned to 32 KiB so that long runs of junk lie between them. */
@@ -351,10 +697,9 @@ static void test_dolphin_packs_junk(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_sha1_vectors),
-        cmocka_unit_test(test_junk_vectors),
-        cmocka_unit_test(test_dolphin_containers),
-        cmocka_unit_test(test_dolphin_packs_junk),
+        cmocka_unit_test(test_sha1_vectors),       cmocka_unit_test(test_junk_vectors),
+        cmocka_unit_test(test_handbuilt_methods),  cmocka_unit_test(test_hostile),
+        cmocka_unit_test(test_dolphin_containers), cmocka_unit_test(test_dolphin_packs_junk),
     };
     return cmocka_run_group_tests(tests, setup_scene, teardown_scene);
 }
