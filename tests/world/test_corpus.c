@@ -1,7 +1,8 @@
 /* test_world_corpus.c — every MLVL and STRG of the shared sample corpus (both games, releases A
  * and B), read from the PAKs that resources.tsv lists, decoded and compared field by field with
  * truth.json (`worlds`, `release_b.worlds`); encode(decode(bytes)) == bytes for every copy;
- * every prefix shorter than the structure fails UTIL_ETRUNC at an offset not past the cut.
+ * every prefix shorter than the structure fails UTIL_ETRUNC at an offset not past the cut (for
+ * the first MLVL and the first two STRGs of each game: each prefix is a whole decode).
  * Skips without the corpus. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -428,7 +429,7 @@ static void run(const char *sub, const char *tsv_rel, const char *game, world_ga
                 check_strg(&c, &s, it->id);
                 assert_int_equal(world_strg_encode(&w, &s, &err), 0);
                 check_round_trip(b, n, &w);
-                if (prefixes)
+                if (prefixes && c.strg_copies < 2)
                     check_prefixes_strg(b, s.report.consumed);
                 if (!strg_by_id(&c, it->id)) {
                     if (c.nstrg == c.cap) {
@@ -450,7 +451,7 @@ static void run(const char *sub, const char *tsv_rel, const char *game, world_ga
                 check_mlvl(&c, &m, it->id);
                 assert_int_equal(world_mlvl_encode(&w, &m, &err), 0);
                 check_round_trip(b, n, &w);
-                if (prefixes)
+                if (prefixes && c.mlvls == 0)
                     check_prefixes_mlvl(b, m.report.consumed);
                 util_arena_free(&a);
                 c.mlvls++;
