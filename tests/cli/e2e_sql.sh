@@ -175,8 +175,8 @@ check "warnings-summary (all) rows (sqlite3)" \
     "$(sqlite3 -separator ' ' "$DB" "SELECT game, code, count(*), count(DISTINCT asset_id) FROM warnings GROUP BY game, code ORDER BY code, game")" \
     "$(awk -F'\t' '$5 == "(all)" {print $1, $2, $3, $4}' "$T/ws.tsv")"
 check "warnings-summary per release (sqlite3)" \
-    "$(sqlite3 -separator ' ' "$DB" "SELECT w.game, w.code, count(DISTINCT w.rowid), r.label FROM warnings w JOIN pak_entries e ON e.content_id = w.content_id OR e.pak_id = w.pak_id JOIN paks p ON p.pak_id = e.pak_id AND (w.pak_id IS NULL OR p.pak_id = w.pak_id) JOIN releases r ON r.release_id = p.release_id GROUP BY w.game, w.code, r.label ORDER BY w.code, w.game, r.label")" \
-    "$(awk -F'\t' '$5 != "(all)" {print $1, $2, $3, $5}' "$T/ws.tsv")"
+    "$(sqlite3 -separator ' ' "$DB" "SELECT game, code, count(*), label FROM (SELECT w.rowid AS wid, w.game, w.code, r.label FROM warnings w JOIN paks p ON p.pak_id = w.pak_id JOIN releases r ON r.release_id = p.release_id UNION SELECT w.rowid, w.game, w.code, r.label FROM warnings w JOIN pak_entries e ON w.pak_id IS NULL AND e.content_id = w.content_id JOIN paks p ON p.pak_id = e.pak_id JOIN releases r ON r.release_id = p.release_id) GROUP BY game, code, label ORDER BY code, game, label")" \
+    "$(awk -F'\t' 'NR > 1 && $5 != "(all)" {print $1, $2, $3, $5}' "$T/ws.tsv")"
 code=$(sqlite3 "$DB" "SELECT code FROM warnings GROUP BY code ORDER BY count(*) DESC LIMIT 1")
 check "warnings-summary CODE-PATTERN" "$code" \
     "$("$BIN" query --db "$DB" --format tsv warnings-summary "$code" | tail -n +2 | cut -f2 | sort -u)"
