@@ -44,7 +44,6 @@ int ing_finish_entry(ing *g, ing_job *j, int64_t pak_id, const char *path, const
     int is_ancs = e->type == UTIL_FCC_ANCS;
     const char *tname = ing_type_name(e->type);
     int rc = 0;
-    (void)pak_id;
     if (!e->in_bounds)
         return ing_fault(g, path, game, i, e->type, e->id, "inflate", e->offset,
                          "entry data lies outside the file");
@@ -65,6 +64,19 @@ int ing_finish_entry(ing *g, ing_job *j, int64_t pak_id, const char *path, const
     }
     if (!ing_decoded_type(e->type))
         return 0;
+    /* An entry typed MLVL/STRG whose bytes do not start with the format's magic is not a world
+     * file at all (a mislabelled entry, or the fixture builder's filler): a warning of its PAK,
+     * not decoded. Anything after a right magic that does not decode is a load error. */
+    if ((e->type == UTIL_FCC_MLVL && !world_is_mlvl(j->buf, j->len)) ||
+        (e->type == UTIL_FCC_STRG && !world_is_strg(j->buf, j->len))) {
+        char msg[160];
+        snprintf(msg, sizeof msg,
+                 "entry %u: the bytes do not start with the %s magic (0x%08X): "
+                 "not decoded",
+                 i, tname, e->type == UTIL_FCC_MLVL ? WORLD_MLVL_MAGIC : WORLD_STRG_MAGIC);
+        return dbi_warn(g->d, game, tname, e->id, 0,
+                        e->type == UTIL_FCC_MLVL ? "not_mlvl" : "not_strg", msg, pak_id, g->err);
+    }
     /* a content seen before (in any PAK of any release)? */
     sqlite3_stmt *q = g->d->st[S_CONTENT_GET];
     sqlite3_bind_text(q, 1, game, -1, SQLITE_STATIC);

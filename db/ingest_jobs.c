@@ -39,10 +39,14 @@ void ing_job_decode(ing_job *j)
     const pak_entry *e = &j->p->entries[j->entry];
     if (e->type == UTIL_FCC_ANCS)
         j->dec_rc = ancs_decode(&j->set, j->buf, j->len, j->game, &j->arena, &j->e);
-    else if (e->type == UTIL_FCC_MLVL) /* docs/formats.md §11 */
-        j->dec_rc = world_mlvl_decode(&j->mlvl, j->buf, j->len, &j->arena, &j->e);
+    else if (e->type == UTIL_FCC_MLVL)            /* docs/formats.md §11 */
+        j->dec_rc = world_is_mlvl(j->buf, j->len) /* else not decoded: ing_finish_entry */
+                        ? world_mlvl_decode(&j->mlvl, j->buf, j->len, &j->arena, &j->e)
+                        : UTIL_EFORMAT;
     else if (e->type == UTIL_FCC_STRG) /* §12 */
-        j->dec_rc = world_strg_decode(&j->strg, j->buf, j->len, &j->arena, &j->e);
+        j->dec_rc = world_is_strg(j->buf, j->len)
+                        ? world_strg_decode(&j->strg, j->buf, j->len, &j->arena, &j->e)
+                        : UTIL_EFORMAT;
     else
         j->dec_rc = ancs_evnt_decode(&j->ev, j->buf, j->len, j->game, &j->arena, &j->e);
     j->decoded = 1;
