@@ -24,7 +24,12 @@ w AS (
     SELECT w.game, w.mlvl_id, w.content_id, w.name
     FROM mlvl_latest m
     JOIN worlds w ON w.game = m.game AND w.mlvl_id = m.mlvl_id AND w.content_id = m.content_id
-    WHERE w.mlvl_id = (SELECT v FROM id) OR w.name = (SELECT t FROM arg) COLLATE NOCASE
+    WHERE w.mlvl_id = (SELECT v FROM id)
+       OR (w.world_name_strg IN (SELECT s.strg_id FROM strings s
+                                 WHERE s.language = 'ENGL' AND s.string_index = 0
+                                   AND s.text = (SELECT t FROM arg) COLLATE NOCASE
+                                   AND s.game = w.game)
+           AND w.name = (SELECT t FROM arg) COLLATE NOCASE)
 )
 SELECT a.game,
        w.name AS world,

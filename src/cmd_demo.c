@@ -379,17 +379,15 @@ static const char summary_pivot[] =
     "ifnull(max(CASE item WHEN 'load_errors' THEN count END), 0) AS errors "
     "FROM q GROUP BY game, release ORDER BY game, release <> '(all)', release";
 
-/* Where a character is loaded and a world's areas, when the corpus has worlds (MLVL). */
+/* Where a character is loaded and a world's areas, when the corpus has worlds (MLVL); nothing
+ * otherwise. */
 static int worlds_answers(db *d)
 {
     int rc = 0;
     char wname[256] = "";
     int64_t worlds = scalar(d, "SELECT count(*) FROM mlvl_worlds", 0, NULL, 0);
-    if (worlds <= 0) {
-        printf("\n== Which rooms load this character  (ancsdb query where-loaded ANCS ID)\n"
-               "(skipped: the demo corpus has no worlds (MLVL) to answer it from)\n");
+    if (worlds <= 0) /* nothing to show: no world of the corpus decoded */
         return 0;
-    }
     /* the ANCS loaded in the most (area, layer) places, with its first character's name */
     char name[128] = "";
     int64_t ancs = scalar(d,
