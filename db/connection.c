@@ -97,7 +97,7 @@ static const char *const common_evnt[] = {
 /* Tables keyed by (game, mlvl_id) that hold rows derived from one MLVL. */
 static const char *const mlvl_tables[] = {
     "mlvl_worlds", "mlvl_memory_relays", "mlvl_audio_groups", "mlvl_areas",   "area_layers",
-    "area_deps",   "area_attached",      "area_dock_links",   "area_modules",
+    "area_deps",   "area_attached",      "area_dock_links",   "area_modules", "mlvl_ref_labels",
 };
 static const char *const common_mlvl[] = {
     ("DELETE FROM asset_refs WHERE game = ?1 AND src_type = 'MLVL' AND src_id = ?2 AND "

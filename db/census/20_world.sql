@@ -1,12 +1,14 @@
 -- Worlds (db/schema/60_worlds.sql), run by the final pass after char_reach and before
 -- census.sql:
--- 1. the asset_refs rows of every MLVL (src_type 'MLVL'), made again from the decoded rows:
---    their `via` spells the area's name, which comes from a STRG that may be ingested after the
---    MLVL or change in another release (the name a world or area has in the view `areas`);
+-- 1. the asset_refs rows of the MLVLs (src_type 'MLVL'), made from the decoded rows: their
+--    `via` spells the area's name, which comes from a STRG that may be ingested after the MLVL
+--    or change in another release (the name an area has in the view `areas`), so the rows of
+--    an MLVL content are made again whenever one of its areas' names changes;
 -- 2. the census rows of the MLVL and STRG contents not counted yet (the fields docs/formats.md
 --    §11 calls unknown or constant, and their decoder warnings), which census.sql then sums
 --    like every other content's.
 DROP TABLE IF EXISTS temp.world_area_names;
+DROP TABLE IF EXISTS temp.world_redo;
 CREATE TEMP TABLE world_area_names(game TEXT NOT NULL, mlvl_id INTEGER NOT NULL,
                                    content_id INTEGER NOT NULL, area_index INTEGER NOT NULL,
                                    label TEXT NOT NULL,
@@ -15,15 +17,33 @@ INSERT INTO world_area_names
 SELECT game, mlvl_id, content_id, area_index,
        'area ' || area_index || ifnull(' ''' || name || '''', '')
 FROM areas;
+-- only the MLVL contents that are new or whose areas' labels changed (mlvl_ref_labels holds
+-- the labels their rows were made with) get their rows made again
+CREATE TEMP TABLE world_redo(content_id INTEGER PRIMARY KEY, game TEXT NOT NULL,
+                             mlvl_id INTEGER NOT NULL);
+INSERT OR IGNORE INTO world_redo
+SELECT n.content_id, n.game, n.mlvl_id
+FROM world_area_names n
+LEFT JOIN mlvl_ref_labels l ON l.game = n.game AND l.mlvl_id = n.mlvl_id
+                           AND l.content_id = n.content_id AND l.area_index = n.area_index
+WHERE l.label IS NOT n.label;
+INSERT OR IGNORE INTO world_redo
+SELECT w.content_id, w.game, w.mlvl_id FROM mlvl_worlds w
+WHERE NOT EXISTS (SELECT 1 FROM mlvl_ref_labels l WHERE l.game = w.game
+                  AND l.mlvl_id = w.mlvl_id AND l.content_id = w.content_id);
 
-DELETE FROM asset_refs WHERE src_type = 'MLVL';
+DELETE FROM asset_refs WHERE rowid IN (
+    SELECT a.rowid FROM world_redo r
+    CROSS JOIN asset_refs a ON a.game = r.game AND a.src_type = 'MLVL' AND a.src_id = r.mlvl_id
+                           AND a.content_id = r.content_id);
 INSERT OR IGNORE INTO asset_refs(game, src_type, src_id, content_id, dst_type, dst_id,
                                  char_index, via)
 SELECT d.game, 'MLVL', d.mlvl_id, d.content_id, d.type, d.asset_id, NULL,
        n.label || CASE WHEN d.layer_index < 0 THEN ' > area'
                        ELSE ' > layer ' || d.layer_index || ifnull(' ''' || l.name || '''', '')
                   END
-FROM area_deps d
+FROM world_redo r
+CROSS JOIN area_deps d ON d.game = r.game AND d.mlvl_id = r.mlvl_id AND d.content_id = r.content_id
 JOIN world_area_names n ON n.game = d.game AND n.mlvl_id = d.mlvl_id
                        AND n.content_id = d.content_id AND n.area_index = d.area_index
 LEFT JOIN area_layers l ON l.game = d.game AND l.mlvl_id = d.mlvl_id
@@ -32,35 +52,53 @@ LEFT JOIN area_layers l ON l.game = d.game AND l.mlvl_id = d.mlvl_id
 WHERE d.asset_id NOT IN (0, 4294967295)
 UNION ALL
 SELECT a.game, 'MLVL', a.mlvl_id, a.content_id, 'MREA', a.mrea_id, NULL, n.label
-FROM mlvl_areas a
+FROM world_redo r
+CROSS JOIN mlvl_areas a ON a.game = r.game AND a.mlvl_id = r.mlvl_id AND a.content_id = r.content_id
 JOIN world_area_names n ON n.game = a.game AND n.mlvl_id = a.mlvl_id
                        AND n.content_id = a.content_id AND n.area_index = a.area_index
 WHERE a.mrea_id NOT IN (0, 4294967295)
 UNION ALL
 SELECT a.game, 'MLVL', a.mlvl_id, a.content_id, 'STRG', a.name_strg, NULL, n.label || ' > name'
-FROM mlvl_areas a
+FROM world_redo r
+CROSS JOIN mlvl_areas a ON a.game = r.game AND a.mlvl_id = r.mlvl_id AND a.content_id = r.content_id
 JOIN world_area_names n ON n.game = a.game AND n.mlvl_id = a.mlvl_id
                        AND n.content_id = a.content_id AND n.area_index = a.area_index
 WHERE a.name_strg NOT IN (0, 4294967295)
 UNION ALL
 SELECT game, 'MLVL', mlvl_id, content_id, dst_type, dst_id, NULL, via
-FROM (SELECT game, mlvl_id, content_id, 'STRG' AS dst_type, world_name_strg AS dst_id,
-             'world name' AS via FROM mlvl_worlds
+FROM (SELECT w.game, w.mlvl_id, w.content_id, 'STRG' AS dst_type,
+             w.world_name_strg AS dst_id, 'world name' AS via
+      FROM world_redo r CROSS JOIN mlvl_worlds w
+           ON w.game = r.game AND w.mlvl_id = r.mlvl_id AND w.content_id = r.content_id
       UNION ALL
-      SELECT game, mlvl_id, content_id, 'STRG', dark_world_name_strg, 'dark world name'
-      FROM mlvl_worlds
+      SELECT w.game, w.mlvl_id, w.content_id, 'STRG', w.dark_world_name_strg, 'dark world name'
+      FROM world_redo r CROSS JOIN mlvl_worlds w
+           ON w.game = r.game AND w.mlvl_id = r.mlvl_id AND w.content_id = r.content_id
       UNION ALL
-      SELECT game, mlvl_id, content_id, 'SAVW', savw_id, 'save info' FROM mlvl_worlds
+      SELECT w.game, w.mlvl_id, w.content_id, 'SAVW', w.savw_id, 'save info'
+      FROM world_redo r CROSS JOIN mlvl_worlds w
+           ON w.game = r.game AND w.mlvl_id = r.mlvl_id AND w.content_id = r.content_id
       UNION ALL
-      SELECT game, mlvl_id, content_id, 'MAPW', mapw_id, 'world map' FROM mlvl_worlds
+      SELECT w.game, w.mlvl_id, w.content_id, 'MAPW', w.mapw_id, 'world map'
+      FROM world_redo r CROSS JOIN mlvl_worlds w
+           ON w.game = r.game AND w.mlvl_id = r.mlvl_id AND w.content_id = r.content_id
       UNION ALL
-      SELECT game, mlvl_id, content_id, 'CMDL', default_skybox_id, 'default skybox'
-      FROM mlvl_worlds
+      SELECT w.game, w.mlvl_id, w.content_id, 'CMDL', w.default_skybox_id, 'default skybox'
+      FROM world_redo r CROSS JOIN mlvl_worlds w
+           ON w.game = r.game AND w.mlvl_id = r.mlvl_id AND w.content_id = r.content_id
       UNION ALL
-      SELECT game, mlvl_id, content_id, 'AGSC', agsc_id, 'audio group ' || group_id
-      FROM mlvl_audio_groups)
+      SELECT g.game, g.mlvl_id, g.content_id, 'AGSC', g.agsc_id, 'audio group ' || g.group_id
+      FROM world_redo r CROSS JOIN mlvl_audio_groups g
+           ON g.game = r.game AND g.mlvl_id = r.mlvl_id AND g.content_id = r.content_id)
 WHERE dst_id IS NOT NULL AND dst_id NOT IN (0, 4294967295);
+
+DELETE FROM mlvl_ref_labels WHERE content_id IN (SELECT content_id FROM world_redo);
+INSERT INTO mlvl_ref_labels(game, mlvl_id, content_id, area_index, label)
+SELECT n.game, n.mlvl_id, n.content_id, n.area_index, n.label
+FROM world_redo r CROSS JOIN world_area_names n
+     ON n.game = r.game AND n.mlvl_id = r.mlvl_id AND n.content_id = r.content_id;
 DROP TABLE temp.world_area_names;
+DROP TABLE temp.world_redo;
 
 -- ---- 2. the census of new MLVL and STRG contents -----------------------------------------
 DROP TABLE IF EXISTS temp.world_new;

@@ -164,6 +164,18 @@ CREATE TABLE area_modules (
     PRIMARY KEY (game, mlvl_id, content_id, area_index, module_index)
 ) WITHOUT ROWID;
 
+-- The area labels (`area 3 'Main Plaza'`) the MLVL's asset_refs rows were last made with, by
+-- the final pass (db/census/20_world.sql): an MLVL content's rows are made again when one of
+-- its areas' names changes.
+CREATE TABLE mlvl_ref_labels (
+    game TEXT NOT NULL,              -- 'MP1' / 'MP2'
+    mlvl_id INTEGER NOT NULL,        -- the MLVL
+    content_id INTEGER NOT NULL,     -- contents.content_id
+    area_index INTEGER NOT NULL,     -- the area
+    label TEXT NOT NULL,             -- 'area N' and the area's name as the `via` spells it
+    PRIMARY KEY (game, mlvl_id, content_id, area_index)
+) WITHOUT ROWID;
+
 -- One row per STRG content.
 CREATE TABLE strg (
     game TEXT NOT NULL,              -- 'MP1' / 'MP2'

@@ -197,7 +197,7 @@ WORLDS_V7 = ("DROP VIEW mlvl_latest; DROP VIEW v_strings; DROP VIEW v_area_attac
              "DROP TABLE strings; DROP TABLE strg; DROP TABLE area_modules; "
              "DROP TABLE area_dock_links; DROP TABLE area_attached; DROP TABLE area_deps; "
              "DROP TABLE area_layers; DROP TABLE mlvl_areas; DROP TABLE mlvl_audio_groups; "
-             "DROP TABLE mlvl_memory_relays; DROP TABLE mlvl_worlds;")
+             "DROP TABLE mlvl_memory_relays; DROP TABLE mlvl_worlds; DROP TABLE mlvl_ref_labels;")
 subprocess.run(["sqlite3", v5, WORLDS_V7 + "DROP TABLE asset_name_trigrams; DROP TABLE "
                 "asset_name_trigram_docs; DROP INDEX asset_names_pak; PRAGMA user_version = 5;"],
                check=True)

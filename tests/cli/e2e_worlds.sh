@@ -281,6 +281,17 @@ for g, G in GAMES:
         if k not in have:
             err("dangling-refs: no %r" % (k,))
 
+# the census of the constant fields (docs/formats.md §11.1 item 10, §11.2 item 7)
+cen = {(r["game"], r["field"], r["value"]): int(r["count"])
+       for r in query(db, "unknown-census", "*") if r["release"] == "(all)"}
+for g, G in GAMES:
+    ms = truth["worlds"][g]["mlvls"]
+    if cen.get((G, "area.unknown", "0")) != sum(len(m["areas"]) for m in ms):
+        err("census %s area.unknown: %r" % (G, cen.get((G, "area.unknown", "0"))))
+    if G == "MP1" and cen.get((G, "mlvl.unknown_after_area_count", "1")) != len(ms):
+        err("census MP1 mlvl.unknown_after_area_count: %r"
+            % cen.get((G, "mlvl.unknown_after_area_count", "1")))
+
 # via of the MLVL asset_refs
 m = truth["worlds"]["mp1"]["mlvls"][0]
 a = m["areas"][0]
@@ -444,7 +455,7 @@ drop = [r[0] for r in con.execute(
     "'v_strings', 'v_area_attached', 'v_area_deps', 'v_area_layers', 'v_areas', 'v_worlds', "
     "'areas', 'worlds', 'strg_names', 'strings', 'strg', 'area_modules', 'area_dock_links', "
     "'area_attached', 'area_deps', 'area_layers', 'mlvl_areas', 'mlvl_audio_groups', "
-    "'mlvl_memory_relays', 'mlvl_worlds') ORDER BY type = 'table', rowid DESC")]
+    "'mlvl_memory_relays', 'mlvl_worlds', 'mlvl_ref_labels') ORDER BY type = 'table', rowid DESC")]
 subprocess.run(["sqlite3", v6, "".join(drop) + "DELETE FROM contents WHERE type IN ('MLVL', "
                 "'STRG'); UPDATE pak_entries SET content_id = NULL WHERE type IN ('MLVL', "
                 "'STRG'); PRAGMA user_version = 6;"], check=True)
