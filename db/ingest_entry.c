@@ -76,7 +76,8 @@ int ing_finish_entry(ing *g, ing_job *j, const char *path, const char *game)
                  "not decoded",
                  i, tname, e->type == UTIL_FCC_MLVL ? WORLD_MLVL_MAGIC : WORLD_STRG_MAGIC);
         return dbi_warn(g->d, game, tname, e->id, 0,
-                        e->type == UTIL_FCC_MLVL ? "not_mlvl" : "not_strg", msg, pak_id, g->err);
+                        e->type == UTIL_FCC_MLVL ? "not_mlvl" : "not_strg", msg, g->cur_pak,
+                        g->err);
     }
     /* a content seen before (in any PAK of any release)? */
     sqlite3_stmt *q = g->d->st[S_CONTENT_GET];

@@ -166,6 +166,7 @@ typedef struct ing {
     ing_pipeline pl;
     ing_entry_out *out;      /* the current PAK's entries */
     int64_t force_cid;       /* ing_finish_entry: decode again into this content (final pass) */
+    int64_t cur_pak;         /* paks.pak_id of the PAK whose entries are being finished (-1) */
     const uint8_t *mem_data; /* db_ingest_mem: the one PAK's bytes, used instead of its path */
     size_t mem_len;
 } ing;
