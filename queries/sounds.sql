@@ -1,5 +1,5 @@
 -- Each sound ID of the events' sound nodes: how many nodes hold it, how many characters play it, one character and animation that does
--- param: [ANCS_ID] — optional: only the events of this ANCS (its MP1 resource pairs' EVNTs and its MP2 event sets); every event when absent
+-- param: [ANCS_ID] — optional: only this ANCS's events (ID or name; MP1: its pairs' EVNTs, MP2: its event sets); every event when absent
 --
 -- With ANCS_ID, only that set's characters count too.
 --
