@@ -1,4 +1,4 @@
-/* disc.h — GameCube disc images (FORMATS.md §10): the disc header, the file system table
+/* disc.h — GameCube disc images (docs/formats.md §10): the disc header, the file system table
  * (FST), each file as a byte range of the image read through a util_src, Dolphin's extracted
  * layout (sys/boot.bin beside files/), and recognising other disc containers to refuse them.
  * Knows nothing of PAKs: a file is a path, an offset and a length. */
