@@ -193,6 +193,11 @@ int db_names_refresh_pak(db *d, util_err *err);
  * labels there are when one is no release's; UTIL_ESQL. */
 int db_scope_release(db *d, const char *label, util_err *err);
 
+/* A flag a query can test whatever connection runs it: a TEMP view called name exists from
+ * now on (`EXISTS (SELECT 1 FROM temp.sqlite_master WHERE name = 'opt_all_paths')`), so
+ * that the same SQL runs where the flag is never set. Works on read-only connections. */
+int db_scope_flag(db *d, const char *name, util_err *err);
+
 /* ---- statement runner (named queries, `ancsdb sql`) ---------------------------------- */
 
 enum { DB_NULL = 0, DB_INT, DB_REAL, DB_TEXT, DB_BLOB };

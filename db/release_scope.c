@@ -193,3 +193,24 @@ int db_scope_release(db *d, const char *label, util_err *err)
     sqlite3_free(sql);
     return rc;
 }
+
+int db_scope_flag(db *d, const char *name, util_err *err)
+{
+    sqlite3 *h = d->h;
+    int query_only = 0;
+    sqlite3_stmt *qo = NULL;
+    if (sqlite3_prepare_v2(h, "PRAGMA query_only", -1, &qo, NULL) == SQLITE_OK &&
+        sqlite3_step(qo) == SQLITE_ROW)
+        query_only = sqlite3_column_int(qo, 0);
+    sqlite3_finalize(qo);
+    char *sql = sqlite3_mprintf("PRAGMA query_only = 0; CREATE TEMP VIEW IF NOT EXISTS \"%w\" AS "
+                                "SELECT 1 AS flag;%s",
+                                name, query_only ? " PRAGMA query_only = 1;" : "");
+    if (!sql)
+        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    int rc = run(h, sql, err);
+    sqlite3_free(sql);
+    if (rc && query_only)
+        sqlite3_exec(h, "PRAGMA query_only = 1", NULL, NULL, NULL);
+    return rc;
+}

@@ -297,8 +297,8 @@ int cmd_query(int argc, char **argv)
         rc = EXIT_USAGE;
         goto done;
     }
-    /* --all-paths: the queries that offer it read :all_paths (1 with it, 0 without) */
-    int takes_all_paths = strstr(sql, ":all_paths") != NULL;
+    /* --all-paths: the queries that offer it test for the TEMP view opt_all_paths */
+    int takes_all_paths = strstr(sql, "'opt_all_paths'") != NULL;
     if (all_paths && !takes_all_paths) {
         cli_error("query %s: takes no --all-paths (deps does)", name);
         rc = EXIT_USAGE;
@@ -316,19 +316,17 @@ int cmd_query(int argc, char **argv)
         rc = e.code == DB_ENORELEASE ? EXIT_USAGE : EXIT_FATAL;
         goto done;
     }
+    if (all_paths && db_scope_flag(d, "opt_all_paths", &e) != 0) {
+        cli_error("query: %s", e.msg);
+        rc = EXIT_FATAL;
+        goto done;
+    }
     /* asset names given where an ID is asked become the ID */
     if ((rc = cli_query_resolve_names(d, binds, &qi, npos - 1, pos + 1, name)) != EXIT_OK)
         goto done;
     static volatile sig_atomic_t stop;
     cli_catch_sigint(&stop);
-    static const char *const all_paths_name[] = {"all_paths"};
-    db_bind all_paths_value = {DB_INT, all_paths, NULL};
     db_exec_opts eo = {.stop = &stop};
-    if (takes_all_paths) {
-        eo.nnamed = 1;
-        eo.names = all_paths_name;
-        eo.values = &all_paths_value;
-    }
     long rows = 0;
     char what[160];
     snprintf(what, sizeof what, "query %s", name);

@@ -448,7 +448,7 @@ int cli_query_resolve_names(struct db *d, db_bind *binds, const cli_query_info *
             type = argv[i];
     for (int i = 0; i < q->param_count && i < argc; i++) {
         const char *name = q->params[i].name;
-        if (!is_id_param(name) || binds[i].type != DB_TEXT)
+        if (!is_id_param(name) || !strcmp(name, "NAME_OR_ID") || binds[i].type != DB_TEXT)
             continue; /* (NAME_OR_ID stays text: `character` matches a part of a name) */
         char buf[8];
         const char *t = type ? type : type_of_param(name, buf, sizeof buf);
