@@ -270,9 +270,39 @@ static int add_image(iw_list *l, const char *path, util_err *err)
     return rc;
 }
 
-/* Collect the *.pak files below dir (relative paths from root) into release ri. */
-static int walk_paks(iw_list *l, const char *dir, const char *rel_prefix, size_t ri, int depth,
-                     util_err *err);
+/* The PAKs of the extracted disc dk (at abs) as items of release ri: the disc's own walk
+ * of files/ (disc_open_extracted, by util_walk_classify's rule), and one fault per folder
+ * below files/ that it could not read (the rest of the disc is still read). */
+static int extracted_items(iw_list *l, const disc_image *dk, const char *abs, size_t ri,
+                           util_err *err)
+{
+    int rc = 0;
+    for (uint32_t i = 0; i < dk->unreadable_count && !rc; i++) {
+        const char *colon = strstr(dk->unreadable[i], ": ");
+        size_t n = colon ? (size_t)(colon - dk->unreadable[i]) : strlen(dk->unreadable[i]);
+        size_t need = strlen(abs) + n + sizeof "/files/";
+        char *p = malloc(need);
+        if (!p)
+            return oom(err);
+        snprintf(p, need, "%s/files/%.*s", abs, (int)n, dk->unreadable[i]);
+        rc = fault(l, p, ri, "pak", UINT64_MAX, "cannot open folder: %s",
+                   colon ? colon + 2 : "unreadable");
+        free(p);
+    }
+    for (uint32_t i = 0; i < dk->fst.file_count && !rc; i++) {
+        const disc_file *f = &dk->fst.files[i];
+        if (!is_pak_name(f->name))
+            continue;
+        size_t need = strlen(abs) + strlen(f->path) + sizeof "/files/";
+        char *p = malloc(need);
+        if (!p)
+            return oom(err);
+        snprintf(p, need, "%s/files/%s", abs, f->path);
+        rc = item_add(l, ri, p, p, f->path, 0, 0, err);
+        free(p);
+    }
+    return rc;
+}
 
 /* An extracted disc: the release its sys/boot.bin names, the PAKs below files/. */
 static int add_extracted(iw_list *l, const char *dir, util_err *err)
@@ -301,15 +331,7 @@ static int add_extracted(iw_list *l, const char *dir, util_err *err)
             r->game = iw_game_of_code(dk->header.game_code);
         }
         r->whole = 1;
-        size_t need = strlen(abs) + 8;
-        char *files = malloc(need);
-        if (!files)
-            rc = oom(err);
-        else {
-            snprintf(files, need, "%s/files", abs);
-            rc = walk_paks(l, files, "", ri, 0, err);
-        }
-        free(files);
+        rc = extracted_items(l, dk, abs, ri, err);
     }
     disc_close(dk);
     free(abs);
@@ -407,6 +429,8 @@ static int add_file(iw_list *l, const char *path, const char *rel_path, size_t r
     return rc;
 }
 
+/* Collect the *.pak files below dir (relative paths from root) into release ri, by
+ * util_walk_classify's rule: links to files are read, links to folders not entered. */
 static int walk_paks(iw_list *l, const char *dir, const char *rel_prefix, size_t ri, int depth,
                      util_err *err)
 {
@@ -417,11 +441,15 @@ static int walk_paks(iw_list *l, const char *dir, const char *rel_prefix, size_t
         char *sub = join(dir, names[i]);
         char *rel = *rel_prefix ? join(rel_prefix, names[i]) : strdup(names[i]);
         struct stat sb;
+        util_walk_kind k = sub ? util_walk_classify(sub, NULL) : UTIL_WALK_GONE;
         if (!sub || !rel) {
             rc = oom(err);
-        } else if (stat(sub, &sb) != 0) {
+        } else if (k == UTIL_WALK_LINKED_DIR) {
+            /* a symbolic link to a folder is not entered (util_walk_classify) */
+        } else if (k == UTIL_WALK_GONE || stat(sub, &sb) != 0) {
             if (is_pak_name(names[i]))
-                rc = fault(l, sub, ri, "pak", UINT64_MAX, "cannot stat: %s", strerror(errno));
+                rc = fault(l, sub, ri, "pak", UINT64_MAX, "cannot stat: %s",
+                           stat(sub, &sb) != 0 ? strerror(errno) : "it vanished");
         } else if (S_ISDIR(sb.st_mode)) {
             int r = seen_add(l, &sb);
             if (r < 0)

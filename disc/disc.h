@@ -102,6 +102,10 @@ typedef struct disc_image {
     uint64_t size;   /* image size in bytes (extracted disc: 0) */
     util_src *src;   /* the image; borrowed from disc_open_src, else owned (extracted: NULL) */
     const char *dir; /* extracted disc: the folder given (holding sys/ and files/); else NULL */
+    /* extracted disc: the folders below files/ that could not be read, each left out of the
+     * file list ("PATH: reason", PATH relative to files/) */
+    char **unreadable;
+    uint32_t unreadable_count;
     void *priv;
 } disc_image;
 
@@ -120,8 +124,10 @@ int disc_open_mem(disc_image **out, const uint8_t *p, size_t len, util_err *err)
  * Entire Disc" leaves them; 0 otherwise. */
 int disc_is_extracted(const char *dir);
 /* Open an extracted disc: the header from sys/boot.bin, the files from a walk of files/
- * (regular files, symbolic links to regular files; no links to folders; at most
- * DISC_MAX_DEPTH deep), sorted by path, each in bounds with its size. owned: disc_close. */
+ * by util_walk_classify's rule (regular files, symbolic links to regular files; links to
+ * folders are not entered; at most DISC_MAX_DEPTH deep), sorted by path, each in bounds with
+ * its size. A folder below files/ that cannot be read is left out and listed in
+ * d->unreadable; files/ itself unreadable is UTIL_EIO. owned: disc_close. */
 int disc_open_extracted(disc_image **out, const char *dir, util_err *err);
 
 void disc_close(disc_image *d);
