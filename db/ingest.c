@@ -145,7 +145,8 @@ static int remove_gone(ing *g, const iw_release *r)
             for (size_t i = 0; i < n && !rc; i++) {
                 if (g->o->log && !g->o->quiet) {
                     ing_progress_clear(g);
-                    fprintf(g->o->log, "%s: gone from release %s; removed\n", paths[i], r->label);
+                    util_text_printf(g->o->log, "%s: gone from release %s; removed\n", paths[i],
+                                     r->label);
                 }
                 rc = ing_delete_pak(g, ids[i], paths[i]);
             }

@@ -192,6 +192,46 @@ static disc_kind sniff_file(const char *path)
     return k;
 }
 
+static int cmp_file_path(const void *a, const void *b)
+{
+    const disc_file *x = *(const disc_file *const *)a, *y = *(const disc_file *const *)b;
+    int c = strcmp(x->path, y->path);
+    return c ? c : (x < y ? -1 : x > y);
+}
+
+/* *out[i]: for the i-th FST file of dk whose path an earlier file has, that earlier (first)
+ * file; else NULL (*out NULL when no path repeats). Sorted, so n log n for any FST. */
+static int same_paths(const disc_image *dk, const disc_file ***out, util_err *err)
+{
+    uint32_t n = dk->fst.file_count;
+    *out = NULL;
+    if (n < 2)
+        return 0;
+    const disc_file **v = malloc(n * sizeof *v);
+    if (!v)
+        return oom(err);
+    for (uint32_t i = 0; i < n; i++)
+        v[i] = &dk->fst.files[i];
+    qsort(v, n, sizeof *v, cmp_file_path);
+    const disc_file **first = NULL;
+    for (uint32_t i = 1; i < n; i++) {
+        if (strcmp(v[i]->path, v[i - 1]->path))
+            continue;
+        if (!first && !(first = calloc(n, sizeof *first))) {
+            free(v);
+            return oom(err);
+        }
+        /* the run's first entry (lowest FST position) is the one read */
+        uint32_t k = i - 1;
+        while (first[v[k] - dk->fst.files])
+            k--;
+        first[v[i] - dk->fst.files] = v[k];
+    }
+    free(v);
+    *out = first;
+    return 0;
+}
+
 /* A disc image: its release (from the header) and every *.pak of its FST. */
 static int add_image(iw_list *l, const char *path, util_err *err)
 {
@@ -246,6 +286,11 @@ static int add_image(iw_list *l, const char *path, util_err *err)
     r->whole = 1;
     r->game = iw_game_of_code(dk->header.game_code);
     r->image = dk;
+    const disc_file **first_of_path = NULL;
+    if ((rc = same_paths(dk, &first_of_path, err)) != 0) {
+        free(abs);
+        return rc;
+    }
     for (uint32_t i = 0; i < dk->fst.file_count && !rc; i++) {
         const disc_file *f = &dk->fst.files[i];
         if (!is_pak_name(f->name))
@@ -257,7 +302,25 @@ static int add_image(iw_list *l, const char *path, util_err *err)
             break;
         }
         snprintf(p, need, "%s:%s", abs, f->path);
-        if (!f->in_bounds)
+        /* two FST entries with one path: the first is read, the second is a load_errors row
+         * at its FST entry (one path inside a release names one PAK) */
+        const disc_file *same = first_of_path ? first_of_path[i] : NULL;
+        if (same) {
+            /* its own path (IMAGE:PATH#ENTRY): the row must outlive the first's re-reads */
+            char *q = malloc(need + 16);
+            if (!q) {
+                free(p);
+                rc = oom(err);
+                break;
+            }
+            snprintf(q, need + 16, "%s#%" PRIu32, p, f->index);
+            free(p);
+            p = q;
+            rc = fault(l, p, ri, "disc", f->entry_offset,
+                       "%s: a second FST entry for this path (entry %" PRIu32 ", at 0x%" PRIx64
+                       "; the first, entry %" PRIu32 " at 0x%" PRIx64 ", is read)",
+                       f->path, f->index, f->entry_offset, same->index, same->entry_offset);
+        } else if (!f->in_bounds)
             rc = fault(l, p, ri, "disc", f->offset,
                        "%s: file of %" PRIu64 " bytes at 0x%" PRIx64
                        " runs past the end of the image (%" PRIu64 " bytes; truncated?)",
@@ -266,6 +329,7 @@ static int add_image(iw_list *l, const char *path, util_err *err)
             rc = item_add(l, ri, p, NULL, f->path, f->offset, f->length, err);
         free(p);
     }
+    free(first_of_path);
     free(abs);
     return rc;
 }

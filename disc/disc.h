@@ -168,4 +168,12 @@ const char *disc_kind_name(disc_kind k);
  * DISC_CONVERT_HINT. */
 int disc_kind_refused(disc_kind k);
 
+/* ---- junk (docs/formats.md §13.2) ----------------------------------------------------
+ * The bytes Nintendo's mastering filled a GameCube disc's gaps with: a lagged Fibonacci
+ * generator seeded from the game ID's first 4 bytes, the disc number and the 32 KiB block of
+ * the disc offset, restarted at each 0x8000 boundary. Fill dst with the len junk bytes a disc
+ * of that game and disc number carries at disc_offset onwards. */
+void disc_junk_fill(uint8_t *dst, uint64_t disc_offset, size_t len, const char game_id[4],
+                    uint8_t disc_number);
+
 #endif

@@ -652,7 +652,7 @@ static void usage(FILE *f)
           "(ID as 0x1A2B3C4D or up to 8 hex digits, or 9 to 10 decimal digits); 'ancsdb pak\n"
           "list --type ANCS FILE.pak' lists them. A PAK without :ID is a usage error.\n"
           "Strings are printed terminal-safe (control characters as \\xNN) in the tree and as\n"
-          "valid UTF-8 in JSON (bytes that are not UTF-8 as \\u00XX).\n\n"
+          "valid UTF-8 in JSON (a byte XX that is not UTF-8 as \\udcXX).\n\n"
           "options:\n"
           "  --game G     auto (default: the PAK's detected game, else the ANCS bytes decide:\n"
           "               first character version 10 = MP2), MP1 or MP2\n"

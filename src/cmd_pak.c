@@ -84,9 +84,9 @@ static void print_anomalies(const char *path, const pak_file *p)
     for (size_t k = 0; k < p->anomaly_count; k++) {
         const pak_anomaly *a = &p->anomalies[k];
         if (a->offset == UINT64_MAX)
-            fprintf(stderr, "ancsdb: warning: %s: %s: %s\n", path, a->code, a->msg);
+            cli_say(stderr, "ancsdb: warning: %s: %s: %s\n", path, a->code, a->msg);
         else
-            fprintf(stderr, "ancsdb: warning: %s @0x%" PRIx64 ": %s: %s\n", path, a->offset,
+            cli_say(stderr, "ancsdb: warning: %s @0x%" PRIx64 ": %s: %s\n", path, a->offset,
                     a->code, a->msg);
     }
 }
@@ -441,7 +441,7 @@ static int pak_extract(int argc, char **argv)
             if (hits++ == 0)
                 first = i;
         }
-        char *shown = cli_term_escape(id_names[k], strlen(id_names[k]));
+        const char *shown = id_names[k]; /* cli_error and cli_say make it terminal-safe */
         if (hits == 0) {
             cli_error("pak extract: --id '%s' is neither an asset ID (0x1A2B3C4D or up to 8 hex "
                       "digits, or 9 to 10 decimal digits) nor a name in %s",
@@ -452,17 +452,15 @@ static int pak_extract(int argc, char **argv)
                       shown ? shown : "?", hits, path);
             for (uint32_t i = 0; i < p->named_count; i++)
                 if (cli_name_matches(id_names[k], NULL, p->named[i].name)) {
-                    char fc[5], *nm = cli_term_escape(p->named[i].name, strlen(p->named[i].name));
+                    char fc[5];
                     util_fourcc_str(p->named[i].type, fc);
-                    fprintf(stderr, "  %-4s  %08" PRIX32 "  %s\n", fc, p->named[i].id,
-                            nm ? nm : "?");
-                    free(nm);
+                    cli_say(stderr, "  %-4s  %08" PRIX32 "  %s\n", fc, p->named[i].id,
+                            p->named[i].name);
                 }
             rc = EXIT_USAGE;
         } else {
             o.ids[o.nids++] = p->named[first].id;
         }
-        free(shown);
         if (rc != EXIT_OK)
             goto done;
     }
@@ -508,7 +506,7 @@ static int pak_extract(int argc, char **argv)
         rc = EXIT_PARTIAL;
     }
     if (rc != EXIT_FATAL)
-        fprintf(stderr, "ancsdb: wrote %zu file(s) to %s from %zu selected entries of %s%s\n",
+        cli_say(stderr, "ancsdb: wrote %zu file(s) to %s from %zu selected entries of %s%s\n",
                 written, o.dir, nsel, path, failed ? " (some failed)" : "");
 done:
     free(sel);

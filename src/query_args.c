@@ -395,8 +395,7 @@ int cli_asset_arg(struct db *d, const char *cmd, const char *arg, const char *ty
     int rc = *arg ? db_exec(d, name_sources_sql, 2, b, &sink, &e) : 0;
     free(lb);
     free(la);
-    char *shown = cli_term_escape(arg, strlen(arg));
-    const char *s = shown ? shown : "?";
+    const char *s = arg; /* cli_error and cli_say make it terminal-safe */
     int out = EXIT_OK;
     if (rc) {
         cli_error("%s: looking up the name '%s': %s", cmd, s, e.msg);
@@ -409,17 +408,15 @@ int cli_asset_arg(struct db *d, const char *cmd, const char *arg, const char *ty
     } else if (h.n > 1) {
         cli_error("%s: '%s' names %d assets; give one of their IDs:", cmd, s, h.n);
         for (int i = 0; i < h.n && i < NAME_MAX_LISTED; i++) {
-            char *l = cli_term_escape(h.hit[i].label, strlen(h.hit[i].label));
-            fprintf(stderr, "  %-4s  %08" PRIX32 "  %s\n", h.hit[i].type, h.hit[i].id, l ? l : "?");
-            free(l);
+            cli_say(stderr, "  %-4s  %08" PRIX32 "  %s\n", h.hit[i].type, h.hit[i].id,
+                    h.hit[i].label);
         }
         if (h.n > NAME_MAX_LISTED)
-            fprintf(stderr, "  ... and %d more\n", h.n - NAME_MAX_LISTED);
+            cli_say(stderr, "  ... and %d more\n", h.n - NAME_MAX_LISTED);
         out = EXIT_USAGE;
     } else {
         *id = h.hit[0].id;
     }
-    free(shown);
     return out;
 }
 

@@ -2,7 +2,7 @@
 # e2e_output.sh — output a user can trust: table text is terminal-safe (no raw control byte
 # reaches stdout; shown as \x1b), NULL is an empty cell that keeps columns aligned, a BLOB
 # prints as x'..', JSON (--format json and ancs dump --json) is always valid UTF-8 (UTF-8
-# passes through, other bytes as \u00XX), integer columns print as hex IDs by the table column
+# passes through, other bytes as \udcXX), integer columns print as hex IDs by the table column
 # they come from (not by their name), v_load_errors shows a missing offset as empty, and the
 # examples of `sql --help` run. Expected values from python3 and the sqlite3 shell.
 # usage: bash e2e_output.sh ANCSDB [SHARED_DIR]
@@ -77,7 +77,7 @@ rows = json.loads(open(sys.argv[1], "rb").read().decode("utf-8", errors="strict"
 names = {r["asset_id"]: r["name"] for r in rows}
 assert names["0419F84B"] == "evil\x1b[2Jname", names
 assert names["1A2B3C4D"] == "caf\u00e9", names
-assert names["00000010"] == "latin\u00e9", names  # the byte E9 as U+00E9
+assert names["00000010"] == "latin\udce9", names  # the byte E9 as U+DCE9
 assert names["00000020"] == "two\nlines", names
 PY
 check "JSON: strict UTF-8, parses, values kept (python3)" 0 $?
@@ -141,10 +141,10 @@ PY
     python3 - "$T/d.json" "$name" <<'PY'
 import json, sys
 d = json.loads(open(sys.argv[1], "rb").read().decode("utf-8", errors="strict"))
-want = "\u00e9\x1b\u00e9" + sys.argv[2][4:]
+want = "\u00e9\x1b\udce9" + sys.argv[2][4:]
 assert d["characters"][0]["name"] == want, (d["characters"][0]["name"], want)
 PY
-    check "ancs dump --json: UTF-8 kept, ESC escaped, bad byte as \\u00e9 (python3)" 0 $?
+    check "ancs dump --json: UTF-8 kept, ESC escaped, bad byte as \\udce9 (python3)" 0 $?
     "$BIN" ancs dump "$f" >"$T/d.txt"
     python3 - "$T/d.txt" <<'PY'
 import sys

@@ -2,7 +2,7 @@
 # e2e_sql.sh — `ancsdb sql` and the named queries on the sample corpus: --param binding (named
 # and positional; an unbound parameter is exit 2, never NULL), Ctrl-C stops a running statement
 # (exit 130), an ID in no PAK names its other reading, unknown-census [FIELD-PATTERN],
-# unknown-census-summary, warnings [KIND], corpus-summary's error and warning rows, the ingest
+# unknown-census-summary, census-compare, warnings-summary, warnings [CODE], corpus-summary's error and warning rows, the ingest
 # summary (warnings and the command that lists them; "0 changed, 30 unchanged") and Ctrl-C
 # during an ingest. Expected values from the sqlite3 shell and python3.
 # usage: bash e2e_sql.sh ANCSDB SHARED_DIR
@@ -152,12 +152,63 @@ n=$("$BIN" query --db "$DB" --format tsv unknown-census-summary unknown_a | tail
 want=$(tail -n +2 "$T/census.tsv" | cut -f2 | grep -i unknown_a | sort -u | tr '\n' ' ')
 check "unknown-census-summary FIELD-PATTERN" "$want" "$n"
 
-# --- warnings [KIND]
+# --- census-compare: MP1 and MP2 side by side, the '(all)' rows of the census condensed
+"$BIN" query --db "$DB" --format tsv census-compare >"$T/cmp.tsv"
+python3 - "$T/census.tsv" "$T/cmp.tsv" <<'PY'
+import sys
+full = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])][1:]
+hdr, *got = [l.rstrip("\n").split("\t") for l in open(sys.argv[2])]
+assert hdr == ["field", "mp1_distinct", "mp1_most_common", "mp1_share", "mp2_distinct",
+               "mp2_most_common", "mp2_share"], hdr
+by = {}
+for game, field, value, count, release in full:
+    if release == "(all)":
+        by.setdefault(field, {}).setdefault(game, []).append((value, int(count)))
+want = []
+for field in sorted(by):
+    row = [field]
+    for game in ("MP1", "MP2"):
+        vals = by[field].get(game)
+        if not vals:
+            row += ["", "", ""]
+            continue
+        total = sum(c for _, c in vals)
+        top = sorted(vals, key=lambda vc: (-vc[1], vc[0]))[0]
+        tenths = (2000 * top[1] + total) // (2 * total)
+        row += [str(len(vals)), top[0], "%d.%d%%" % (tenths // 10, tenths % 10)]
+    want.append(row)
+if want != got:
+    for w, g in zip(want, got):
+        if w != g:
+            print("want", w, "got", g)
+            break
+    print(len(want), len(got))
+    sys.exit(1)
+if not any(r[1] and r[4] for r in got):
+    print("no field known in both games")
+    sys.exit(1)
+PY
+check "census-compare = the census's (all) rows side by side (python3)" 0 $?
+
+# --- warnings-summary: per (game, code) over the corpus, then per release (sqlite3)
+"$BIN" query --db "$DB" --format tsv warnings-summary >"$T/ws.tsv"
+check "warnings-summary columns" "game code count assets release" "$(head -1 "$T/ws.tsv" | tr '\t' ' ')"
+check "warnings-summary (all) rows (sqlite3)" \
+    "$(sqlite3 -separator ' ' "$DB" "SELECT game, code, count(*), count(DISTINCT asset_id) FROM warnings GROUP BY game, code ORDER BY code, game")" \
+    "$(awk -F'\t' '$5 == "(all)" {print $1, $2, $3, $4}' "$T/ws.tsv")"
+check "warnings-summary per release (sqlite3)" \
+    "$(sqlite3 -separator ' ' "$DB" "SELECT w.game, w.code, count(DISTINCT w.rowid), r.label FROM warnings w JOIN pak_entries e ON e.content_id = w.content_id OR e.pak_id = w.pak_id JOIN paks p ON p.pak_id = e.pak_id AND (w.pak_id IS NULL OR p.pak_id = w.pak_id) JOIN releases r ON r.release_id = p.release_id GROUP BY w.game, w.code, r.label ORDER BY w.code, w.game, r.label")" \
+    "$(awk -F'\t' '$5 != "(all)" {print $1, $2, $3, $5}' "$T/ws.tsv")"
+code=$(sqlite3 "$DB" "SELECT code FROM warnings GROUP BY code ORDER BY count(*) DESC LIMIT 1")
+check "warnings-summary CODE-PATTERN" "$code" \
+    "$("$BIN" query --db "$DB" --format tsv warnings-summary "$code" | tail -n +2 | cut -f2 | sort -u)"
+
+# --- warnings [CODE]
 check "warnings: one row per warning (sqlite3)" "$nwarn" "$("$BIN" query --db "$DB" --format tsv warnings | tail -n +2 | wc -l)"
 kind=$(sqlite3 "$DB" "SELECT code FROM warnings GROUP BY code ORDER BY count(*) DESC LIMIT 1")
 check "warnings $kind" "$(sqlite3 "$DB" "SELECT count(*) FROM warnings WHERE code = '$kind'")" \
     "$("$BIN" query --db "$DB" --format tsv warnings "$kind" | tail -n +2 | cut -f2 | grep -cx "$kind")"
-check "warnings columns" "game kind pak_path type asset_id asset_id_name byte_offset detail" \
+check "warnings columns (code, as the table names it)" "game code pak_path type asset_id asset_id_name byte_offset detail" \
     "$("$BIN" query --db "$DB" --format tsv warnings | head -1 | tr '\t' ' ')"
 nopath=$("$BIN" query --db "$DB" --format tsv warnings | tail -n +2 | awk -F'\t' '$3 == ""' | wc -l)
 check "every warning names its PAK" 0 "$nopath"
