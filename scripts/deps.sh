@@ -4,6 +4,8 @@ set -euo pipefail
 # graphviz: `ancsdb graph --format svg` and the report's graphs run its `dot`
 # libzstd-dev liblzma-dev libbz2-dev: RVZ (zstd) and WIA (LZMA, LZMA2, bzip2) disc containers
 pkgs="build-essential cmake pkg-config zlib1g-dev libdeflate-dev libsqlite3-dev liblzo2-dev libexpat1-dev libxxhash-dev libzstd-dev liblzma-dev libbz2-dev libcmocka-dev sqlite3 clang graphviz"
+# man-db: the test of `cmake --install` renders the generated manual page with `man -l`
+pkgs="$pkgs man-db"
 # the test command also needs chromium (e2e_report loads the HTML report in headless Chromium)
 [ "${1:-}" = "--with-fuzz" ] && pkgs="$pkgs libclang-rt-dev chromium"
 missing=""
