@@ -142,9 +142,11 @@ $got"
 import csv, sys
 man, game, path = sys.argv[1:]
 rows = list(csv.DictReader(open(path), delimiter="\t"))
-def readings(v):  # what a printed value may mean: text, decimal, or 8 hex digits
+def readings(v):  # what a printed value may mean: text, decimal, 8 hex digits, or 0x + 8 hex
     v = (v or "").strip()
     out = {v}
+    if v[:2] == "0x" and len(v) == 10 and all(c in "0123456789abcdefABCDEF" for c in v[2:]):
+        out.add(int(v, 16))
     if v.lstrip("-").isdigit():
         out.add(int(v))
     if len(v) == 8 and all(c in "0123456789abcdefABCDEF" for c in v):
