@@ -166,8 +166,9 @@ typedef struct ing {
 /* faults.c: one load_errors row, the count, and a line on the log. entry < 0: whole PAK. */
 int ing_fault(ing *g, const char *path, const char *game, int64_t entry, uint32_t type, uint32_t id,
               const char *stage, uint64_t off, const char *msg);
-/* ingest.c: clear the progress bar before a line is written on the log. */
-void ing_progress_clear(ing *g);
+/* faults.c: one line (printf format, no newline) handed to the log callback, the progress
+ * bar cleared first; nothing when there is no log or the run is quiet. */
+void ing_log(ing *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* ingest_read.c: open the PAK of item it: a file, a byte range of its release's image, or
  * db_ingest_mem's bytes. *image is an image source opened for the purpose (close it after

@@ -18,6 +18,8 @@ int cmd_ancs(int argc, char **argv);
 int cmd_ingest(int argc, char **argv);
 /* db_ingest_opts.progress for a terminal: a bar on the FILE * ctx (stderr). */
 void cli_ingest_progress(void *ctx, size_t done, size_t total, const char *path);
+/* db_ingest_opts.log: the line, made terminal-safe, and a newline on the FILE * ctx. */
+void cli_ingest_log(void *ctx, const char *line);
 int cmd_query(int argc, char **argv);
 int cmd_sql(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
@@ -26,10 +28,8 @@ int cmd_export(int argc, char **argv);
 int cmd_names(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 
-/* The entry of subcommand name ("ingest", "names", ...) as main dispatches to it; NULL when
- * this build has no such command (the demo skips what is missing). */
+/* A subcommand's entry (cmd_ingest, cmd_names, ...), as main dispatches to it. */
 typedef int (*cli_command_fn)(int argc, char **argv);
-cli_command_fn cli_command(const char *name);
 
 /* Print "ancsdb: <msg>\n" to stderr, msg made terminal-safe (cli_say). */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -62,6 +62,11 @@ static const char *base_name(const char *path)
     return s ? s + 1 : path;
 }
 
+void cli_ingest_log(void *ctx, const char *line)
+{
+    util_text_printf(ctx, "%s\n", line);
+}
+
 void cli_ingest_progress(void *ctx, size_t done, size_t total, const char *path)
 {
     FILE *f = ctx;
@@ -184,7 +189,8 @@ int cmd_ingest(int argc, char **argv)
                         .jobs = cores < 1    ? 1
                                 : cores > 64 ? 64
                                              : (int)cores,
-                        .log = stderr,
+                        .log = cli_ingest_log,
+                        .log_ctx = stderr,
                         .stop = &stop};
     const char **paths = calloc((size_t)argc + 1, sizeof *paths);
     int npaths = 0, rc = EXIT_OK, k;

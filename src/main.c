@@ -25,14 +25,6 @@ static const struct {
     {"report", cmd_report, "write a static HTML report of the database (charts, graphs)"},
 };
 
-cli_command_fn cli_command(const char *name)
-{
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(name, commands[i].name))
-            return commands[i].fn;
-    return NULL;
-}
-
 static void usage(FILE *f)
 {
     fputs("usage: ancsdb [--version] [--help] COMMAND [ARGS...]\n\n"
