@@ -14,14 +14,15 @@
 #include "ancs.h"
 #include "pak.h"
 #include "util.h"
+#include "world.h"
 
 /* An SQLite call failed (err.msg has SQLite's message). */
 enum { UTIL_ESQL = UTIL_ELAST - 1 };
 
-/* PRAGMA user_version of the schema this code writes. A database of version 5 opened for
- * writing is upgraded in place (db/schema/31_name_search.sql); one opened for reading, or
- * with another non-zero version, is refused (DB_EVERSION). */
-#define DB_SCHEMA_VERSION 6
+/* PRAGMA user_version of the schema this code writes. A database of version 5 or 6 opened
+ * for writing is upgraded in place (db/schema/31_name_search.sql, 60_worlds.sql); one opened
+ * for reading, or with another non-zero version, is refused (DB_EVERSION). */
+#define DB_SCHEMA_VERSION 7
 
 /* PRAGMA application_id of an ancsdb database ("ANDB"): a file without it is not ours and
  * is never written (not even its journal mode). */
@@ -90,18 +91,21 @@ typedef struct db_ingest_opts {
 } db_ingest_opts;
 
 typedef struct db_ingest_stats {
-    long paks_seen;     /* PAKs found (files, and PAKs inside disc images) */
-    long paks_ingested; /* (re)written */
-    long paks_skipped;  /* unchanged */
-    long resources;     /* table entries of the (re)written PAKs */
-    long ancs;          /* ANCS decoded in this run */
-    long evnt;          /* EVNT decoded in this run */
-    long characters;    /* characters of those ANCS */
-    long inflated;      /* compressed entries inflated (the others' content was known from
-                         * their stored bytes, seen in the database or earlier in the run) */
-    long errors;        /* load_errors rows created in this run */
-    long warnings;      /* warnings rows created in this run */
-    int interrupted;    /* *opts->stop ended the run before every PAK was read */
+    long paks_seen;      /* PAKs found (files, and PAKs inside disc images) */
+    long paks_ingested;  /* (re)written */
+    long paks_skipped;   /* unchanged */
+    long paks_elsewhere; /* of paks_skipped: read again because they came from another copy
+                          * of their release (an image's extracted folder, a moved file),
+                          * their entries found the same */
+    long resources;      /* table entries of the (re)written PAKs */
+    long ancs;           /* ANCS decoded in this run */
+    long evnt;           /* EVNT decoded in this run */
+    long characters;     /* characters of those ANCS */
+    long inflated;       /* compressed entries inflated (the others' content was known from
+                          * their stored bytes, seen in the database or earlier in the run) */
+    long errors;         /* load_errors rows created in this run */
+    long warnings;       /* warnings rows created in this run */
+    int interrupted;     /* *opts->stop ended the run before every PAK was read */
     double seconds;
 } db_ingest_stats;
 
@@ -130,6 +134,13 @@ int db_put_ancs(db *d, const char *game, uint32_t asset_id, int64_t content_id, 
 /* Write the rows of one decoded EVNT resource: evnt, events, asset_refs, warnings. */
 int db_put_evnt(db *d, const char *game, uint32_t asset_id, int64_t content_id,
                 const ancs_evnt_file *ev, util_err *err);
+/* Write the rows of one decoded MLVL (mlvl_worlds, mlvl_areas, area_layers, area_deps, ...;
+ * db/schema/60_worlds.sql) or STRG (strg, strings) of content content_id, and its decoder
+ * warnings. The MLVL's asset_refs rows are made by the final pass (they name its areas). */
+int db_put_mlvl(db *d, const char *game, uint32_t asset_id, int64_t content_id, const world_mlvl *m,
+                util_err *err);
+int db_put_strg(db *d, const char *game, uint32_t asset_id, int64_t content_id, const world_strg *s,
+                util_err *err);
 /* Delete every row derived from content content_id of asset (game, type, asset_id), and the
  * contents row itself. */
 int db_delete_content(db *d, const char *game, const char *type, uint32_t asset_id,
@@ -188,12 +199,18 @@ int db_names_write_map(FILE *f, const db_name_entry *entries, size_t n, util_err
 int db_names_refresh_pak(db *d, util_err *err);
 /* ---- releases ------------------------------------------------------------------------- */
 
-/* From now on the connection sees only release `label` (releases.label): TEMP views named
+/* From now on the connection sees only release `label` (releases.label; several labels
+ * separated by commas: those releases, `GM8E01_00,G2ME01_00`): TEMP views named
  * like the tables (paks, pak_entries, pak_names, assets, contents, warnings, load_errors,
  * releases and every table of decoded rows) hold its rows, so any query written against the
  * tables looks at that release. Works on read-only connections. DB_ENORELEASE naming the
- * labels there are when none is called label; UTIL_ESQL. */
+ * labels there are when one is no release's; UTIL_ESQL. */
 int db_scope_release(db *d, const char *label, util_err *err);
+
+/* A flag a query can test whatever connection runs it: a TEMP view called name exists from
+ * now on (`EXISTS (SELECT 1 FROM temp.sqlite_master WHERE name = 'opt_all_paths')`), so
+ * that the same SQL runs where the flag is never set. Works on read-only connections. */
+int db_scope_flag(db *d, const char *name, util_err *err);
 
 /* ---- statement runner (named queries, `ancsdb sql`) ---------------------------------- */
 

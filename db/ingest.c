@@ -243,6 +243,7 @@ static int run(ing *g, ing_indexes *idx)
         }
         progress(g, i, g->L.items[i].path);
         rc = ing_do_pak(g, &g->L.items[i]);
+        util_test_point("pak");
     }
     g->rel_id = -1;
     ing_cache_free(&g->pl); /* the final pass reads at most a few entries again */
@@ -261,6 +262,7 @@ static int run(ing *g, ing_indexes *idx)
         rc = ing_create_indexes(g, idx);
     if (!rc && g->changed && !g->st->interrupted) {
         progress(g, g->L.nitems, "finishing");
+        util_test_point("final");
         rc = ing_final_pass(g);
     }
     if (g->bulk) {

@@ -22,7 +22,8 @@
 /* XXH3-64 of every byte of src (--rehash). */
 int ing_hash_all(const util_src *src, uint64_t *out, util_err *err);
 /* The ANCS signal of the game decision: what the first readable ANCS among the first 4 in
- * bounds says (ancs_guess_game), PAK_GAME_UNKNOWN when none tells. */
+ * bounds says (ancs_guess_game), else the version of an MLVL or STRG (4 entries read in
+ * all), PAK_GAME_UNKNOWN when none tells. */
 pak_game ing_game_from_ancs(const pak_file *p, size_t budget);
 
 /* ---- decode jobs and workers (ingest_jobs.c) ---------------------------------------------- */
@@ -46,8 +47,8 @@ typedef struct ing_hcache {
 struct ing_pipeline;
 
 /* One resource-table entry on its way from the PAK to the writer: read and hashed (every
- * type; inflated unless its stored bytes are known), for ANCS/EVNT also decoded. The writer
- * sets the inputs before a worker may claim the job, and reads the results once `done` is
+ * type; inflated unless its stored bytes are known), for ANCS/EVNT/MLVL/STRG also decoded. The
+ * writer sets the inputs before a worker may claim the job, and reads the results once `done` is
  * set. */
 typedef struct ing_job {
     const pak_file *p;       /* read through its source */
@@ -74,7 +75,13 @@ typedef struct ing_job {
     util_arena arena;
     ancs_set set;
     ancs_evnt_file ev;
+    world_mlvl mlvl;
+    world_strg strg;
 } ing_job;
+
+/* Whether entries of this type are decoded (ANCS, EVNT, MLVL, STRG), and its name. */
+int ing_decoded_type(uint32_t type);
+const char *ing_type_name(uint32_t type);
 
 void ing_job_set(ing_job *j, const pak_file *p, uint32_t entry, ancs_game game, int want);
 /* Inflate and hash the entry; decode it when asked to. */
@@ -159,6 +166,7 @@ typedef struct ing {
     ing_pipeline pl;
     ing_entry_out *out;      /* the current PAK's entries */
     int64_t force_cid;       /* ing_finish_entry: decode again into this content (final pass) */
+    int64_t cur_pak;         /* paks.pak_id of the PAK whose entries are being finished (-1) */
     const uint8_t *mem_data; /* db_ingest_mem: the one PAK's bytes, used instead of its path */
     size_t mem_len;
 } ing;
@@ -208,7 +216,7 @@ int ing_do_pak(ing *g, const iw_item *it);
  * entry's hashes in g->out; for an ANCS/EVNT find its content or make it (decode, contents
  * row, the decode's rows; a content's rows come from its shortest copy). Faults become
  * load_errors; SQL failures and out of memory are returned. */
-int ing_finish_entry(ing *g, ing_job *j, int64_t pak_id, const char *path, const char *game);
+int ing_finish_entry(ing *g, ing_job *j, const char *path, const char *game);
 /* Whether (game, type, id) is an ANCS/EVNT with no content yet: the guess handed to a
  * worker. */
 int ing_want_decode(ing *g, const char *game, const pak_entry *e);

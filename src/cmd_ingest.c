@@ -303,11 +303,16 @@ int cmd_ingest(int argc, char **argv)
         else
             snprintf(warns, sizeof warns, " (%ld new; %s lists them)", st.warnings, cmd);
     }
+    char elsewhere[160] = "";
+    if (st.paks_elsewhere > 0)
+        snprintf(elsewhere, sizeof elsewhere,
+                 "; %ld of them read from another copy of the same release, nothing changed",
+                 st.paks_elsewhere);
     cli_say(stderr,
-            "ingest: %ld PAKs (%ld changed, %ld unchanged), %ld resources, %ld ANCS, "
+            "ingest: %ld PAKs (%ld changed, %ld unchanged%s), %ld resources, %ld ANCS, "
             "%ld EVNT, %ld characters, %ld errors, %ld warnings%s, %.2f s\n",
-            st.paks_seen, st.paks_ingested, st.paks_skipped, st.resources, st.ancs, st.evnt,
-            st.characters, st.errors, total, warns, st.seconds);
+            st.paks_seen, st.paks_ingested, st.paks_skipped, elsewhere, st.resources, st.ancs,
+            st.evnt, st.characters, st.errors, total, warns, st.seconds);
     if (st.errors > 0) {
         command_for(cmd, sizeof cmd, dbpath, "sql \"SELECT * FROM v_load_errors\"");
         cli_error("ingest: %ld input%s could not be read: %s lists them", st.errors,

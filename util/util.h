@@ -250,6 +250,16 @@ int util_fourcc_parse(const char *s, uint32_t *out);
 #define UTIL_FNV_INIT 0xcbf29ce484222325ULL
 uint64_t util_fnv1a(uint64_t h, const void *p, size_t n);
 
+/* ---- test hooks (docs/testing.md) ------------------------------------------------------
+ * A named point of a long job: the ingest passes "pak" after each PAK (read, skipped or
+ * failed), "entry" before each resource entry's rows and "final" on entering its final pass;
+ * a running SQL statement passes "step" at each of its interrupt checks. Inert unless the
+ * environment sets ANCSDB_TEST_KILL_AFTER, ANCSDB_TEST_SIGINT_AFTER or ANCSDB_TEST_STOP_AFTER
+ * to NAME:N (N >= 1): the N-th time the point NAME is passed, the process raises SIGKILL,
+ * SIGINT or SIGSTOP, so tests stop a run at a chosen place instead of at a moment. Called
+ * from one thread (the ingest's writer). */
+void util_test_point(const char *name);
+
 /* ---- text printed to people (text.c) ------------------------------------------
  * The one string policy for every line ancsdb prints: a terminal never receives a control
  * character or a byte that is not UTF-8 from data (names read from PAKs, discs, name maps,

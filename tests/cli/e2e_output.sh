@@ -7,21 +7,8 @@
 # examples of `sql --help` run. Expected values from python3 and the sqlite3 shell.
 # usage: bash e2e_output.sh ANCSDB [SHARED_DIR]
 set -u
-BIN=${1:?usage: e2e_output.sh ANCSDB [SHARED_DIR]}
-SHARED=${2:-}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-FAILS=0
-PASSES=0
-check() { # check WHAT WANT GOT
-    if [ "$2" = "$3" ]; then
-        PASSES=$((PASSES + 1))
-    else
-        echo "FAIL: $1: expected '$2', got '$3'" >&2
-        FAILS=$((FAILS + 1))
-    fi
-}
-command -v python3 >/dev/null || { echo "e2e_output: no python3, skipping"; exit 0; }
+. "$(dirname "$0")/lib.sh"
+need_tools python3
 HAVE_SQLITE3=0
 command -v sqlite3 >/dev/null && HAVE_SQLITE3=1
 
@@ -118,8 +105,7 @@ check "v_load_errors: missing offset empty (one row, empty)" "at|" "$(tr '\n' '|
 rm -f "$T/paks/fifo.pak"
 
 # --- ancs dump: JSON valid UTF-8 with the name's UTF-8 kept; the tree terminal-safe
-CORPUS="$SHARED/corpus"
-if [ -n "$SHARED" ] && [ -d "$CORPUS/mp1" ]; then
+if have_corpus mp1; then
     pak="$CORPUS/mp1/Metroid1.pak"
     id=$("$BIN" pak list --type ANCS --format tsv "$pak" | sed -n 2p | cut -f3)
     "$BIN" pak extract --type ANCS --id "$id" -o "$T/x" "$pak" 2>/dev/null
@@ -167,5 +153,4 @@ while IFS= read -r ex; do
     check "sql --help example runs: $ex ($(head -c 200 "$T/ex.err"))" 0 $?
 done <"$T/examples"
 
-echo "e2e_output: $PASSES passed, $FAILS failed"
-[ "$FAILS" = 0 ]
+finish

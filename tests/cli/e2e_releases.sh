@@ -6,21 +6,9 @@
 # restricts the named queries to one release. Expected values come from truth.json (read
 # with python3) and the sqlite3 shell, never from ancsdb itself.
 set -u
-BIN=$1
-SHARED=$2
-CORPUS=$SHARED/corpus
-if [ ! -d "$CORPUS/iso" ] || [ ! -f "$CORPUS/truth.json" ]; then
-    echo "skipping: no sample corpus with disc images at $CORPUS"
-    exit 0
-fi
-if ! command -v python3 >/dev/null 2>&1 || ! command -v sqlite3 >/dev/null 2>&1; then
-    echo "skipping: python3 and the sqlite3 shell are needed to check the results"
-    exit 0
-fi
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
-. "$(dirname "$0")/check.sh"
+. "$(dirname "$0")/lib.sh"
+need_corpus iso
+need_tools python3 sqlite3
 q() { sqlite3 -batch -noheader -separator ' ' "$@"; }
 TRUTH=$CORPUS/truth.json
 
@@ -71,6 +59,8 @@ import csv, json, sys
 d = json.load(open(sys.argv[1]))["release_diff"][sys.argv[2]]
 rows = list(csv.DictReader(open(sys.argv[3])))
 def num(v):
+    if v and v.startswith("0x") and len(v) == 10:  # a sound ID
+        return int(v, 16)
     return int(v, 16) if v and all(c in "0123456789ABCDEF" for c in v) and len(v) == 8 else v
 have = set()
 for r in rows:
@@ -104,6 +94,13 @@ print("\n".join(out))
 EOF
 )
     check "release-diff-fields $2 $3 holds every field edit of truth" "" "$missing"
+    # sound IDs print as 0x + 8 upper-case hex digits, as everywhere
+    bad=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+        $h["field"] == "events.sound_id" { n++
+            for (k = 0; k < 2; k++) { v = $h[k ? "value_b" : "value_a"]
+                if (v != "" && v !~ /^0x[0-9A-F]{8}$/) b++ } }
+        END { print (n ? "" : "none ") (b + 0) }' "$T/fields.csv")
+    case $bad in none*) ;; *) check "release-diff-fields $2 $3: sound IDs as 0x + 8 hex digits" 0 "$bad" ;; esac
 done
 check "release-diff of a release with itself is empty" 1 \
     "$("$BIN" query --db "$DB" --format csv release-diff GM8E01_00 GM8E01_00 | wc -l)"
@@ -123,7 +120,21 @@ print(n)
 EOF
 )
 check "ANCS/EVNT contents: one per distinct content of the four releases" "$want" \
-    "$(q "$DB" "SELECT count(*) FROM contents")"
+    "$(q "$DB" "SELECT count(*) FROM contents WHERE type IN ('ANCS', 'EVNT')")"
+# the same for the worlds (MLVL) and string tables (STRG)
+want=$(python3 - "$TRUTH" <<'EOF'
+import json, sys
+t = json.load(open(sys.argv[1]))
+n = 0
+for g in ("mp1", "mp2"):
+    d = t["release_diff"][g]
+    n += len(t["worlds"][g]["mlvls"]) + len(t["worlds"][g]["strings"])
+    n += sum(1 for x in d["changed"] + d["added"] if x[0] in ("MLVL", "STRG"))
+print(n)
+EOF
+)
+check "MLVL/STRG contents: one per distinct content of the four releases" "$want" \
+    "$(q "$DB" "SELECT count(*) FROM contents WHERE type IN ('MLVL', 'STRG')")"
 want=$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))["release_diff"]
 print(sum(1 for g in d.values() for t, i in g["changed"] if t == "ANCS"))' "$TRUTH")
 check "two ancs rows only for the ANCS that changed" "$want" \
@@ -289,4 +300,4 @@ check "the dumps are not empty" 1 "$([ "$(wc -l <"$T/clean.dump")" -gt 3000 ] &&
 check "copies that differ within the release are warned about" 1 \
     "$([ "$(q "$F" "SELECT count(*) FROM warnings WHERE code = 'copy_differs'")" -gt 0 ] && echo 1)"
 
-exit $fail
+finish

@@ -7,21 +7,16 @@
 # its characters' names from truth.json and its graph. Run again without Graphviz on PATH, the
 # pages show the graph as nested lists.
 set -u
-BIN=$1
-SHARED=$2
-CORPUS=$SHARED/corpus
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
+. "$(dirname "$0")/lib.sh"
 DB=$T/c.db
-if [ -d "$CORPUS/mp1" ] && [ -f "$CORPUS/truth.json" ]; then
+if have_corpus mp1; then
     "$BIN" ingest --quiet --db "$DB" "$CORPUS/mp1" "$CORPUS/mp2" 2>"$T/ingest.err" || {
         echo "FAIL: ingest: $(tail -3 "$T/ingest.err")"
         exit 1
     }
     TRUTH=$CORPUS/truth.json
 else
-    echo "no sample corpus at $CORPUS: using a small demo corpus"
+    skip_part "no sample corpus at $CORPUS: a small demo corpus instead, without truth.json's checks"
     "$BIN" demo --quiet --build-only --scale 0.02 "$T/demo" >/dev/null 2>&1 &&
         "$BIN" ingest --quiet --db "$DB" "$T/demo/mp1" "$T/demo/mp2" 2>"$T/ingest.err" || {
         echo "FAIL: demo corpus: $(tail -3 "$T/ingest.err")"
@@ -138,7 +133,7 @@ EOF
 # the browser
 CHROME=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
 if [ -z "$CHROME" ]; then
-    echo "skipping the browser checks: no chromium (apt-get install chromium)"
+    skip_part "the browser checks: no chromium (apt-get install chromium)"
 else
     dom() { # dom URL OUT
         timeout 90 "$CHROME" --headless --no-sandbox --disable-gpu --no-first-run \
@@ -222,5 +217,4 @@ grep -q "Graphviz 'dot' not found" "$T/err2" || { echo "FAIL: no note that dot i
 page=$(ls "$R2"/ancs/*.html 2>/dev/null | head -1)
 [ -n "$page" ] && grep -q '<ul class="tree">' "$page" || { echo "FAIL: no nested-list graph without dot"; fail=1; }
 
-[ $fail -eq 0 ] && echo "e2e_report: passed"
-exit $fail
+finish
