@@ -13,12 +13,18 @@
 #include "ingest_walk.h"
 #include "internal.h"
 
+typedef struct ing ing;
+
 /* ---- reading a PAK (ingest_read.c) -------------------------------------------------------
  * A PAK is read through a util_src, never mapped: pak_open_src_tables, then (when it is not
  * skipped) pak_read_entry_info, then each ANCS/EVNT payload by pak_inflate when its job runs.
  * Memory follows the tables and the payloads in flight, not the file size. Workers read the
  * same source concurrently (pread). */
 
+/* Ask the kernel to start reading item it's bytes (a PAK file, or its range of a disc
+ * image) into the page cache, so that a cold read overlaps the work on the PAK before it. A
+ * hint: failures are ignored. */
+void ing_prefetch(const ing *g, const iw_item *it);
 /* XXH3-64 of every byte of src (--rehash). */
 int ing_hash_all(const util_src *src, uint64_t *out, util_err *err);
 /* The ANCS signal of the game decision: what the first readable ANCS among the first 4 in
@@ -151,7 +157,7 @@ typedef struct ing_pak_at {
     const char *disc_id;   /* the disc's game ID ("GM8E"), NULL without a disc */
 } ing_pak_at;
 
-typedef struct ing {
+struct ing {
     db *d;
     const db_ingest_opts *o;
     db_ingest_stats *st;
@@ -169,7 +175,7 @@ typedef struct ing {
     int64_t cur_pak;         /* paks.pak_id of the PAK whose entries are being finished (-1) */
     const uint8_t *mem_data; /* db_ingest_mem: the one PAK's bytes, used instead of its path */
     size_t mem_len;
-} ing;
+};
 
 /* faults.c: one load_errors row, the count, and a line on the log. entry < 0: whole PAK. */
 int ing_fault(ing *g, const char *path, const char *game, int64_t entry, uint32_t type, uint32_t id,

@@ -4,7 +4,9 @@
  * through pak.h's pak_open_src_tables / pak_read_entry_info / pak_entry_read: an unchanged
  * PAK costs a stat and one read of its tables; a changed one a read of every byte (each
  * entry is hashed). */
+#include <fcntl.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <xxhash.h>
 
@@ -28,6 +30,19 @@ int ing_open(ing *g, const char *file, const char *image, int64_t off, uint64_t 
         *image_src = NULL;
     }
     return rc;
+}
+
+void ing_prefetch(const ing *g, const iw_item *it)
+{
+    if (g->mem_data)
+        return;
+    const char *file = it->file ? it->file : g->L.rels[it->rel].source;
+    int fd = file ? open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK) : -1;
+    if (fd < 0)
+        return; /* only a hint: the read proper reports what is wrong */
+    (void)posix_fadvise(fd, it->file ? 0 : (off_t)it->off, it->file ? 0 : (off_t)it->len,
+                        POSIX_FADV_WILLNEED);
+    close(fd);
 }
 
 int ing_hash_all(const util_src *src, uint64_t *out, util_err *err)
