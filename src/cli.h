@@ -65,6 +65,15 @@ void cli_args_init(cli_args *a, const char *cmd, int argc, char **argv);
  * the caller exits with EXIT_USAGE. */
 int cli_next(cli_args *a, const cli_option *opts);
 
+/* ---- the database (opt.c) -------------------------------------------------------------
+ * The one way a reading command opens the database: dbpath in mode (DB_OPEN_READONLY or
+ * DB_OPEN_READWRITE), then --release LABEL (NULL: every release) as TEMP views. EXIT_OK with
+ * *out set; else "ancsdb: CMD: why" printed, *out NULL, e holding the error, and EXIT_USAGE
+ * for a release the database does not hold, EXIT_FATAL otherwise. */
+struct db;
+int cli_open_db(struct db **out, const char *cmd, const char *dbpath, int mode, const char *release,
+                util_err *e);
+
 /* ---- Ctrl-C (opt.c) --------------------------------------------------------------------
  * Install a SIGINT handler that sets *flag (once: a second Ctrl-C kills as usual). */
 void cli_catch_sigint(volatile sig_atomic_t *flag);
