@@ -20,7 +20,10 @@ int ing_open(ing *g, const char *file, const char *image, int64_t off, uint64_t 
         return util_src_open_mem(out, g->mem_data, g->mem_len, err);
     if (off < 0)
         return util_src_open_file(out, file, err);
-    int rc = util_src_open_file(image_src, image, err);
+    util_src *f = NULL;
+    int rc = util_src_open_file(&f, image, err);
+    if (rc == 0 && (rc = disc_container_open(image_src, f, ing_cache_bytes(g), NULL, err)) != 0)
+        util_src_close(f); /* a plain image is f itself; a container owns f */
     if (rc == 0)
         rc = util_src_open_range(out, *image_src, (uint64_t)off, len, err);
     if (rc) {
@@ -28,6 +31,17 @@ int ing_open(ing *g, const char *file, const char *image, int64_t off, uint64_t 
         *image_src = NULL;
     }
     return rc;
+}
+
+size_t ing_cache_bytes(const ing *g)
+{
+    size_t m = g->o && g->o->memory ? g->o->memory : DB_INGEST_MEMORY;
+    m /= 16;
+    if (m < ((size_t)1 << 20))
+        m = (size_t)1 << 20;
+    if (m > ((size_t)16 << 20))
+        m = (size_t)16 << 20;
+    return m;
 }
 
 int ing_hash_all(const util_src *src, uint64_t *out, util_err *err)

@@ -29,6 +29,7 @@
 
 #include "ancs.h"
 #include "cli.h"
+#include "disc_arg.h"
 #include "pak.h"
 
 #define MAX_NEST 512
@@ -643,14 +644,17 @@ static int looks_evnt(const char *path, const uint8_t *buf, size_t len)
 
 static void usage(FILE *f)
 {
-    fputs("usage: ancsdb ancs dump [--game auto|MP1|MP2] [--json] FILE | FILE.pak:ID\n\n"
+    fputs("usage: ancsdb ancs dump [--game auto|MP1|MP2] [--json] FILE | FILE.pak:ID | "
+          "IMAGE:PATH:ID\n\n"
           "Decodes one ANCS or EVNT and prints its whole structure: an indented tree, or with\n"
           "--json one JSON object (snake_case fields; asset IDs as 8 hex digit strings; absent\n"
           "version-gated fields as null; warnings and the trailing-byte count included).\n"
           "FILE is a raw .ancs or .evnt file (an EVNT is told by its name or its first word, the\n"
           "version 1 or 2); FILE.pak:ID inflates the first ANCS (else EVNT) entry with that ID\n"
           "(ID as 0x1A2B3C4D or up to 8 hex digits, or 9 to 10 decimal digits); 'ancsdb pak\n"
-          "list --type ANCS FILE.pak' lists them. A PAK without :ID is a usage error.\n"
+          "list --type ANCS FILE.pak' lists them. A PAK without :ID is a usage error. The PAK\n"
+          "may sit inside a disc: IMAGE:PATH:ID (a disc image, RVZ/WIA/GCZ/CISO container or\n"
+          "extracted disc; PATH as the database prints it, e.g. GM8E01_00.rvz:Metroid1.pak).\n"
           "Strings are printed terminal-safe (control characters as \\xNN) in the tree and as\n"
           "valid UTF-8 in JSON (bytes that are not UTF-8 as \\u00XX).\n\n"
           "options:\n"
@@ -686,13 +690,14 @@ static int split_pak_arg(const char *arg, char **path, uint32_t *asset)
 static int load_from_pak(const char *path, uint32_t asset, uint8_t **buf, size_t *len,
                          ancs_game *game, int *is_evnt)
 {
-    pak_file *p = NULL;
+    cli_pak cp;
     util_err err;
     util_err_clear(&err);
-    if (pak_open(&p, path, &err)) {
+    if (cli_pak_open(&cp, path, &err)) {
         cli_error("%s: %s", path, err.msg);
         return err.code == UTIL_EIO ? EXIT_FATAL : EXIT_PARTIAL;
     }
+    pak_file *p = cp.pak;
     int rc = EXIT_OK;
     uint32_t i;
     for (i = 0; i < p->entry_count; i++)
@@ -720,7 +725,7 @@ static int load_from_pak(const char *path, uint32_t asset, uint8_t **buf, size_t
         else if (pg == PAK_GAME_MP2)
             *game = ANCS_GAME_MP2;
     }
-    pak_close(p);
+    cli_pak_close(&cp);
     return rc;
 }
 
