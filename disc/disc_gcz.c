@@ -106,14 +106,25 @@ int disc_gcz_open(void **ctx, util_src *file, size_t cache_bytes, disc_container
         g->hash[i] = le32(tab + (size_t)n * 8 + (size_t)i * 4);
     }
     g->ptr[n] = csize;
+    for (uint32_t i = 0; i < n; i++)
+        if (g->ptr[i] > csize) {
+            rc =
+                util_fail(err, UTIL_EFORMAT, GCZ_HEADER + (uint64_t)i * 8,
+                          "GCZ: block %u (disc 0x%llx) points at 0x%llx, past the end of the "
+                          "data (0x%llx)",
+                          i, (unsigned long long)i * bs, (unsigned long long)(g->ptr[i] + data_off),
+                          (unsigned long long)(csize + data_off));
+            goto fail;
+        }
     for (uint32_t i = 0; i < n; i++) {
         uint64_t at = GCZ_HEADER + (uint64_t)i * 8;
         if (g->ptr[i] > g->ptr[i + 1]) {
-            rc = util_fail(err, UTIL_EFORMAT, at,
-                           "GCZ: block %u (disc 0x%llx) points at 0x%llx, past %s (0x%llx)", i,
-                           (unsigned long long)i * bs, (unsigned long long)(g->ptr[i] + data_off),
-                           i + 1 < n ? "the next block" : "the end of the data",
-                           (unsigned long long)(g->ptr[i + 1] + data_off));
+            rc =
+                util_fail(err, UTIL_EFORMAT, at,
+                          "GCZ: block %u (disc 0x%llx) at 0x%llx points past the next block "
+                          "(0x%llx)",
+                          i, (unsigned long long)i * bs, (unsigned long long)(g->ptr[i] + data_off),
+                          (unsigned long long)(g->ptr[i + 1] + data_off));
             goto fail;
         }
         uint64_t len = g->ptr[i + 1] - g->ptr[i];
