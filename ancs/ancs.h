@@ -1,6 +1,6 @@
 /* ancs.h — ANCS (animated character set) and EVNT (animation events) of Metroid Prime 1
  * and 2, decoded from bytes into typed structs and encoded back byte-exact
- * (FORMATS.md §4–8). Knows nothing of PAK files, paths or SQLite.
+ * (docs/formats.md §4, §5, §8). Knows nothing of PAK files, paths or SQLite.
  *
  * Ownership: a decoded set lives in the util_arena passed to the decoder; every pointer in
  * it (strings included) is valid until util_arena_free. Strings are NUL-terminated copies. */
@@ -38,7 +38,7 @@ enum {
     ANCS_PARM_ENUM = 4
 };
 
-/* A decoder finding that FORMATS.md §8 says to decode on (PAS magic, odd version, ...). */
+/* A decoder finding that docs/formats.md §8 says to decode on (PAS magic, odd version, ...). */
 typedef struct ancs_warning {
     struct ancs_warning *next;
     uint64_t offset;  /* absolute byte offset in the decoder's input */

@@ -1,4 +1,4 @@
-/* ancs_decode.c — ANCS and EVNT bytes to structs (FORMATS.md §4–5, resolutions of §8).
+/* ancs_decode.c — ANCS and EVNT bytes to structs (docs/formats.md §4–5, resolutions of §8).
  *
  * The input is copied once into the arena; strings and the trailing bytes point into that
  * copy. One cursor walks the copy in exactly the order of the §4.15 grammar.

@@ -1,5 +1,5 @@
 /* ancs_encode.c — structs back to ANCS / EVNT bytes: the exact mirror of ancs_decode.c
- * (FORMATS.md §4.15 grammar), so encode(decode(x)) == x for every x that decodes, trailing
+ * (docs/formats.md §4.15 grammar), so encode(decode(x)) == x for every x that decodes, trailing
  * bytes included. NULL strings are written as empty strings. */
 #include "ancs.h"
 

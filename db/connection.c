@@ -302,9 +302,8 @@ int db_open_wait(db **out, const char *path, int mode, void (*waiting)(void *ctx
     d->ours = 1;
     /* No Bloom filters: SQLite builds one by scanning the whole inner table when it guesses
      * that many lookups miss; every join here walks a key, and those scans were most of deps
-     * and of the report's dependency graphs (10x deps: 80 ms -> ~1 ms; 1x graph edges: ~20 ms
-     * -> ~2 ms per ANCS; no named query got slower), and of the final pass's keyed reads of a
-     * few new contents (10x, 40 new contents: 2.0 s -> 1.7 s). The mask names the
+     * and of the report's dependency graphs (no named query got slower without them), and
+     * of the final pass's keyed reads of a few new contents. The mask names the
      * optimisations turned off. */
     sqlite3_test_control(SQLITE_TESTCTRL_OPTIMIZATIONS, d->h, DB_NO_BLOOM_FILTER);
     if (d->readonly) {
@@ -322,10 +321,10 @@ int db_open_wait(db **out, const char *path, int mode, void (*waiting)(void *ctx
         return 0;
     }
     /* A new file gets 8 KiB pages (SQLite's default is 4 KiB): a bulk load of millions of
-     * small rows runs ~10% faster (fewer pages to split, write and checkpoint). 16 KiB is no
-     * faster and raises the peak RSS of queries with several sorts (unknown-census at 10x:
-     * 66 MiB; sorters keep at least 250 pages each). Only possible before the first table
-     * exists and before WAL mode. */
+     * small rows runs faster (fewer pages to split, write and checkpoint). 16 KiB is no
+     * faster and raises the peak RSS of queries with several sorts (sorters keep a minimum
+     * number of pages each). Only possible before the first table exists and before WAL
+     * mode. */
     if (ver == 0 && tables == 0)
         if ((rc = dbi_exec(d, "PRAGMA page_size = 8192", err)) != 0)
             goto done;

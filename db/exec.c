@@ -113,7 +113,7 @@ static int check_values(sqlite3 *h, const char *sql, int nbind, const db_exec_op
 
 /* ---- statement cache ---------------------------------------------------------------------
  * A one-statement text run again on a read-only connection reuses its prepared statement:
- * preparing deps.sql or the graph edges costs ~4 ms, more than running them for one ANCS. */
+ * preparing deps.sql or the graph edges costs more than running them for one ANCS. */
 
 #define NCACHE ((int)(sizeof((db *)0)->cache / sizeof((db *)0)->cache[0]))
 

@@ -229,16 +229,16 @@ static int settle_releases(ing *g)
  * contents, then db/census/census.sql the census table (db/schema/40_census.sql) for the
  * corpus and each release. The census's statements hold one GROUP BY each where
  * they read many rows (one statement with ~50 kept every sorter until it ended, each up to
- * the page cache's size: 186 MiB at 10x). */
+ * the page cache's size: the peak memory grew with the corpus). */
 static int refill_census(ing *g)
 {
     return dbi_exec(g->d, db_census_sql, g->err);
 }
 
-/* The final pass runs in a 4 MiB page cache: it holds the assets rebuild's sorted rows
- * (16 bytes per entry) beside SQLite's sorters, and its reads are mostly scans. Four 10x
- * releases peak at ~51 MiB with it, 62 MiB with the ingest's 16 MiB; 256 KiB made the
- * census's keyed lookups of new contents miss (22.3 s against 17.6 s). */
+/* The final pass runs in a small page cache: it holds the assets rebuild's sorted rows
+ * (16 bytes per entry) beside SQLite's sorters, and its reads are mostly scans, so the
+ * ingest's larger cache only raised the peak memory; a much smaller one made the census's
+ * keyed lookups of new contents miss and slowed the pass down. */
 #define FINAL_PASS_CACHE_KIB 4096
 
 static int set_cache(ing *g, int kib)

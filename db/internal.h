@@ -6,7 +6,6 @@
  * The files of db/, one job each:
  *   connection.c    open/close, pragmas, schema check or creation, transactions, SQL helpers
  *   exec.c          db_exec: the statement runner of named queries and `ancsdb sql`
- *   query.c         named-query headers and argument binding
  *   names.c         asset name maps: import and export
  *   tables.h        every table the row writer fills, columns named in C
  *   rows.c          the row writer and its batcher (INSERT text built from tables.h)

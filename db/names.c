@@ -342,9 +342,9 @@ int dbi_names_reindex(db *d, util_err *err)
         return rc;
     /* One INSERT per asset rather than one INSERT ... SELECT: a statement writing many rows
      * keeps a copy of every page it changes that existed when it began (to undo itself),
-     * in memory here (temp_store), and it reuses the pages 'delete-all' just freed: ~40 MB
-     * at 10x. Rows in asset_id order (the primary key's), which is how FTS5 writes
-     * fastest. */
+     * in memory here (temp_store), and it reuses the pages 'delete-all' just freed, so that
+     * copy grows with the corpus. Rows in asset_id order (the primary key's), which is how FTS5
+     * writes fastest. */
     if (sqlite3_prepare_v2(h,
                            "SELECT asset_id, group_concat(ifnull(directory, '') || name, "
                            "char(10)) FROM asset_names WHERE source <> 'pak' GROUP BY asset_id",
@@ -368,9 +368,8 @@ int dbi_names_reindex(db *d, util_err *err)
         rc = sql_fail(h, err, "name trigrams");
         goto done;
     }
-    /* Its segments merged into one, so that a term is one lookup ('Emperor_Ing_5_' at 10x
-     * ~1 ms faster); then the count of assets per trigram, read from the index by a TEMP
-     * fts5vocab table (10x: 0.4 s). */
+    /* Its segments merged into one, so that a term is one lookup; then the count of assets
+     * per trigram, read from the index by a TEMP fts5vocab table. */
     rc = dbi_exec(d,
                   "INSERT INTO asset_name_trigrams(asset_name_trigrams) VALUES ('optimize');"
                   "DELETE FROM asset_name_trigram_docs;"

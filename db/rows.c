@@ -236,7 +236,7 @@ static int flush_all(db *d, int discard, util_err *err);
 
 /* Pending rows keep their texts in d->btext until they are written: past this many bytes
  * every table's pending rows are written, so that a long batch (the assets rebuild writes
- * ~1.3 million rows of two tables in one at 10x) does not keep every text it was given. */
+ * rows of two tables for every asset in one) does not keep every text it was given. */
 #define BATCH_TEXT_MAX (256 * 1024)
 
 int dbi_row_end(db_row *r, util_err *err)

@@ -17,8 +17,8 @@
 /* T(table, keyed, or_ignore, batch_log): while batching, rows are written by INSERTs of up
  * to 2^batch_log rows; 0: one by one. Only tables with many rows per decode or PAK are
  * batched: inside a transaction every multi-row INSERT keeps a statement journal of each page
- * it touches (a temporary file), which costs more than it saves for a few rows (measured: 14%
- * more temporary-file writes with every table batched). */
+ * it touches (a temporary file), which costs more than it saves for a few rows (batching every
+ * table wrote more to temporary files, not less). */
 #define DB_TABLES(T)                                                                               \
     T(paks, 0, 0, 0)                                                                               \
     T(pak_entries, 0, 0, 6)                                                                        \

@@ -1,4 +1,4 @@
-/* disc_fst.c — the GameCube file system table (FORMATS.md §10): entries checked one by one
+/* disc_fst.c — the GameCube file system table (docs/formats.md §10): entries checked one by one
  * against the FST and the image before use, files listed with their full paths. */
 #include <stdlib.h>
 #include <string.h>

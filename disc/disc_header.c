@@ -1,4 +1,4 @@
-/* disc_header.c — the GameCube disc header (boot.bin, FORMATS.md §10), the region of a game
+/* disc_header.c — the GameCube disc header (boot.bin, docs/formats.md §10), the region of a game
  * code, and recognising the disc containers that are not plain GameCube images. */
 #include <iconv.h>
 #include <stdio.h>

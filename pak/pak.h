@@ -1,4 +1,4 @@
-/* pak.h — Metroid Prime 1/2 GameCube PAK archives (FORMATS.md §2–3): read the tables and
+/* pak.h — Metroid Prime 1/2 GameCube PAK archives (docs/formats.md §2–3): read the tables and
  * entries through a byte source (util_src: a file, memory, or a byte range of a disc image),
  * inflate entries (zlib or segmented LZO1X, chosen by sniffing the payload), decide the game
  * from the signals of §2.7, and write PAKs (the fixture builder's first half). Knows nothing
@@ -95,7 +95,7 @@ int pak_open_mem(pak_file **out, const uint8_t *data, size_t size, util_err *err
 int pak_open(pak_file **out, const char *path, util_err *err);
 void pak_close(pak_file *p);
 
-/* The stored bytes of entry i, all of them (0xFF padding included: FORMATS.md §2.8), read
+/* The stored bytes of entry i, all of them (0xFF padding included: docs/formats.md §2.8), read
  * into a new buffer. owned: caller free()s *out. UTIL_ETRUNC for an entry past the end of
  * the file, UTIL_EIO when the read fails. */
 int pak_entry_read(const pak_file *p, uint32_t i, uint8_t **out, size_t *len, util_err *err);
@@ -114,7 +114,7 @@ int pak_inflate_bytes(uint8_t **out, size_t *out_len, const uint8_t *stored, siz
 int pak_inflate(uint8_t **out, size_t *out_len, const pak_file *p, uint32_t i, size_t cap,
                 util_err *err);
 
-/* ---- which game (FORMATS.md §2.7) ---------------------------------------------------- */
+/* ---- which game (docs/formats.md §2.7) ---------------------------------------------------- */
 
 /* What the caller knows beyond the PAK's own tables and payloads. */
 typedef struct pak_game_signals {

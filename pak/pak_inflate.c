@@ -1,4 +1,4 @@
-/* pak_inflate.c — compressed PAK entries (FORMATS.md §3): zlib (MP1) and segmented
+/* pak_inflate.c — compressed PAK entries (docs/formats.md §3): zlib (MP1) and segmented
  * LZO1X (MP2), chosen by sniffing the payload, and the game decision (§2.7). */
 #include <inttypes.h>
 #include <limits.h>
@@ -29,9 +29,10 @@ pak_codec pak_sniff_codec(const uint8_t *stored, size_t len)
 
 /* One zlib stream from payload into out[0..declared); bytes after the stream end are
  * padding and ignored. `base` is the payload's offset for error messages. libdeflate
- * inflates a whole buffer ~1.5x faster than zlib (release A of the bench: 0.62 s against
- * 0.95 s for 172 MB); a stream it does not inflate to exactly the declared size is
- * inflated again by zlib, whose messages say where and why it fails. */
+ * inflates a whole buffer faster than zlib's streaming interface, and the first ingest of a
+ * release inflates every compressed byte (docs/benchmark.md); a stream it does not inflate
+ * to exactly the declared size is inflated again by zlib, whose messages say where and why
+ * it fails. */
 static int inflate_zlib(uint8_t *out, uint32_t declared, const uint8_t *payload, size_t len,
                         uint64_t base, util_err *err)
 {

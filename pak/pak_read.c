@@ -1,4 +1,4 @@
-/* pak_read.c — PAK header and tables (FORMATS.md §2) parsed from the bytes of the file's
+/* pak_read.c — PAK header and tables (docs/formats.md §2) parsed from the bytes of the file's
  * head, bounds and layout checks. pak_src.c reads those bytes through a source. */
 #include <inttypes.h>
 #include <stdarg.h>

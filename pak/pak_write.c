@@ -1,4 +1,4 @@
-/* pak_write.c — build MP1/MP2 PAKs (FORMATS.md §2–3): tables, 32-aligned 0xFF-padded data,
+/* pak_write.c — build MP1/MP2 PAKs (docs/formats.md §2–3): tables, 32-aligned 0xFF-padded data,
  * entries stored raw, zlib level 9 or segmented LZO1X-999. */
 #include <errno.h>
 #include <inttypes.h>

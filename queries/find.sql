@@ -7,7 +7,7 @@
 --
 -- A name matches when directory + name is LIKE pat (PATTERN with \ % _ escaped, * -> %,
 -- ? -> _, inside %...%): that LIKE alone decides every row printed. The maps' names
--- (375,000 at 10x) are not all tried when PATTERN has 3 characters in a row without * or ?:
+-- (hundreds of thousands in a large corpus) are not all tried when PATTERN has 3 characters in a row without * or ?:
 -- asset_name_trigrams (db/schema/31_name_search.sql) gives the assets whose map names hold
 -- the three such 3-character pieces that fewest assets hold (asset_name_trigram_docs). It
 -- folds case like LIKE for ASCII and also for other letters, and the pieces need not be
@@ -43,8 +43,8 @@ tri(q) AS (
     SELECT group_concat('"' || replace(w, '"', '""') || '"', ' AND ')
     FROM (SELECT w FROM piece ORDER BY docs, w LIMIT 3)
 ),
--- the pattern as a scalar subquery (joined as a table instead, the scan of 375,000 names at
--- 10x took 0.3 s instead of 0.1 s); tri joined first, so that the branch it rules out is
+-- the pattern as a scalar subquery (joined as a table instead, the scan of every name
+-- was several times slower); tri joined first, so that the branch it rules out is
 -- not run at all (a condition on a scalar subquery is tested on every row); CROSS JOIN
 -- keeps the order written (the index, then each candidate's rows) whatever the statistics
 hit(asset_id) AS (

@@ -1,4 +1,4 @@
--- Census of every field known only as "unknown" (FORMATS.md section 6): game, field, value, count of occurrences, release ('(all)': the whole corpus, each distinct content counted once; then each release)
+-- Census of every field known only as "unknown" (docs/formats.md §6): game, field, value, count of occurrences, release ('(all)': the whole corpus, each distinct content counted once; then each release)
 -- param: [FIELD_PATTERN] — only fields matching it: case-insensitive, `*` and `?` wildcards; without a wildcard, fields containing it (e.g. characters.unknown, 'poi.*')
 SELECT game, field, value, count, release
 FROM unknown_census

@@ -66,7 +66,7 @@ void cli_args_init(cli_args *a, const char *cmd, int argc, char **argv);
  * the caller exits with EXIT_USAGE. */
 int cli_next(cli_args *a, const cli_option *opts);
 
-/* ---- Ctrl-C (main.c) -------------------------------------------------------------------
+/* ---- Ctrl-C (opt.c) --------------------------------------------------------------------
  * Install a SIGINT handler that sets *flag (once: a second Ctrl-C kills as usual). */
 void cli_catch_sigint(volatile sig_atomic_t *flag);
 

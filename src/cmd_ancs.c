@@ -598,7 +598,7 @@ static void dump(em *e, const char *file, int has_id, uint32_t asset, size_t siz
         fputs("}\n", e->f);
 }
 
-/* An EVNT resource: the same header, then its event nodes (FORMATS.md section 5). */
+/* An EVNT resource: the same header, then its event nodes (docs/formats.md §5). */
 static void dump_evnt(em *e, const char *file, int has_id, uint32_t asset, size_t size,
                       const ancs_evnt_file *ev)
 {

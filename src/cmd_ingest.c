@@ -136,10 +136,9 @@ int cmd_ingest(int argc, char **argv)
         {"db", 0, 1, O_DB},         {"game", 0, 1, O_GAME},       {"jobs", 'j', 1, O_JOBS},
         {"memory", 0, 1, O_MEMORY}, {"release", 0, 1, O_RELEASE}, {0}};
     const char *dbpath = "corpus.db";
-    /* Default: one worker thread per core (the writer mostly waits for them). On the 2-core
-     * bench machine, with the workers handing over batches of jobs: four 1x releases 2.6 s
-     * against 3.2 s with --jobs 1 while the machine is otherwise idle, 3.8 s against 3.7 s
-     * while other builds load it (medians of 3, README Benchmark). */
+    /* Default: one worker thread per core (the writer mostly waits for them). With the
+     * workers handing over batches of jobs this is the fastest setting on an idle machine and
+     * about even with --jobs 1 on a loaded one (docs/benchmark.md: the --jobs rows). */
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     static volatile sig_atomic_t stop;
     db_ingest_opts o = {.game = PAK_GAME_UNKNOWN,

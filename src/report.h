@@ -14,7 +14,7 @@
 struct db;
 
 /* One asset a character reaches (a row of queries/deps.sql). Its texts wait in the report's
- * spill file (memory stays small at 10x: ~300,000 of them): rep_ref_texts reads them back. */
+ * spill file (memory stays small however many there are): rep_ref_texts reads them back. */
 typedef struct rep_ref {
     char game[4];
     char type[5]; /* '????' for third-list IDs */

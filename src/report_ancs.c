@@ -159,8 +159,8 @@ static int build_graph(report *r, graph *g, const ancs_row *a)
     return graph_add_ancs(g, r->d, a->game, a->id, -1, &r->err);
 }
 
-/* Graphs one `dot` draws: its start costs ~13 ms CPU, about as much as drawing the graph of
- * a set (1x: 1,510 graphs, 23 -> 11 s CPU). */
+/* Graphs one `dot` draws: starting a `dot` costs about as much as drawing the graph of one
+ * set, so each process draws a batch of them. */
 #define DOT_BATCH 16
 
 /* `dot -Tsvg -O` on the DOT files of as[first..first+count): it writes FILE.dot.svg beside

@@ -371,7 +371,7 @@ int rep_write_census(report *r)
     }
     rep_page_begin(f, "", "Census of unknown fields");
     fputs("<h1>Census of unknown fields</h1>\n<p>Every field of the formats known only as "
-          "\"unknown\" (FORMATS.md section 6), with the values it takes and how often, per "
+          "\"unknown\" (docs/formats.md §6), with the values it takes and how often, per "
           "game: the ten most common values, then the rest together. <code>ancsdb query "
           "unknown-census</code> lists every value.</p>\n<div class=\"grid\">\n",
           f);

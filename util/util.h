@@ -210,7 +210,7 @@ int util_parse_id(const char *s, uint32_t *out);
 #define UTIL_FOURCC(a, b, c, d)                                                                    \
     ((uint32_t)(uint8_t)(a) << 24 | (uint32_t)(uint8_t)(b) << 16 | (uint32_t)(uint8_t)(c) << 8 |   \
      (uint32_t)(uint8_t)(d))
-/* Resource types the tool names (FORMATS.md §2.7, §4). */
+/* Resource types the tool names (docs/formats.md §2.7, §4). */
 #define UTIL_FCC_ANCS UTIL_FOURCC('A', 'N', 'C', 'S')
 #define UTIL_FCC_EVNT UTIL_FOURCC('E', 'V', 'N', 'T')
 #define UTIL_FCC_ANIM UTIL_FOURCC('A', 'N', 'I', 'M')

@@ -12,14 +12,14 @@
 CREATE VIRTUAL TABLE asset_name_trigrams USING fts5(
     text, content='', detail=none, columnsize=0, tokenize='trigram');
 -- Written all at once and then merged into one b-tree ('optimize'): no merging as it is
--- written, and 4 MiB of trigrams gathered in memory per write instead of 1 (10x: 2.5 s
--- instead of 3.3 s, +4 MiB of peak memory).
+-- written, and a larger batch of trigrams gathered in memory per write than FTS5's default
+-- (fewer, larger writes, for a few MiB more of peak memory).
 INSERT INTO asset_name_trigrams(asset_name_trigrams, rank) VALUES ('automerge', 0);
 INSERT INTO asset_name_trigrams(asset_name_trigrams, rank) VALUES ('hashsize', 4194304);
 
 -- How many assets hold each trigram of asset_name_trigrams (written with it): `find` asks
--- the index for the pieces of its pattern that fewest assets hold (reading the list of a
--- trigram that most names hold, like 'met' of 'Uncategorized/Metroid1/', costs ~4 ms at 10x).
+-- the index for the pieces of its pattern that fewest assets hold (the list of a trigram that
+-- most names hold, like 'met' of 'Uncategorized/Metroid1/', is long and slow to read).
 CREATE TABLE asset_name_trigram_docs (
     trigram TEXT PRIMARY KEY,        -- as the index holds it (letters in lower case)
     docs INTEGER NOT NULL            -- assets whose map names hold it

@@ -1,10 +1,10 @@
--- The census of every field known only as "unknown" (FORMATS.md section 6): one row per
+-- The census of every field known only as "unknown" (docs/formats.md §6): one row per
 -- (release, game, field, value) with the number of occurrences, release_id NULL for the whole
 -- corpus (every distinct content counted once, whatever number of releases hold it). Read by the
 -- named queries unknown-census and unknown-census-summary through the view unknown_census.
 -- Every ingest's final pass refills the table with db/census/census.sql from census_contents
--- and the PAK tables (reading the table takes milliseconds where computing it from the
--- decoded tables takes seconds at 10x).
+-- and the PAK tables (reading the table is a small read; computing it from the decoded
+-- tables would scan every decoded row on every query).
 
 -- What each distinct content adds to the census: one row per (content, field, value). Filled
 -- once per content (a content decoded again loses its rows with its other rows), so an

@@ -1,5 +1,5 @@
 -- Labels of enumerated fields: one table per enumeration, names as the game's own code
--- spells them (FORMATS.md). Join `label_X.value = column` to print a label beside a
+-- spells them (docs/enumerations.md). Join `label_X.value = column` to print a label beside a
 -- number; the v_ views (50_views.sql) do it as `<column>_label`. A value without a row is
 -- one no source names (an anomaly, or a state added by MP2).
 

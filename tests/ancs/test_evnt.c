@@ -1,4 +1,4 @@
-/* test_evnt.c — standalone EVNT (FORMATS.md §5) versions 1 and 2, MP1 and MP2 node layouts,
+/* test_evnt.c — standalone EVNT (docs/formats.md §5) versions 1 and 2, MP1 and MP2 node layouts,
  * from bytes written out by hand. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,6 @@
 /* test_ancs_fixture.c — fixture round trips for every version gate and meta type, and
- * hand-built minimal ANCS (bytes written out from FORMATS.md §4.15) decoding to known fields. */
+ * hand-built minimal ANCS (bytes written out from docs/formats.md §4.15) decoding to known fields.
+ */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* test_ancs_malformed.c — hostile and odd ANCS input: every prefix fails UTIL_ETRUNC at an
  * offset not past the cut, unknown meta types and runaway nesting fail UTIL_EFORMAT at the
- * type field, impossible counts fail before allocation, FORMATS.md §8 anomalies decode with
+ * type field, impossible counts fail before allocation, docs/formats.md §8 anomalies decode with
  * warnings and still round-trip byte for byte. */
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +9,7 @@
 #include "fixture.h"
 #include "testutil.h"
 
-/* Same layout as the MP1 minimal set of test_ancs_fixture.c (FORMATS.md §4.15): one T = 1
+/* Same layout as the MP1 minimal set of test_ancs_fixture.c (docs/formats.md §4.15): one T = 1
  * character, V = 1 animation set with one Play animation, Snap default transition, 4 bytes
  * of 0xFF padding. Offsets used below: T at 12, PAS magic at 42, ELSC list at 66,
  * unknown_a at 74, animation count at 80, Play type at 89, transition count at 114, default

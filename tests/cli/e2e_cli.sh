@@ -25,7 +25,7 @@ rc() {
     echo $?
 }
 
-# A tiny MP1 PAK (FORMATS.md 2.2-2.5): one named, one stored 64-byte CMDL and one stored TXTR;
+# A tiny MP1 PAK (docs/formats.md §2.2-2.5): one named, one stored 64-byte CMDL and one stored TXTR;
 # built here so the test needs no corpus.
 python3 - "$T/tiny.pak" <<'PY'
 import struct, sys

@@ -38,7 +38,7 @@ sort "$tmp/paths.txt" > "$tmp/want.txt"
 (cd "$files" && find . -type f | sed 's|^\./||' | sort) > "$tmp/got.txt"
 diff "$tmp/want.txt" "$tmp/got.txt" || { echo "e2e_disc_wit: file lists differ" >&2; exit 1; }
 
-# boot.bin as wit extracts it: disc number 0 and revision 1 at 0x006 and 0x007 (FORMATS.md §10).
+# boot.bin as wit extracts it: disc number 0 and revision 1 at 0x006 and 0x007 (docs/formats.md §10).
 sys=$(dirname "$files")/sys
 [ "$(od -An -tu1 -j6 -N2 "$sys/boot.bin" | tr -s ' ')" = " 0 1" ] \
     || { echo "e2e_disc_wit: disc number / revision in boot.bin" >&2; exit 1; }

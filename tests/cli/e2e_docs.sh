@@ -31,6 +31,72 @@ for f in "$ROOT/README.md" "$DOCS"/*.md; do
         done || fail=1
 done
 
+# ---- format citations (no corpus needed) -------------------------------------------------
+# Code cites the repository's own docs/formats.md by section ("docs/formats.md §2.7", ranges
+# "§2.2–2.5", lists "§4, §5, §8"); every section named must be a heading of docs/formats.md
+# ("## 2. PAK", "### 2.7 ..."), and nothing cites the shared FORMATS.md, which a clone lacks.
+# PENDING: sections whose text is being written alongside the code that cites them (MLVL,
+# STRG, disc containers); a citation of one is reported, not failed, until its heading
+# exists. Take a number out of this list once its section has landed.
+PENDING="11 12 13"
+python3 - "$ROOT" "$PENDING" <<'PY' || fail=1
+import os, re, sys
+root = sys.argv[1]
+pending = set(sys.argv[2].split())
+heads = set()
+for line in open(os.path.join(root, 'docs', 'formats.md'), encoding='utf-8'):
+    m = re.match(r'#{2,4} (\d+(?:\.\d+)?)\.? ', line)
+    if m:
+        heads.add(m.group(1))
+num = r'(\d+(?:\.\d+)?)'
+item = num + r'(?:\s*[–-]\s*' + num + r')?'
+cite = re.compile(r'docs/formats\.md[\s*#/-]*((?:§\s*' + item + r'(?:\s*(?:,|and)\s*)?)+)')
+bad = 0
+cited = 0
+skip = {'.git', 'build', 'node_modules'}
+for dirpath, dirs, files in os.walk(root):
+    dirs[:] = [d for d in dirs if d not in skip and not d.startswith('build')]
+    for f in files:
+        if not re.search(r'\.(c|h|sql|sh|md|txt|cmake|py)$', f):
+            continue
+        p = os.path.join(dirpath, f)
+        rel = os.path.relpath(p, root)
+        if rel == 'tests/cli/e2e_docs.sh':
+            continue
+        try:
+            text = open(p, encoding='utf-8').read()
+        except (UnicodeDecodeError, OSError):
+            continue
+        for m in re.finditer(r'(?<![/\w])FORMATS\.md', text):
+            line = text.count('\n', 0, m.start()) + 1
+            print(f'FAIL: {rel}:{line} cites FORMATS.md; cite docs/formats.md §N instead')
+            bad = 1
+        for m in cite.finditer(text):
+            line = text.count('\n', 0, m.start()) + 1
+            for a, b in re.findall(item, m.group(1)):
+                names = [a]
+                if b:
+                    names.append(b)
+                    if '.' in a and '.' in b and a.split('.')[0] == b.split('.')[0]:
+                        major = a.split('.')[0]
+                        lo, hi = int(a.split('.')[1]), int(b.split('.')[1])
+                        names += [f'{major}.{k}' for k in range(lo, hi + 1)]
+                    elif '.' not in a and '.' not in b:
+                        names += [str(k) for k in range(int(a), int(b) + 1)]
+                for n in names:
+                    cited += 1
+                    if n not in heads and n.split('.')[0] in pending:
+                        print(f'pending: {rel}:{line} cites docs/formats.md §{n}, not written yet')
+                    elif n not in heads:
+                        print(f'FAIL: {rel}:{line} cites docs/formats.md §{n}, which has no such section')
+                        bad = 1
+if cited < 40:
+    print(f'FAIL: only {cited} citations of docs/formats.md sections found')
+    bad = 1
+print(f'e2e_docs: {cited} section citations checked against docs/formats.md')
+sys.exit(bad)
+PY
+
 if [ ! -f "$EXAMPLES" ]; then
     echo "FAIL: no $EXAMPLES"
     exit 1

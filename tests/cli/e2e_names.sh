@@ -3,7 +3,7 @@
 # asset name map: the rows equal truth.json `names`; names stand beside IDs in
 # who-references, character, find and the v_ views (expected names from truth.json: a map's
 # directory + name, else the PAK's named resource); a PAK name and a map name for the same
-# asset resolve to the map's; enum labels as FORMATS.md spells them; a re-import replaces; a
+# asset resolve to the map's; enum labels as docs/enumerations.md spells them; a re-import replaces; a
 # truncated map is refused with FILE:LINE and changes nothing; export -> import round trip.
 set -u
 BIN=$1
@@ -267,7 +267,7 @@ rows = sql("SELECT count(*) AS n FROM v_ancs WHERE ancs = '%08x'" % a)
 if not rows or rows[0]["n"] != 1:
     errors.append("v_ancs WHERE ancs = lower-case hex: %s" % rows)
 
-# 7. labels as FORMATS.md names them
+# 7. labels as docs/enumerations.md names them
 STATES = ["Fall", "Getup", "LieOnGround", "Step", "Death", "Locomotion", "KnockBack",
           "MeleeAttack", "Turn", "LoopAttack", "LoopReaction", "GroundHit", "Generate", "Jump",
           "Hurled", "Slide", "Taunt", "Scripted", "ProjectileAttack", "Cover", "WallHang",

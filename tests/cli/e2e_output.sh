@@ -26,7 +26,7 @@ HAVE_SQLITE3=0
 command -v sqlite3 >/dev/null && HAVE_SQLITE3=1
 
 # A tiny MP1 PAK whose named-resource names hold an escape sequence, a UTF-8 e-acute, a
-# Latin-1 byte and a newline (FORMATS.md 2.3: names are bytes with a length).
+# Latin-1 byte and a newline (docs/formats.md §2.3: names are bytes with a length).
 python3 - "$T/paks/names.pak" <<'PY'
 import os, struct, sys
 os.makedirs(os.path.dirname(sys.argv[1]), exist_ok=True)

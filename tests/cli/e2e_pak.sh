@@ -90,7 +90,7 @@ for r in csv.DictReader(open(tsv), delimiter="\t"):
 got = sorted(os.listdir(d))
 if got != sorted(want):
     print(f"files {got[:5]}... want {sorted(want)[:5]}...", file=sys.stderr); sys.exit(1)
-# FORMATS.md §2.8: a compressed entry is its declared size; a stored one all its stored bytes,
+# docs/formats.md §2.8: a compressed entry is its declared size; a stored one all its stored bytes,
 # the resource (decompressed_size bytes, crc32) then 0xFF padding.
 for name, r in want.items():
     b = open(os.path.join(d, name), "rb").read()
@@ -148,7 +148,7 @@ rc=$?
 [ "$(cat "$TMP/outside")" = outside ] || fail "extract followed a symlink"
 [ -L "$TMP/x1/$F" ] || fail "extract replaced a symlink"
 
-# --- lossless: a hand-built PAK (FORMATS.md §2.2-2.5) whose resources end in 0xFF bytes
+# --- lossless: a hand-built PAK (docs/formats.md §2.2-2.5) whose resources end in 0xFF bytes
 python3 - "$TMP/ff.pak" <<'EOF'
 import struct, sys, zlib
 stored = b"abc" + b"\xff" * 4             # a stored resource of 7 bytes, the last 4 are 0xFF

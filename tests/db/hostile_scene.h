@@ -2,7 +2,7 @@
  * test_hostile_entries.c, test_hostile_ancs.c): good.pak (an intact MP1 ANCS) and bad.pak
  * (an intact ANCS plus one damaged entry, or a damaged whole file) in a temp folder, built
  * with pak_builder from hand-built ANCS bytes whose section offsets are known
- * (FORMATS.md §2–4); the ingest, and the checks every case makes: a load_errors row naming
+ * (docs/formats.md §2–4); the ingest, and the checks every case makes: a load_errors row naming
  * the stage and a byte offset, and both intact ANCS still with their rows. */
 #ifndef ANCSDB_TESTS_HOSTILE_SCENE_H
 #define ANCSDB_TESTS_HOSTILE_SCENE_H

@@ -1,7 +1,7 @@
 /* test_hostile_ancs.c — damaged ANCS bytes inside bad.pak (hostile_scene.h): cut at each
  * section, impossible counts, unknown meta-animation and meta-transition types, deep
  * nesting (rejected at decode with a load_errors row naming an offset inside the ANCS), and
- * decoded anomalies (FORMATS.md §8) that leave a warnings row. The ingest is not fatal and
+ * decoded anomalies (docs/formats.md §8) that leave a warnings row. The ingest is not fatal and
  * both intact ANCS keep their rows. */
 #define _XOPEN_SOURCE 700 /* mkfifo, symlink */
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* test_hostile_pas.c — work linear in the bytes read (issue 11 item 7): a PAS state whose
- * ParmInfos have types outside 0–4 holds values of 0 bytes (FORMATS.md §4, ParmInfo), so
+ * ParmInfos have types outside 0–4 holds values of 0 bytes (docs/formats.md §4, ParmInfo), so
  * 12 such ParmInfos × 300 AnimInfos cost 4 bytes per AnimInfo; they give no pas_values
  * rows (the counts stay in pas_states), and more than 8 ParmInfos is a warning. The ANCS is
  * a fixture character set whose first state is replaced, encoded with the real encoder. */

@@ -1,6 +1,6 @@
 /* test_name_nul.c — a named-resource name holding a NUL byte (issue 11 item 5) is recorded
  * as a 'name_nul' warning with the byte's offset, not silently cut. Hand-built PAK
- * (FORMATS.md §2.2–2.3); the database read back with SQLite directly. */
+ * (docs/formats.md §2.2–2.3); the database read back with SQLite directly. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* test_robust_oob.c — an entry of any type whose offset + size runs past the file is a
  * load_errors row (PAK, entry index, type, ID, offset) and counts as an error of the run
- * (issue 11 item 2). Hand-built PAK (FORMATS.md §2.2–2.4); read back with SQLite. */
+ * (issue 11 item 2). Hand-built PAK (docs/formats.md §2.2–2.4); read back with SQLite. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* test_disc_extracted.c — Dolphin's extracted layout (sys/boot.bin beside files/, FORMATS.md
+/* test_disc_extracted.c — Dolphin's extracted layout (sys/boot.bin beside files/, docs/formats.md
  * §10) in hand-made folders: recognised or not, the header from boot.bin, the files found
  * under files/ (nested, empty, links to files followed, links to folders and dangling links
  * skipped), sorted by path, read back; a bad boot.bin and folders nested too deep fail. */

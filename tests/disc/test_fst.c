@@ -1,4 +1,4 @@
-/* test_disc_fst.c — the file system table (FORMATS.md §10) on hand-built images: nested
+/* test_disc_fst.c — the file system table (docs/formats.md §10) on hand-built images: nested
  * folders, zero-length files, names differing only in case, each file's bytes as a byte
  * source; and every kind of hostile FST (past the end of the image, a name offset past the
  * table, a next index going backwards or past its parent, a parent loop, too many entries),

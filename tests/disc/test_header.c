@@ -1,4 +1,4 @@
-/* test_disc_header.c — the GameCube disc header (FORMATS.md §10) on hand-built bytes: every
+/* test_disc_header.c — the GameCube disc header (docs/formats.md §10) on hand-built bytes: every
  * field, region letters, the release label, truncation at every length, a wrong magic or game
  * code, and the other containers recognised by their magic and refused. */
 #include <stdlib.h>
@@ -183,7 +183,7 @@ typedef struct container {
     const char *name;
 } container;
 
-/* Fill h (0x440 bytes) with a file of the given container, magics from FORMATS.md §10. */
+/* Fill h (0x440 bytes) with a file of the given container, magics from docs/formats.md §10. */
 static void make_container(uint8_t h[0x440], disc_kind k)
 {
     memset(h, 0, 0x440);

@@ -1,5 +1,5 @@
 /* test_hostile_inflate.c — decompression is capped by what the input can justify. A
- * compressed entry's u32 size prefix (FORMATS.md §3) is refused before any allocation when it
+ * compressed entry's u32 size prefix (docs/formats.md §3) is refused before any allocation when it
  * exceeds the cap (0xFFFFFFF0) or what the payload could produce (deflate expands at most
  * 1032:1; an LZO segment of >= 3 bytes yields at most 0x4000). Such refusals name the size
  * field's offset (`base`), not a position inside the stream, which is how these tests tell

@@ -1,4 +1,4 @@
-/* test_pak_index.c — PAK header and tables (FORMATS.md §2) on hand-built bytes: fields,
+/* test_pak_index.c — PAK header and tables (docs/formats.md §2) on hand-built bytes: fields,
  * bounds, anomalies, truncation at every byte, game detection (§2.7). */
 #include <stdio.h>
 #include <stdlib.h>

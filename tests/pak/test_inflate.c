@@ -1,4 +1,4 @@
-/* test_pak_inflate.c — compressed entries (FORMATS.md §3): codec sniffing, zlib and
+/* test_pak_inflate.c — compressed entries (docs/formats.md §3): codec sniffing, zlib and
  * segmented LZO1X on hand-built payloads (made with zlib / liblzo directly), corrupt
  * streams, wrong declared sizes, stored segments, padding after the last segment. */
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* test_source.c — a PAK read through a byte source (FORMATS.md §2): a file that shrinks
+/* test_source.c — a PAK read through a byte source (docs/formats.md §2): a file that shrinks
  * after it was opened is an I/O error at the first missing byte, a PAK inside a larger
  * image reads through a range, a name holding a NUL byte is reported with its offset, and
  * the game decision takes the disc ID and the caller's ANCS signal (§2.7). Hand-built

@@ -1,7 +1,7 @@
 /* test_pak_tables.c — pak/'s parse of a head of bytes (pak_internal.h: pak_open_tables,
  * pak_entry_sizes, pak_entry_codec, which pak_open_src is built on) on hand-built bytes: a head
  * grown as *need asks gives what pak_open_mem gives on the whole file, truncation at every
- * byte fails alike, and the sizes follow FORMATS.md §2.8; on the sample corpus, each PAK
+ * byte fails alike, and the sizes follow docs/formats.md §2.8; on the sample corpus, each PAK
  * read by heads and tails equals pak_open_mem and resources.tsv. */
 #include <stdio.h>
 #include <stdlib.h>

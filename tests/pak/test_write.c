@@ -1,4 +1,4 @@
-/* test_pak_write.c — the PAK builder: layout checked byte by byte against FORMATS.md
+/* test_pak_write.c — the PAK builder: layout checked byte by byte against docs/formats.md
  * §2.1–2.5 and §3 (zlib stream, LZO segments walked by hand), then builder -> reader round
  * trips for every codec at the segment-boundary sizes. */
 #include <stdio.h>
