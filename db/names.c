@@ -96,14 +96,21 @@ static int parse_key(const char *s, size_t n, uint32_t *out)
     return 0;
 }
 
-/* "true"/"1" -> 1, "false"/"0" -> 0, else -1 (stored as NULL). */
+/* The field's text is exactly word (its len bytes; an empty field may have no buffer). */
+static int field_is(const fieldbuf *b, const char *word)
+{
+    size_t n = strlen(word);
+    return b->len == n && b->s && !memcmp(b->s, word, n);
+}
+
+/* "true"/"1" -> 1, "false"/"0" -> 0, else -1 (stored as NULL); an empty element is -1. */
 static int parse_bool(const fieldbuf *b)
 {
     if (!b->have)
         return -1;
-    if (!strcmp(b->s, "true") || !strcmp(b->s, "1"))
+    if (field_is(b, "true") || field_is(b, "1"))
         return 1;
-    if (!strcmp(b->s, "false") || !strcmp(b->s, "0"))
+    if (field_is(b, "false") || field_is(b, "0"))
         return 0;
     return -1;
 }
@@ -113,6 +120,10 @@ static void on_start(void *ud, const XML_Char *name, const XML_Char **atts)
     nparse *np = ud;
     (void)atts;
     np->depth++;
+    if (np->in_asset && !strcmp(name, "Asset")) {
+        np_fail(np, UTIL_EFORMAT, "<Asset> inside <Asset>");
+        return;
+    }
     if (np->skip_depth)
         return;
     if (np->field != F_NONE) {
@@ -298,10 +309,88 @@ static int exec_src(sqlite3 *h, const char *sql, const char *source, long *chang
     return 0;
 }
 
+/* The longest markup token accepted (a tag with its attributes, a comment, a processing
+ * instruction, a CDATA section, a declaration). expat keeps a token it has not finished in
+ * its buffer, doubling it and scanning it again from its start at every chunk: one 50 MiB
+ * attribute costs quadratic time and that much memory. Character data between tags is
+ * handed over chunk by chunk (and a field's text is capped at FIELD_MAX), so only markup is
+ * measured, by a small scanner ahead of expat that knows where tokens start and end. */
+#define TOKEN_MAX (256 * 1024)
+
+typedef struct tokscan {
+    int in_tok;            /* inside markup that began at '<' */
+    char quote;            /* inside a quoted value of a tag or declaration: its quote */
+    const char *end;       /* what closes this token: ">", "-->", "?>", "]]>" */
+    size_t len;            /* bytes of the token so far */
+    size_t matched;        /* bytes of end matched so far */
+    char head[10];         /* its first bytes, to tell its kind */
+    unsigned long line;    /* current line, from 1 */
+    unsigned long tokline; /* line the token started on */
+} tokscan;
+
+/* Scan buf[0..n): 0, or -1 when a token grows past TOKEN_MAX (ts->tokline says where). */
+static int tokscan_feed(tokscan *ts, const char *buf, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char c = buf[i];
+        if (c == '\n')
+            ts->line++;
+        if (!ts->in_tok) {
+            if (c == '<') {
+                ts->in_tok = 1;
+                ts->quote = 0;
+                ts->end = ">";
+                ts->len = 1;
+                ts->matched = 0;
+                ts->head[0] = '<';
+                ts->head[1] = 0;
+                ts->tokline = ts->line;
+            }
+            continue;
+        }
+        if (++ts->len > TOKEN_MAX)
+            return -1;
+        if (ts->len < sizeof ts->head) {
+            ts->head[ts->len - 1] = c;
+            ts->head[ts->len] = 0;
+            const char *end = !strcmp(ts->head, "<!--")        ? "-->"
+                              : !strcmp(ts->head, "<![CDATA[") ? "]]>"
+                              : !strcmp(ts->head, "<?")        ? "?>"
+                                                               : NULL;
+            if (end) { /* its end is looked for from the next byte on */
+                ts->end = end;
+                continue;
+            }
+        }
+        if (ts->end[1] == 0) { /* a tag or a declaration: '>' inside quotes does not end it */
+            if (ts->quote) {
+                if (c == ts->quote)
+                    ts->quote = 0;
+            } else if (c == '"' || c == '\'') {
+                ts->quote = c;
+            } else if (c == '>') {
+                ts->in_tok = 0;
+            }
+            continue;
+        }
+        /* "-->", "?>", "]]>": how many of its bytes the last bytes seen match ("--->" and
+         * "]]]>" end too: a third '-' or ']' keeps two matched) */
+        if (c == ts->end[ts->matched]) {
+            if (ts->end[++ts->matched] == 0)
+                ts->in_tok = 0;
+        } else if (!(ts->matched == 2 && ts->end[0] == ts->end[1] && c == ts->end[0])) {
+            ts->matched = c == ts->end[0];
+        }
+    }
+    return 0;
+}
+
 /* Feed the parser from fd (fd >= 0) or from mem[0..len). */
 static int run_parser(nparse *np, int fd, const char *mem, size_t len, util_err *err)
 {
     size_t pos = 0;
+    tokscan ts = {0};
+    ts.line = 1;
     for (;;) {
         void *buf = XML_GetBuffer(np->p, CHUNK);
         if (!buf)
@@ -316,6 +405,13 @@ static int run_parser(nparse *np, int fd, const char *mem, size_t len, util_err 
         } else {
             n = (ssize_t)(len - pos < CHUNK ? len - pos : CHUNK);
             memcpy(buf, mem + pos, (size_t)n);
+        }
+        if (tokscan_feed(&ts, buf, (size_t)n) != 0) {
+            np->code = UTIL_EFORMAT;
+            np->line = ts.tokline;
+            snprintf(np->msg, sizeof np->msg, "a tag or other markup longer than %d bytes",
+                     TOKEN_MAX);
+            return util_fail(err, np->code, UINT64_MAX, "%s", np->msg);
         }
         pos += (size_t)n;
         int final = n == 0;

@@ -11,6 +11,21 @@ SELECT content_id, game, asset_id FROM contents c
 WHERE c.type = 'ANCS'
   AND NOT EXISTS (SELECT 1 FROM census_contents x WHERE x.content_id = c.content_id);
 DELETE FROM char_reach WHERE content_id IN (SELECT content_id FROM reach_new);
+-- MP1: each ANIM's EVNT is the one of the first resource pair naming the ANIM (min(res_index)
+-- picks that row's evnt_asset_id); keyed by the ANIM so that each lookup below is one probe
+-- of this table (looking through all pairs of the set for each ANIM grew with the square
+-- of the animations)
+DROP TABLE IF EXISTS temp.first_pair;
+CREATE TEMP TABLE first_pair(content_id INTEGER NOT NULL, anim_asset_id INTEGER NOT NULL,
+                             res_index INTEGER NOT NULL, evnt_asset_id INTEGER,
+                             PRIMARY KEY (content_id, anim_asset_id)) WITHOUT ROWID;
+INSERT INTO first_pair
+SELECT r.content_id, r.anim_asset_id, min(r.res_index), r.evnt_asset_id
+FROM reach_new n
+CROSS JOIN animation_resources r
+     ON r.game = n.game AND r.ancs_id = n.ancs_id AND r.content_id = n.content_id
+WHERE n.game = 'MP1' AND r.anim_asset_id IS NOT NULL
+GROUP BY r.content_id, r.anim_asset_id;
 
 INSERT INTO char_reach(game, ancs_id, content_id, char_index, rule, k1, k2, k3, dst_type,
                        dst_id, via)
@@ -50,13 +65,10 @@ anims AS (
     WHERE p.anim_asset_id NOT IN (0, 4294967295)
     GROUP BY u.game, u.ancs_id, u.content_id, u.char_index, u.anim_index, p.anim_asset_id
 ),
--- MP1: each ANIM's EVNT, from the first resource pair naming the ANIM (MATERIALIZED: the
--- subquery runs once per ANIM)
+-- MP1: each ANIM's EVNT, from the first resource pair naming the ANIM (temp.first_pair)
 evnts AS MATERIALIZED (
-    SELECT n.*, (SELECT r.evnt_asset_id FROM animation_resources r
-                 WHERE r.game = n.game AND r.ancs_id = n.ancs_id
-                   AND r.content_id = n.content_id AND r.anim_asset_id = n.anim_id
-                 ORDER BY r.res_index LIMIT 1) AS evnt_id
+    SELECT n.*, (SELECT f.evnt_asset_id FROM temp.first_pair f
+                 WHERE f.content_id = n.content_id AND f.anim_asset_id = n.anim_id) AS evnt_id
     FROM anims n
     WHERE n.game = 'MP1'
 ),
@@ -110,4 +122,5 @@ reach(game, ancs_id, content_id, char_index, rule, k1, k2, k3, dst_type, dst_id,
 -- (rows alike in every column, if a table ever held two, are made one by `deps`)
 SELECT * FROM reach WHERE dst_id NOT IN (0, 4294967295);
 
+DROP TABLE temp.first_pair;
 DROP TABLE temp.reach_new;

@@ -196,6 +196,69 @@ static void test_entity_declaration_refused(void **state)
             "x.xml", 2, "entity");
 }
 
+/* Empty <AutoGenDir/> and <AutoGenName></AutoGenName> with no earlier asset giving them text
+ * (the field's buffer never allocated): imported, the flags NULL. */
+static void test_empty_bool_fields(void **state)
+{
+    (void)state;
+    db *d = open_mem();
+    db_names_stats st;
+    util_err e;
+    rows r;
+    assert_int_equal(import(d, "e.xml",
+                            MAP("  <Asset><Key>00000007</Key><Value><Name>n</Name><AutoGenDir/>"
+                                "<AutoGenName></AutoGenName></Value></Asset>\n"
+                                "  <Asset><Key>00000008</Key><Value><Name>m</Name>"
+                                "<AutoGenName>true</AutoGenName><AutoGenName/></Value></Asset>\n"),
+                            &st, &e),
+                     0);
+    names(d, &r);
+    assert_int_equal(r.n, 2);
+    assert_string_equal(r.text[0], "00000007|-|n|-|e.xml|-|-");
+    /* the second, empty <AutoGenName> is the one read: not the first one's "true" */
+    assert_string_equal(r.text[1], "00000008|-|m|-|e.xml|-|-");
+    db_close(d);
+}
+
+/* An <Asset> inside another (still well-formed) is refused with its line. */
+static void test_nested_asset_refused(void **state)
+{
+    (void)state;
+    refused(MAP("  <Asset><Key>00000002</Key><Value><Name>outer</Name></Value>\n"
+                "  <Asset><Key>00000003</Key><Value><Name>inner</Name></Value></Asset>\n"
+                "  </Asset>\n"),
+            "keep.xml", 4, "<Asset> inside <Asset>");
+    refused(MAP("  <Asset><Key>00000002</Key><Value><Name>outer</Name>\n"
+                "  <Extra><Asset><Key>00000003</Key></Asset></Extra></Value></Asset>\n"),
+            "keep.xml", 4, "<Asset> inside <Asset>");
+}
+
+/* One token (here an attribute of an ignored element) longer than the cap: refused with the
+ * line it starts on, before expat buffers it whole. */
+static void test_huge_token_refused(void **state)
+{
+    (void)state;
+    size_t big = 8u << 20;
+    static const char pre[] = "<AssetNameMap Game=\"MPRM\">\n <AssetNameMap>\n"
+                              "  <Asset><Key>00000002</Key><Value><Name>two</Name></Value>"
+                              "</Asset>\n  <Junk a=\"";
+    static const char post[] = "\"/>\n </AssetNameMap>\n</AssetNameMap>\n";
+    char *xml = malloc(sizeof pre + big + sizeof post);
+    assert_non_null(xml);
+    memcpy(xml, pre, sizeof pre - 1);
+    memset(xml + sizeof pre - 1, 'a', big);
+    memcpy(xml + sizeof pre - 1 + big, post, sizeof post);
+    refused(xml, "keep.xml", 4, "longer than");
+    /* a comment and a processing instruction are tokens too */
+    memcpy(xml, pre, sizeof pre - 1);
+    memcpy(xml + sizeof pre - 1 - 9, "<!--     ", 9);
+    memset(xml + sizeof pre - 1, '>', big);
+    memcpy(xml + sizeof pre - 1 + big, "-->\n</AssetNameMap></AssetNameMap>\n",
+           sizeof "-->\n</AssetNameMap></AssetNameMap>\n");
+    refused(xml, "keep.xml", 4, "longer than");
+    free(xml);
+}
+
 static void test_reimport_replaces(void **state)
 {
     (void)state;
@@ -444,6 +507,10 @@ int main(void)
         cmocka_unit_test(test_wrong_root_refused),
         cmocka_unit_test(test_bad_key_refused),
         cmocka_unit_test(test_entity_declaration_refused),
+
+        cmocka_unit_test(test_empty_bool_fields),
+        cmocka_unit_test(test_nested_asset_refused),
+        cmocka_unit_test(test_huge_token_refused),
         cmocka_unit_test(test_reimport_replaces),
         cmocka_unit_test(test_type_mismatch_counted),
         cmocka_unit_test(test_file_streaming),
