@@ -174,8 +174,8 @@ void ing_progress_clear(ing *g);
  * source opened for the purpose (close it after *out; NULL when none). owned: util_src_close. */
 int ing_open(ing *g, const char *file, const char *image, int64_t off, uint64_t len,
              util_src **image_src, util_src **out, util_err *err);
-/* Bytes of decompressed disc container blocks kept between reads: a sixteenth of the run's
- * --memory budget, within 1..16 MiB (the image is read by the decoder threads through it). */
+/* Bytes of decompressed disc container blocks kept between reads: a thirty-second of the
+ * run's --memory budget, within 1..8 MiB (the image is read by the decoder threads through it). */
 size_t ing_cache_bytes(const ing *g);
 
 /* ingest_tx.c: one PAK's changes are a transaction, or a savepoint of the bulk load's. */

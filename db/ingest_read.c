@@ -36,11 +36,11 @@ int ing_open(ing *g, const char *file, const char *image, int64_t off, uint64_t 
 size_t ing_cache_bytes(const ing *g)
 {
     size_t m = g->o && g->o->memory ? g->o->memory : DB_INGEST_MEMORY;
-    m /= 16;
+    m /= 32;
     if (m < ((size_t)1 << 20))
         m = (size_t)1 << 20;
-    if (m > ((size_t)16 << 20))
-        m = (size_t)16 << 20;
+    if (m > ((size_t)8 << 20))
+        m = (size_t)8 << 20;
     return m;
 }
 

@@ -23,7 +23,7 @@ static const char ingest_usage[] =
     "searched for *.iso *.gcm *.rvz *.wia *.gcz *.ciso too), or a folder extracted by\n"
     "Dolphin: its PAKs are read in place, nothing is extracted or converted. WBFS, NKit and\n"
     "Wii discs are refused with a load_errors row (--memory also bounds a container's\n"
-    "cached blocks: a sixteenth of it, 1 to 16 MiB). Each PAK is replaced in one\n"
+    "cached blocks: a 32nd of it, 1 to 8 MiB). Each PAK is replaced in one\n"
     "transaction, so a re-run never duplicates rows. A PAK whose size, modification time\n"
     "and table hash are unchanged is skipped (only its tables are read; --rehash reads\n"
     "every byte). Into a database that holds no PAK yet the whole run is one transaction.\n"

@@ -47,7 +47,7 @@ named_count, resource_count, status FROM paks ORDER BY release_path"
 FROM releases ORDER BY label"
     q "$1" "SELECT count(*) FROM contents"
 }
-# The FST of an ISO as path offset size lines, parsed here (FORMATS.md §10), not by ancsdb.
+# The FST of an ISO as path offset size lines, parsed here (docs/formats.md §10), not by ancsdb.
 fst() { # ISO
     python3 - "$1" <<'PY'
 import struct, sys
