@@ -1,5 +1,6 @@
 /* connection.c — opening and closing the database: pragmas, the schema check or creation,
  * the statements prepared once per connection; transactions and small SQL helpers. */
+#define _DEFAULT_SOURCE /* realpath */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -7,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -15,9 +17,13 @@
  * of SQLITE_TESTCTRL_OPTIMIZATIONS that turns Bloom filters off. */
 #define DB_NO_BLOOM_FILTER 0x00080000u
 
+static void sql_label(char out[48], const char *sql);
+
 int dbi_sql_fail(db *d, util_err *err, const char *what)
 {
-    return util_fail(err, UTIL_ESQL, UINT64_MAX, "%s: %s", what,
+    char label[48];
+    sql_label(label, what);
+    return util_fail(err, UTIL_ESQL, UINT64_MAX, "%s: %s", label,
                      d && d->h ? sqlite3_errmsg(d->h) : "no connection");
 }
 
@@ -27,11 +33,30 @@ const char *dbi_fourcc(uint32_t v, char out[5])
     return out;
 }
 
+/* A short label of sql for a message: its first line that is not a comment, at most 40
+ * bytes (a message never quotes a whole statement or the schema). */
+static void sql_label(char out[48], const char *sql)
+{
+    while (*sql == ' ' || *sql == '\n' || *sql == '\t' || (sql[0] == '-' && sql[1] == '-')) {
+        if (*sql == '-')
+            while (*sql && *sql != '\n')
+                sql++;
+        else
+            sql++;
+    }
+    size_t n = 0;
+    while (sql[n] && sql[n] != '\n' && n < 40)
+        n++;
+    snprintf(out, 48, "%.*s%s", (int)n, sql, sql[n] && sql[n] != '\n' ? "..." : "");
+}
+
 int dbi_exec(db *d, const char *sql, util_err *err)
 {
     char *msg = NULL;
     if (sqlite3_exec(d->h, sql, NULL, NULL, &msg) != SQLITE_OK) {
-        util_fail(err, UTIL_ESQL, UINT64_MAX, "%s: %s", sql, msg ? msg : sqlite3_errmsg(d->h));
+        char label[48];
+        sql_label(label, sql);
+        util_fail(err, UTIL_ESQL, UINT64_MAX, "%s: %s", label, msg ? msg : sqlite3_errmsg(d->h));
         sqlite3_free(msg);
         return UTIL_ESQL;
     }
@@ -121,28 +146,87 @@ static int prepare_all(db *d, util_err *err)
     return rc;
 }
 
-/* The exclusive lock of a writer: path + "-lock", created when missing. No lock for
- * ":memory:" or when the lock file cannot be made (a folder we cannot write: nothing can be
- * written there anyway). */
+/* The database file's own path: symbolic links resolved (of the file when it exists, else
+ * of its folder), so that every name of one database shares one lock. NULL with err set. */
+static char *real_db_path(const char *path, util_err *err)
+{
+    char *r = realpath(path, NULL);
+    if (r)
+        return r;
+    int e = errno;
+    struct stat st;
+    if (e != ENOENT || lstat(path, &st) == 0) /* a dangling link, a loop, no permission */
+        return util_fail(err, UTIL_EIO, UINT64_MAX, "cannot resolve the database path %s: %s", path,
+                         strerror(e)),
+               NULL;
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+    if (!dir)
+        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory"), NULL;
+    char *rd = realpath(dir, NULL);
+    e = errno;
+    free(dir);
+    if (!rd)
+        return util_fail(err, UTIL_EIO, UINT64_MAX, "cannot resolve the folder of %s: %s", path,
+                         strerror(e)),
+               NULL;
+    const char *base = slash ? slash + 1 : path;
+    size_t need = strlen(rd) + strlen(base) + 2;
+    r = malloc(need);
+    if (r)
+        snprintf(r, need, "%s%s%s", rd, strcmp(rd, "/") ? "/" : "", base);
+    free(rd);
+    return r ? r : (util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory"), NULL);
+}
+
+/* The exclusive lock of a writer: the database file's real path + "-lock", a regular file
+ * created when missing (never through a symbolic link). A writer never runs without it: when
+ * it cannot be opened or created the open is refused. No lock for ":memory:". */
 static int take_lock(db *d, const char *path, void (*waiting)(void *, const char *), void *ctx,
                      util_err *err)
 {
     if (!strcmp(path, ":memory:") || !*path)
         return 0;
-    size_t n = strlen(path);
+    char *real = real_db_path(path, err);
+    if (!real)
+        return err ? err->code : UTIL_EIO;
+    size_t n = strlen(real);
     char *lp = malloc(n + 6);
-    if (!lp)
+    if (!lp) {
+        free(real);
         return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
-    memcpy(lp, path, n);
+    }
+    memcpy(lp, real, n);
     memcpy(lp + n, "-lock", 6);
-    int fd = open(lp, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
-    free(lp);
-    if (fd < 0)
-        return 0;
+    free(real);
+    int created = 1;
+    int fd = open(lp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (fd < 0 && errno == EEXIST) {
+        created = 0;
+        fd = open(lp, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    }
+    struct stat st;
+    if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+        close(fd);
+        fd = -1;
+        errno = EINVAL;
+    }
+    if (fd < 0) {
+        int e = errno;
+        int rc = util_fail(err, UTIL_EIO, UINT64_MAX,
+                           "cannot open the writer lock %s: %s (it must be a regular file "
+                           "that can be written; nothing was written without it)",
+                           lp, e == ELOOP ? "it is a symbolic link" : strerror(e));
+        free(lp);
+        return rc;
+    }
     if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
         if (errno != EWOULDBLOCK) {
+            int e = errno;
             close(fd);
-            return 0;
+            int rc = util_fail(err, UTIL_EIO, UINT64_MAX, "cannot lock %s: %s", lp, strerror(e));
+            free(lp);
+            return rc;
         }
         if (waiting)
             waiting(ctx, path);
@@ -150,11 +234,17 @@ static int take_lock(db *d, const char *path, void (*waiting)(void *, const char
             if (errno != EINTR) {
                 int e = errno;
                 close(fd);
-                return util_fail(err, UTIL_EIO, UINT64_MAX, "cannot lock %s-lock: %s", path,
-                                 strerror(e));
+                int rc =
+                    util_fail(err, UTIL_EIO, UINT64_MAX, "cannot lock %s: %s", lp, strerror(e));
+                free(lp);
+                return rc;
             }
     }
     d->lock_fd = fd;
+    if (created)
+        d->lock_path = lp; /* removed again if the file turns out not to be ours */
+    else
+        free(lp);
     return 0;
 }
 
@@ -342,8 +432,9 @@ int db_open_wait(db **out, const char *path, int mode, void (*waiting)(void *ctx
         if ((rc = dbi_exec(d, "BEGIN IMMEDIATE", err)) != 0)
             goto done;
         if (dbi_exec(d, db_schema_sql, err) != 0) {
+            rc = util_fail(err, UTIL_ESQL, UINT64_MAX, "cannot create the tables in %s: %s", path,
+                           sqlite3_errmsg(d->h));
             sqlite3_exec(d->h, "ROLLBACK", NULL, NULL, NULL);
-            rc = UTIL_ESQL;
             goto done;
         }
         snprintf(sql, sizeof sql, "PRAGMA application_id = %d; PRAGMA user_version = %d",
@@ -360,6 +451,8 @@ int db_open_wait(db **out, const char *path, int mode, void (*waiting)(void *ctx
     *out = d;
     return 0;
 done:
+    if (d && d->lock_path && !d->ours)
+        unlink(d->lock_path); /* a file that is not ours keeps nothing of ours beside it */
     db_close(d);
     return rc;
 }
@@ -383,6 +476,7 @@ void db_close(db *d)
     sqlite3_close(d->h);
     if (d->lock_fd >= 0)
         close(d->lock_fd); /* releases the lock */
+    free(d->lock_path);
     free(d);
 }
 

@@ -198,6 +198,46 @@ static disc_kind sniff_file(const char *path)
     return k;
 }
 
+static int cmp_file_path(const void *a, const void *b)
+{
+    const disc_file *x = *(const disc_file *const *)a, *y = *(const disc_file *const *)b;
+    int c = strcmp(x->path, y->path);
+    return c ? c : (x < y ? -1 : x > y);
+}
+
+/* *out[i]: for the i-th FST file of dk whose path an earlier file has, that earlier (first)
+ * file; else NULL (*out NULL when no path repeats). Sorted, so n log n for any FST. */
+static int same_paths(const disc_image *dk, const disc_file ***out, util_err *err)
+{
+    uint32_t n = dk->fst.file_count;
+    *out = NULL;
+    if (n < 2)
+        return 0;
+    const disc_file **v = malloc(n * sizeof *v);
+    if (!v)
+        return oom(err);
+    for (uint32_t i = 0; i < n; i++)
+        v[i] = &dk->fst.files[i];
+    qsort(v, n, sizeof *v, cmp_file_path);
+    const disc_file **first = NULL;
+    for (uint32_t i = 1; i < n; i++) {
+        if (strcmp(v[i]->path, v[i - 1]->path))
+            continue;
+        if (!first && !(first = calloc(n, sizeof *first))) {
+            free(v);
+            return oom(err);
+        }
+        /* the run's first entry (lowest FST position) is the one read */
+        uint32_t k = i - 1;
+        while (first[v[k] - dk->fst.files])
+            k--;
+        first[v[i] - dk->fst.files] = v[k];
+    }
+    free(v);
+    *out = first;
+    return 0;
+}
+
 /* A disc image: its release (from the header) and every *.pak of its FST. */
 static int add_image(iw_list *l, const char *path, util_err *err)
 {
@@ -252,6 +292,11 @@ static int add_image(iw_list *l, const char *path, util_err *err)
     r->whole = 1;
     r->game = iw_game_of_code(dk->header.game_code);
     r->image = dk;
+    const disc_file **first_of_path = NULL;
+    if ((rc = same_paths(dk, &first_of_path, err)) != 0) {
+        free(abs);
+        return rc;
+    }
     for (uint32_t i = 0; i < dk->fst.file_count && !rc; i++) {
         const disc_file *f = &dk->fst.files[i];
         if (!is_pak_name(f->name))
@@ -263,7 +308,25 @@ static int add_image(iw_list *l, const char *path, util_err *err)
             break;
         }
         snprintf(p, need, "%s:%s", abs, f->path);
-        if (!f->in_bounds)
+        /* two FST entries with one path: the first is read, the second is a load_errors row
+         * at its FST entry (one path inside a release names one PAK) */
+        const disc_file *same = first_of_path ? first_of_path[i] : NULL;
+        if (same) {
+            /* its own path (IMAGE:PATH#ENTRY): the row must outlive the first's re-reads */
+            char *q = malloc(need + 16);
+            if (!q) {
+                free(p);
+                rc = oom(err);
+                break;
+            }
+            snprintf(q, need + 16, "%s#%" PRIu32, p, f->index);
+            free(p);
+            p = q;
+            rc = fault(l, p, ri, "disc", f->entry_offset,
+                       "%s: a second FST entry for this path (entry %" PRIu32 ", at 0x%" PRIx64
+                       "; the first, entry %" PRIu32 " at 0x%" PRIx64 ", is read)",
+                       f->path, f->index, f->entry_offset, same->index, same->entry_offset);
+        } else if (!f->in_bounds)
             rc = fault(l, p, ri, "disc", f->offset,
                        "%s: file of %" PRIu64 " bytes at 0x%" PRIx64
                        " runs past the end of the image (%" PRIu64 " bytes; truncated?)",
@@ -272,13 +335,44 @@ static int add_image(iw_list *l, const char *path, util_err *err)
             rc = item_add(l, ri, p, NULL, f->path, f->offset, f->length, err);
         free(p);
     }
+    free(first_of_path);
     free(abs);
     return rc;
 }
 
-/* Collect the *.pak files below dir (relative paths from root) into release ri. */
-static int walk_paks(iw_list *l, const char *dir, const char *rel_prefix, size_t ri, int depth,
-                     util_err *err);
+/* The PAKs of the extracted disc dk (at abs) as items of release ri: the disc's own walk
+ * of files/ (disc_open_extracted, by util_walk_classify's rule), and one fault per folder
+ * below files/ that it could not read (the rest of the disc is still read). */
+static int extracted_items(iw_list *l, const disc_image *dk, const char *abs, size_t ri,
+                           util_err *err)
+{
+    int rc = 0;
+    for (uint32_t i = 0; i < dk->unreadable_count && !rc; i++) {
+        const char *colon = strstr(dk->unreadable[i], ": ");
+        size_t n = colon ? (size_t)(colon - dk->unreadable[i]) : strlen(dk->unreadable[i]);
+        size_t need = strlen(abs) + n + sizeof "/files/";
+        char *p = malloc(need);
+        if (!p)
+            return oom(err);
+        snprintf(p, need, "%s/files/%.*s", abs, (int)n, dk->unreadable[i]);
+        rc = fault(l, p, ri, "pak", UINT64_MAX, "cannot open folder: %s",
+                   colon ? colon + 2 : "unreadable");
+        free(p);
+    }
+    for (uint32_t i = 0; i < dk->fst.file_count && !rc; i++) {
+        const disc_file *f = &dk->fst.files[i];
+        if (!is_pak_name(f->name))
+            continue;
+        size_t need = strlen(abs) + strlen(f->path) + sizeof "/files/";
+        char *p = malloc(need);
+        if (!p)
+            return oom(err);
+        snprintf(p, need, "%s/files/%s", abs, f->path);
+        rc = item_add(l, ri, p, p, f->path, 0, 0, err);
+        free(p);
+    }
+    return rc;
+}
 
 /* An extracted disc: the release its sys/boot.bin names, the PAKs below files/. */
 static int add_extracted(iw_list *l, const char *dir, util_err *err)
@@ -307,15 +401,7 @@ static int add_extracted(iw_list *l, const char *dir, util_err *err)
             r->game = iw_game_of_code(dk->header.game_code);
         }
         r->whole = 1;
-        size_t need = strlen(abs) + 8;
-        char *files = malloc(need);
-        if (!files)
-            rc = oom(err);
-        else {
-            snprintf(files, need, "%s/files", abs);
-            rc = walk_paks(l, files, "", ri, 0, err);
-        }
-        free(files);
+        rc = extracted_items(l, dk, abs, ri, err);
     }
     disc_close(dk);
     free(abs);
@@ -414,6 +500,8 @@ static int add_file(iw_list *l, const char *path, const char *rel_path, size_t r
     return rc;
 }
 
+/* Collect the *.pak files below dir (relative paths from root) into release ri, by
+ * util_walk_classify's rule: links to files are read, links to folders not entered. */
 static int walk_paks(iw_list *l, const char *dir, const char *rel_prefix, size_t ri, int depth,
                      util_err *err)
 {
@@ -424,11 +512,15 @@ static int walk_paks(iw_list *l, const char *dir, const char *rel_prefix, size_t
         char *sub = join(dir, names[i]);
         char *rel = *rel_prefix ? join(rel_prefix, names[i]) : strdup(names[i]);
         struct stat sb;
+        util_walk_kind k = sub ? util_walk_classify(sub, NULL) : UTIL_WALK_GONE;
         if (!sub || !rel) {
             rc = oom(err);
-        } else if (stat(sub, &sb) != 0) {
+        } else if (k == UTIL_WALK_LINKED_DIR) {
+            /* a symbolic link to a folder is not entered (util_walk_classify) */
+        } else if (k == UTIL_WALK_GONE || stat(sub, &sb) != 0) {
             if (is_pak_name(names[i]))
-                rc = fault(l, sub, ri, "pak", UINT64_MAX, "cannot stat: %s", strerror(errno));
+                rc = fault(l, sub, ri, "pak", UINT64_MAX, "cannot stat: %s",
+                           stat(sub, &sb) != 0 ? strerror(errno) : "it vanished");
         } else if (S_ISDIR(sb.st_mode)) {
             int r = seen_add(l, &sb);
             if (r < 0)

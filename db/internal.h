@@ -82,8 +82,9 @@ typedef struct db_batch db_batch;
 struct db {
     sqlite3 *h;
     int readonly;
-    int ours;    /* the file was checked: an ancsdb database (or a new one) */
-    int lock_fd; /* read-write: the fd holding the lock on path + "-lock"; -1: none */
+    int ours;        /* the file was checked: an ancsdb database (or a new one) */
+    int lock_fd;     /* read-write: the fd holding the lock on REALPATH-lock; -1: none */
+    char *lock_path; /* the lock file when this open created it, else NULL */
     sqlite3_stmt *st[S_COUNT];
     sqlite3_stmt *del_ancs[32], *del_evnt[8]; /* db_delete_content's statements */
     size_t ndel_ancs, ndel_evnt;

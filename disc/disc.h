@@ -129,6 +129,10 @@ typedef struct disc_image {
     uint64_t size;   /* image size in bytes (extracted disc: 0) */
     util_src *src;   /* the image; borrowed from disc_open_src, else owned (extracted: NULL) */
     const char *dir; /* extracted disc: the folder given (holding sys/ and files/); else NULL */
+    /* extracted disc: the folders below files/ that could not be read, each left out of the
+     * file list ("PATH: reason", PATH relative to files/) */
+    char **unreadable;
+    uint32_t unreadable_count;
     void *priv;
 } disc_image;
 
@@ -152,8 +156,10 @@ int disc_open_mem(disc_image **out, const uint8_t *p, size_t len, util_err *err)
  * Entire Disc" leaves them; 0 otherwise. */
 int disc_is_extracted(const char *dir);
 /* Open an extracted disc: the header from sys/boot.bin, the files from a walk of files/
- * (regular files, symbolic links to regular files; no links to folders; at most
- * DISC_MAX_DEPTH deep), sorted by path, each in bounds with its size. owned: disc_close. */
+ * by util_walk_classify's rule (regular files, symbolic links to regular files; links to
+ * folders are not entered; at most DISC_MAX_DEPTH deep), sorted by path, each in bounds with
+ * its size. A folder below files/ that cannot be read is left out and listed in
+ * d->unreadable; files/ itself unreadable is UTIL_EIO. owned: disc_close. */
 int disc_open_extracted(disc_image **out, const char *dir, util_err *err);
 
 void disc_close(disc_image *d);
@@ -201,5 +207,13 @@ const char *disc_kind_refusal(disc_kind k);
  * util_err offset is the disc offset. info may be NULL. */
 int disc_container_open(util_src **out, util_src *file, size_t cache_bytes,
                         disc_container_info *info, util_err *err);
+
+/* ---- junk (docs/formats.md §13.2) ----------------------------------------------------
+ * The bytes Nintendo's mastering filled a GameCube disc's gaps with: a lagged Fibonacci
+ * generator seeded from the game ID's first 4 bytes, the disc number and the 32 KiB block of
+ * the disc offset, restarted at each 0x8000 boundary. Fill dst with the len junk bytes a disc
+ * of that game and disc number carries at disc_offset onwards. */
+void disc_junk_fill(uint8_t *dst, uint64_t disc_offset, size_t len, const char game_id[4],
+                    uint8_t disc_number);
 
 #endif

@@ -207,7 +207,30 @@ typedef struct file_list {
     disc_file *v;
     size_t n, cap;
     util_arena *arena;
+    char **bad; /* folders that could not be read: "PATH: reason" (arena strings) */
+    size_t nbad, capbad;
 } file_list;
+
+static int list_bad(file_list *l, const char *rel, const char *reason, util_err *err)
+{
+    if (l->nbad == UINT32_MAX)
+        return util_fail(err, UTIL_EFORMAT, UINT64_MAX, "too many unreadable folders");
+    if (l->nbad == l->capbad) {
+        size_t cap = l->capbad ? l->capbad * 2 : 8;
+        char **v = realloc(l->bad, cap * sizeof *v);
+        if (!v)
+            return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+        l->bad = v;
+        l->capbad = cap;
+    }
+    size_t need = strlen(rel) + strlen(reason) + 3;
+    char *s = util_arena_alloc(l->arena, need);
+    if (!s)
+        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    snprintf(s, need, "%s: %s", rel, reason);
+    l->bad[l->nbad++] = s;
+    return 0;
+}
 
 static int list_add(file_list *l, const char *rel, uint64_t size, util_err *err)
 {
@@ -244,6 +267,8 @@ static int walk_dir(file_list *l, const char *root, const char *rel, unsigned de
         (int)sizeof dir_path)
         return util_fail(err, UTIL_EIO, UINT64_MAX, "%s/files/%s: path too long", root, rel);
     DIR *dh = opendir(dir_path);
+    if (!dh && *rel) /* a folder below files/: left out, listed */
+        return list_bad(l, rel, strerror(errno), err);
     if (!dh)
         return util_fail(err, UTIL_EIO, UINT64_MAX, "cannot open folder %s: %s", dir_path,
                          strerror(errno));
@@ -258,13 +283,13 @@ static int walk_dir(file_list *l, const char *root, const char *rel, unsigned de
             rc = util_fail(err, UTIL_EIO, UINT64_MAX, "%s/%s: path too long", dir_path, de->d_name);
             break;
         }
-        struct stat lst, st;
-        if (lstat(child, &lst) != 0 || stat(child, &st) != 0)
-            continue; /* vanished, or a dangling link: nothing to read */
-        if (S_ISDIR(lst.st_mode))
+        uint64_t size;
+        util_walk_kind k = util_walk_classify(child, &size);
+        if (k == UTIL_WALK_DIR)
             rc = walk_dir(l, root, child_rel, depth + 1, err);
-        else if (S_ISREG(st.st_mode))
-            rc = list_add(l, child_rel, (uint64_t)st.st_size, err);
+        else if (k == UTIL_WALK_FILE)
+            rc = list_add(l, child_rel, size, err);
+        /* a link to a folder is not entered; vanished entries and devices hold nothing */
     }
     closedir(dh);
     return rc;
@@ -326,8 +351,18 @@ int disc_open_extracted(disc_image **out, const char *dir, util_err *err)
         d->fst.files[i].index = (uint32_t)i;
     }
     d->fst.file_count = (uint32_t)l.n;
+    if (l.nbad) {
+        d->unreadable = util_arena_array(&p->arena, l.nbad, sizeof *l.bad);
+        if (!d->unreadable) {
+            rc = util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+            goto done;
+        }
+        memcpy(d->unreadable, l.bad, l.nbad * sizeof *l.bad);
+        d->unreadable_count = (uint32_t)l.nbad;
+    }
 done:
     free(l.v);
+    free(l.bad);
     util_src_close(boot);
     if (rc) {
         disc_close(d);

@@ -2,7 +2,8 @@
 # Install the Debian packages ancsdb needs, when any is missing (run as root).
 set -euo pipefail
 # graphviz: `ancsdb graph --format svg` and the report's graphs run its `dot`
-pkgs="build-essential cmake pkg-config zlib1g-dev libdeflate-dev libsqlite3-dev liblzo2-dev libexpat1-dev libxxhash-dev libcmocka-dev sqlite3 clang graphviz"
+# libzstd-dev liblzma-dev libbz2-dev: RVZ (zstd) and WIA (LZMA, LZMA2, bzip2) disc containers
+pkgs="build-essential cmake pkg-config zlib1g-dev libdeflate-dev libsqlite3-dev liblzo2-dev libexpat1-dev libxxhash-dev libzstd-dev liblzma-dev libbz2-dev libcmocka-dev sqlite3 clang graphviz"
 # the test command also needs chromium (e2e_report loads the HTML report in headless Chromium)
 [ "${1:-}" = "--with-fuzz" ] && pkgs="$pkgs libclang-rt-dev chromium"
 # disc containers (docs/formats.md §13): zlib (above) inflates GCZ blocks; WIA/RVZ groups are
@@ -35,5 +36,15 @@ if ! dpkg-query -W -f='${Status}' wit 2>/dev/null | grep -q "install ok installe
         echo "installed: wit" >&2
     else
         echo "note: wit could not be installed; e2e_disc_wit will skip" >&2
+    fi
+fi
+# Optional: dolphin-emu's dolphin-tool (Dolphin's own RVZ/WIA writer) for disc_wia, which skips
+# its conversion cases without it.
+if ! dpkg-query -W -f='${Status}' dolphin-emu 2>/dev/null | grep -q "install ok installed"; then
+    if [ "$(id -u)" = 0 ] && { apt-get install -y -qq --no-install-recommends dolphin-emu >/dev/null 2>&1 ||
+        { apt-get update -qq && apt-get install -y -qq --no-install-recommends dolphin-emu >/dev/null 2>&1; }; }; then
+        echo "installed: dolphin-emu" >&2
+    else
+        echo "note: dolphin-emu could not be installed; disc_wia skips its conversions" >&2
     fi
 fi

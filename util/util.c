@@ -443,6 +443,27 @@ int util_open_regular(const char *path, int *fd_out, size_t *size_out, util_err 
     return 0;
 }
 
+util_walk_kind util_walk_classify(const char *path, uint64_t *size_out)
+{
+    struct stat lst, st;
+    if (size_out)
+        *size_out = 0;
+    if (lstat(path, &lst) != 0)
+        return UTIL_WALK_GONE;
+    int link = S_ISLNK(lst.st_mode);
+    if (!link)
+        st = lst;
+    else if (stat(path, &st) != 0)
+        return UTIL_WALK_GONE;
+    if (S_ISDIR(st.st_mode))
+        return link ? UTIL_WALK_LINKED_DIR : UTIL_WALK_DIR;
+    if (!S_ISREG(st.st_mode))
+        return UTIL_WALK_OTHER;
+    if (size_out)
+        *size_out = (uint64_t)st.st_size;
+    return UTIL_WALK_FILE;
+}
+
 /* ---- misc ------------------------------------------------------------------ */
 
 int util_parse_id(const char *s, uint32_t *out)

@@ -157,6 +157,21 @@ void util_arena_free(util_arena *a);
  * block); *fd_out and *size_out on success; UTIL_EIO naming the path otherwise. */
 int util_open_regular(const char *path, int *fd_out, size_t *size_out, util_err *e);
 
+/* What a folder walk does with one entry of a folder: the one rule every walk of ancsdb
+ * follows (plain folders, Dolphin's extracted files/). A regular file, or a symbolic link to
+ * one, is read (UTIL_WALK_FILE); a folder is entered (UTIL_WALK_DIR); a symbolic link to a
+ * folder is never entered (UTIL_WALK_LINKED_DIR), so a walk stays inside the tree it was
+ * given; a dangling link or an entry that vanished is UTIL_WALK_GONE; anything else (FIFO,
+ * socket, device) UTIL_WALK_OTHER. *size_out (may be NULL): the file's size. */
+typedef enum {
+    UTIL_WALK_FILE,
+    UTIL_WALK_DIR,
+    UTIL_WALK_LINKED_DIR,
+    UTIL_WALK_GONE,
+    UTIL_WALK_OTHER
+} util_walk_kind;
+util_walk_kind util_walk_classify(const char *path, uint64_t *size_out);
+
 /* Read the whole regular file at path into a new buffer with one extra 0 byte after the
  * *len_out bytes (so text can be used as a C string); caller free()s *out. A file larger
  * than max bytes is UTIL_EFORMAT before any allocation (max 0: no limit). UTIL_EIO naming

@@ -1,8 +1,9 @@
 /* gen_disc_seeds.c — writes the seed images of tests/fuzz/corpus/disc/ with the fixture's
  * disc writer (minimal layout: the FST right after the header), run once by hand; not part
  * of the build:
- *   cc -std=c11 -D_POSIX_C_SOURCE=200809L -Iutil -Ifixture -Iancs \
- *      tests/fuzz/tools/gen_disc_seeds.c fixture/fixture_disc.c util/util.c util/util_src.c \
+ *   cc -std=c11 -D_POSIX_C_SOURCE=200809L -Iutil -Ifixture -Iancs -Idisc \
+ *      tests/fuzz/tools/gen_disc_seeds.c fixture/fixture_disc.c disc/disc_junk.c \
+ *      util/util.c util/util_src.c \
  *      -o /tmp/gen && /tmp/gen tests/fuzz/corpus/disc
  */
 #include <stdio.h>

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# e2e_fst_dup.sh BINARY SHARED_DIR — a disc image whose FST holds two entries with the same
+# path (issue 20 item 7): the first is read, the second is a load_errors row naming its FST
+# entry's offset, and the summary counts the PAKs the database holds. The image is a copy of
+# the corpus's GM8E01_00.iso with one name in its FST string table changed by python3 (the
+# FST found from the header, FORMATS.md §10); the PAK count from truth.json.
+set -u
+BIN=$1
+CORPUS=$2/corpus
+ISO=$CORPUS/iso/GM8E01_00.iso
+if [ ! -f "$ISO" ] || ! command -v python3 >/dev/null; then
+    echo "SKIP: no corpus image or no python3"
+    exit 77
+fi
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail=0
+. "$(dirname "$0")/check.sh"
+cp "$ISO" "$T/d.iso"
+chmod u+w "$T/d.iso"
+python3 - "$T/d.iso" <<'PY' || { echo "FAIL: could not patch the FST"; exit 1; }
+import struct, sys
+f = open(sys.argv[1], "r+b")
+f.seek(0x424)
+off, size = struct.unpack(">II", f.read(8))
+f.seek(off)
+fst = f.read(size)
+at = fst.find(b"Metroid2.pak\0")
+assert at >= 0 and fst.find(b"Metroid1.pak\0") >= 0
+f.seek(off + at)
+f.write(b"Metroid1.pak\0")
+PY
+want=$(python3 -c 'import json, sys
+for r in json.load(open(sys.argv[1]))["releases"]:
+    if r["label"] == "GM8E01_00":
+        print(r["pak_count"] - 1)' "$CORPUS/truth.json")
+"$BIN" ingest --db "$T/x.db" "$T/d.iso" 2>"$T/err"
+check "exit 1 (one FST entry not read)" 1 $?
+sq() { "$BIN" sql --db "$T/x.db" --format tsv "$1" | tail -1; }
+check "the database holds every PAK but the repeated one" "$want" "$(sq "SELECT count(*) FROM paks")"
+grep -Eq "^ingest: $want PAKs " "$T/err"
+check "the summary counts what the database holds ($want)" 0 $?
+check "one load_errors row for the second entry, with its offset" "1" \
+    "$(sq "SELECT count(*) FROM load_errors WHERE message LIKE '%second FST entry%' AND byte_offset > 0")"
+"$BIN" ingest --quiet --db "$T/x.db" "$T/d.iso" 2>"$T/err2"
+check "a second run: exit 1 again" 1 $?
+check "a second run: still one row, no more PAKs" "1 $want" \
+    "$(sq "SELECT (SELECT count(*) FROM load_errors) || ' ' || (SELECT count(*) FROM paks)")"
+exit $fail
