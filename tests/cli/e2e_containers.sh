@@ -191,7 +191,7 @@ d["revision"], d["region"], d["title"], d["container"], d["block_size"], d["comp
 if [ $wia_ok = 1 ]; then
     "$BIN" disc list --format json "$T/rvz128.RVZ" >"$T/dl.json"
     check "disc list: RVZ block size and compression as dolphin-tool reports them" \
-        "RVZ $("$DT" header -b -i "$T/rvz128.RVZ" | tr -dc 0-9) $("$DT" header -c -i "$T/rvz128.RVZ" | tr -d '\n' | tr 'A-Z' 'a-z')" \
+        "RVZ $("$DT" header -b -i "$T/rvz128.RVZ" | tr -dc 0-9) $("$DT" header -c -i "$T/rvz128.RVZ" | tr -d '\n' | tr 'A-Z' 'a-z' | sed 's/^zstandard$/zstd/')" \
         "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["container"], \
 d["block_size"], d["compression"].lower())' "$T/dl.json")"
 fi
