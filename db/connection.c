@@ -324,6 +324,14 @@ int db_open_wait(db **out, const char *path, int mode, void (*waiting)(void *ctx
         return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
     d->lock_fd = -1;
     d->readonly = mode == DB_OPEN_READONLY;
+    /* reading a database that is not there: say how to make one (and create nothing) */
+    if (d->readonly && strcmp(path, ":memory:") && access(path, F_OK) != 0 && errno == ENOENT) {
+        rc = util_fail(err, UTIL_EIO, UINT64_MAX,
+                       "no database %s: make one with 'ancsdb ingest --db %s PATH...' (PAK "
+                       "files, folders or disc images)",
+                       path, path);
+        goto done;
+    }
     if (!d->readonly && (rc = take_lock(d, path, waiting, ctx, err)) != 0)
         goto done;
     /* A db handle is used by one thread at a time (the ingest's workers never touch

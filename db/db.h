@@ -87,18 +87,21 @@ typedef struct db_ingest_opts {
 } db_ingest_opts;
 
 typedef struct db_ingest_stats {
-    long paks_seen;     /* PAKs found (files, and PAKs inside disc images) */
-    long paks_ingested; /* (re)written */
-    long paks_skipped;  /* unchanged */
-    long resources;     /* table entries of the (re)written PAKs */
-    long ancs;          /* ANCS decoded in this run */
-    long evnt;          /* EVNT decoded in this run */
-    long characters;    /* characters of those ANCS */
-    long inflated;      /* compressed entries inflated (the others' content was known from
-                         * their stored bytes, seen in the database or earlier in the run) */
-    long errors;        /* load_errors rows created in this run */
-    long warnings;      /* warnings rows created in this run */
-    int interrupted;    /* *opts->stop ended the run before every PAK was read */
+    long paks_seen;      /* PAKs found (files, and PAKs inside disc images) */
+    long paks_ingested;  /* (re)written */
+    long paks_skipped;   /* unchanged */
+    long paks_elsewhere; /* of paks_skipped: read again because they came from another copy
+                          * of their release (an image's extracted folder, a moved file),
+                          * their entries found the same */
+    long resources;      /* table entries of the (re)written PAKs */
+    long ancs;           /* ANCS decoded in this run */
+    long evnt;           /* EVNT decoded in this run */
+    long characters;     /* characters of those ANCS */
+    long inflated;       /* compressed entries inflated (the others' content was known from
+                          * their stored bytes, seen in the database or earlier in the run) */
+    long errors;         /* load_errors rows created in this run */
+    long warnings;       /* warnings rows created in this run */
+    int interrupted;     /* *opts->stop ended the run before every PAK was read */
     double seconds;
 } db_ingest_stats;
 

@@ -21,6 +21,7 @@ static int bind_one(sqlite3_stmt *st, int idx, const db_bind *b)
 static int stop_check(void *arg)
 {
     const db_exec_opts *o = arg;
+    util_test_point("step");
     return *o->stop != 0;
 }
 

@@ -68,10 +68,10 @@ int ing_fault(ing *g, const char *path, const char *game, int64_t entry, uint32_
         if (off != UINT64_MAX)
             snprintf(at, sizeof at, " @0x%" PRIx64, off);
         if (entry >= 0)
-            fprintf(g->o->log, "ancsdb: %s entry %" PRId64 " %s %08X %s%s: %s\n", path, entry,
-                    dbi_fourcc(type, fc), id, stage, at, msg);
+            util_text_printf(g->o->log, "ancsdb: %s entry %" PRId64 " %s %08X %s%s: %s\n", path,
+                             entry, dbi_fourcc(type, fc), id, stage, at, msg);
         else
-            fprintf(g->o->log, "ancsdb: %s %s%s: %s\n", path, stage, at, msg);
+            util_text_printf(g->o->log, "ancsdb: %s %s%s: %s\n", path, stage, at, msg);
     }
     return 0;
 }

@@ -76,7 +76,7 @@ static int drop_unheld_contents(ing *g)
 /* A content whose rows came from a copy that is gone, and whose copies left are all longer
  * (0xFF padding): decode it again from its shortest copy, as a clean ingest would have. */
 typedef struct redo {
-    int64_t cid, pak_id, off, size;
+    int64_t cid, off, size;
     char game[4];
     char *path, *image;
     uint32_t entry;
@@ -108,7 +108,7 @@ static int redecode_one(ing *g, const redo *r)
             ing_job_run(&j);
             if (j.hashed) { /* else the file changed since: the next ingest sees it */
                 g->force_cid = r->cid;
-                rc = ing_finish_entry(g, &j, r->pak_id, r->path, r->game);
+                rc = ing_finish_entry(g, &j, r->path, r->game);
                 g->force_cid = 0;
             }
             ing_job_clear(&j);
@@ -131,7 +131,7 @@ static int redecode_short_contents(ing *g)
         "content_id), stale AS MATERIALIZED (SELECT c.content_id FROM contents c JOIN m ON "
         "m.content_id = c.content_id WHERE c.status = 'ok' AND c.size < m.len) "
         "SELECT c.content_id, p.game, p.path, p.source_offset, p.file_size, r.source, "
-        "e.entry_index, p.pak_id FROM stale c JOIN pak_entries e ON e.content_id = "
+        "e.entry_index FROM stale c JOIN pak_entries e ON e.content_id = "
         "c.content_id JOIN paks p ON p.pak_id = e.pak_id JOIN releases r ON r.release_id = "
         "p.release_id WHERE p.status = 'ok' ORDER BY c.content_id, CASE WHEN "
         "e.compressed <> 0 THEN e.decompressed_size ELSE e.stored_size END, p.release_path, "
@@ -164,7 +164,6 @@ static int redecode_short_contents(ing *g)
         const unsigned char *src = sqlite3_column_text(st, 5);
         r->image = src ? strdup((const char *)src) : NULL;
         r->entry = (uint32_t)sqlite3_column_int64(st, 6);
-        r->pak_id = sqlite3_column_int64(st, 7);
         n++;
         if (!r->path || (src && !r->image)) {
             rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
@@ -248,7 +247,6 @@ static int set_cache(ing *g, int kib)
     return dbi_exec(g->d, sql, g->err);
 }
 
-/* Named so: tests/cli/e2e_crash.sh kills a run in gdb on entering `final_pass`. */
 static int final_pass(ing *g)
 {
     int rc = ing_tx_begin(g);

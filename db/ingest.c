@@ -145,7 +145,8 @@ static int remove_gone(ing *g, const iw_release *r)
             for (size_t i = 0; i < n && !rc; i++) {
                 if (g->o->log && !g->o->quiet) {
                     ing_progress_clear(g);
-                    fprintf(g->o->log, "%s: gone from release %s; removed\n", paths[i], r->label);
+                    util_text_printf(g->o->log, "%s: gone from release %s; removed\n", paths[i],
+                                     r->label);
                 }
                 rc = ing_delete_pak(g, ids[i], paths[i]);
             }
@@ -251,6 +252,7 @@ static int run(ing *g, ing_indexes *idx)
         }
         progress(g, i, g->L.items[i].path);
         rc = ing_do_pak(g, &g->L.items[i]);
+        util_test_point("pak");
     }
     g->rel_id = -1;
     ing_cache_free(&g->pl); /* the final pass reads at most a few entries again */
@@ -269,6 +271,7 @@ static int run(ing *g, ing_indexes *idx)
         rc = ing_create_indexes(g, idx);
     if (!rc && g->changed && !g->st->interrupted) {
         progress(g, g->L.nitems, "finishing");
+        util_test_point("final");
         rc = ing_final_pass(g);
     }
     if (g->bulk) {

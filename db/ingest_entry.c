@@ -35,7 +35,7 @@ static int put_content(ing *g, const char *game, const char *tname, uint32_t id,
     return 0;
 }
 
-int ing_finish_entry(ing *g, ing_job *j, int64_t pak_id, const char *path, const char *game)
+int ing_finish_entry(ing *g, ing_job *j, const char *path, const char *game)
 {
     const pak_entry *e = &j->p->entries[j->entry];
     uint32_t i = j->entry;
@@ -43,7 +43,7 @@ int ing_finish_entry(ing *g, ing_job *j, int64_t pak_id, const char *path, const
     int is_ancs = e->type == UTIL_FCC_ANCS;
     const char *tname = is_ancs ? "ANCS" : "EVNT";
     int rc = 0;
-    (void)pak_id;
+    util_test_point("entry");
     if (!e->in_bounds)
         return ing_fault(g, path, game, i, e->type, e->id, "inflate", e->offset,
                          "entry data lies outside the file");

@@ -210,7 +210,7 @@ int ing_do_pak(ing *g, const iw_item *it);
  * entry's hashes in g->out; for an ANCS/EVNT find its content or make it (decode, contents
  * row, the decode's rows; a content's rows come from its shortest copy). Faults become
  * load_errors; SQL failures and out of memory are returned. */
-int ing_finish_entry(ing *g, ing_job *j, int64_t pak_id, const char *path, const char *game);
+int ing_finish_entry(ing *g, ing_job *j, const char *path, const char *game);
 /* Whether (game, type, id) is an ANCS/EVNT with no content yet: the guess handed to a
  * worker. */
 int ing_want_decode(ing *g, const char *game, const pak_entry *e);

@@ -142,13 +142,39 @@ static int put_entries(ing *g, const pak_file *p, int64_t pak_id)
     return rc ? rc : frc;
 }
 
+/* Every entry of PAK pak_id as text (index, type, ID, content hash, in entry order) into
+ * *out (malloc'd; NULL when the PAK has no rows): two PAKs with the same text hold the same
+ * resources. */
+static int entries_digest(ing *g, int64_t pak_id, char **out)
+{
+    *out = NULL;
+    sqlite3_stmt *st = NULL;
+    const char *sql =
+        "SELECT ifnull(group_concat(k, ' '), '') FROM (SELECT entry_index || ':' || type || ':' "
+        "|| asset_id || ':' || ifnull(content_hash, '-') AS k FROM pak_entries "
+        "WHERE pak_id = ?1 ORDER BY entry_index)";
+    if (sqlite3_prepare_v2(g->d->h, sql, -1, &st, NULL) != SQLITE_OK)
+        return dbi_sql_fail(g->d, g->err, sql);
+    sqlite3_bind_int64(st, 1, pak_id);
+    int s = sqlite3_step(st);
+    if (s == SQLITE_ROW && sqlite3_column_text(st, 0)) {
+        *out = strdup((const char *)sqlite3_column_text(st, 0));
+        if (!*out) {
+            sqlite3_finalize(st);
+            return util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+        }
+    }
+    sqlite3_finalize(st);
+    return s == SQLITE_ROW || s == SQLITE_DONE ? 0 : dbi_sql_fail(g->d, g->err, sql);
+}
+
 /* Ingest the PAK p (closed here) in one transaction. */
 static int do_pak_file(ing *g, const ing_pak_at *at, const struct stat *sb, pak_file *p)
 {
     int rc = 0;
     int64_t old_id = -1, pak_id = -1;
     int skip = 0;
-    char *old_path = NULL;
+    char *old_path = NULL, *old_digest = NULL;
     ing_pipeline *pl = &g->pl;
     const char *path = at->path;
     /* job sequence numbers: this PAK's start, next to hand out, next to consume; one job
@@ -212,6 +238,11 @@ static int do_pak_file(ing *g, const ing_pak_at *at, const struct stat *sb, pak_
         goto done;
     }
     g->changed = 1;
+    /* the same release's PAK read from another place (an image, then its extracted folder):
+     * its entries before, to tell afterwards whether anything changed */
+    if (old_id >= 0 && old_path && strcmp(old_path, path) &&
+        (rc = entries_digest(g, old_id, &old_digest)) != 0)
+        goto done;
     if ((rc = ing_tx_begin(g)) != 0)
         goto done;
     if ((rc = ing_set_pending(g, 1)) != 0 || (rc = ing_delete_pak(g, old_id, path)) != 0 ||
@@ -265,7 +296,7 @@ static int do_pak_file(ing *g, const ing_pak_at *at, const struct stat *sb, pak_
             ing_job_set(j, p, (uint32_t)k, ag, 0); /* finish_entry decodes when needed */
             ing_job_run(j);
         }
-        rc = ing_finish_entry(g, j, pak_id, path, game);
+        rc = ing_finish_entry(g, j, path, game);
         ing_job_clear(j);
         consumed++;
         if (rc)
@@ -282,7 +313,17 @@ static int do_pak_file(ing *g, const ing_pak_at *at, const struct stat *sb, pak_
         goto rollback;
     if ((rc = ing_tx_commit(g)) != 0)
         goto rollback;
-    g->st->paks_ingested++;
+    char *new_digest = NULL;
+    if (old_digest && (rc = entries_digest(g, pak_id, &new_digest)) != 0)
+        goto done;
+    if (old_digest && new_digest && !strcmp(old_digest, new_digest)) {
+        g->st->paks_skipped++; /* read from elsewhere, nothing changed */
+        g->st->paks_elsewhere++;
+        g->st->resources -= p->entry_count; /* counted as the entries went in */
+    } else {
+        g->st->paks_ingested++;
+    }
+    free(new_digest);
     rc = ing_kept_add(g, pak_id);
     goto done;
 rollback:
@@ -290,6 +331,7 @@ rollback:
     ing_tx_rollback(g);
 done:
     free(old_path);
+    free(old_digest);
     pak_close(p);
     return rc;
 }

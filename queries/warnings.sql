@@ -1,7 +1,7 @@
--- Decoder and loader warnings (anomalies in input that was read), by kind: game, kind, PAK path, asset, offset, detail
--- param: [KIND] — only warnings of this kind (the `code` column, e.g. copy_differs, pas_magic; case-insensitive, `*` and `?` wildcards)
+-- Decoder and loader warnings (anomalies in input that was read), by code: game, code, PAK path, asset, offset, detail
+-- param: [CODE] — only warnings of this code (the table's `code` column, e.g. copy_differs, pas_magic; case-insensitive, `*` and `?` wildcards)
 SELECT w.game,
-       w.code AS kind,
+       w.code,
        coalesce(p.path, dp.path) AS pak_path,
        w.type,
        w.asset_id,

@@ -4,11 +4,10 @@ set -euo pipefail
 # graphviz: `ancsdb graph --format svg` and the report's graphs run its `dot`
 # libzstd-dev liblzma-dev libbz2-dev: RVZ (zstd) and WIA (LZMA, LZMA2, bzip2) disc containers
 pkgs="build-essential cmake pkg-config zlib1g-dev libdeflate-dev libsqlite3-dev liblzo2-dev libexpat1-dev libxxhash-dev libzstd-dev liblzma-dev libbz2-dev libcmocka-dev sqlite3 clang graphviz"
+# man-db: the test of `cmake --install` renders the generated manual page with `man -l`
+pkgs="$pkgs man-db"
 # the test command also needs chromium (e2e_report loads the HTML report in headless Chromium)
 [ "${1:-}" = "--with-fuzz" ] && pkgs="$pkgs libclang-rt-dev chromium"
-# disc containers (docs/formats.md §13): zlib (above) inflates GCZ blocks; WIA/RVZ groups are
-# zstd (RVZ), LZMA/LZMA2 (WIA) or bzip2 (WIA) streams
-pkgs="$pkgs libzstd-dev liblzma-dev libbz2-dev"
 # the test command also needs dolphin-emu: its /usr/games/dolphin-tool writes the RVZ, WIA and
 # GCZ files e2e_containers reads (an independent writer; the test skips without it)
 [ "${1:-}" = "--with-fuzz" ] && pkgs="$pkgs dolphin-emu"

@@ -32,7 +32,7 @@ int cmd_report(int argc, char **argv);
 typedef int (*cli_command_fn)(int argc, char **argv);
 cli_command_fn cli_command(const char *name);
 
-/* Print "ancsdb: <msg>\n" to stderr. */
+/* Print "ancsdb: <msg>\n" to stderr, msg made terminal-safe (cli_say). */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- options (opt.c) -------------------------------------------------------------------
@@ -72,16 +72,21 @@ void cli_catch_sigint(volatile sig_atomic_t *flag);
 
 /* ---- strings we print (textout.c) ------------------------------------------------------
  * JSON: s[0..n) as a JSON string literal that is always valid UTF-8. Well-formed UTF-8 passes
- * through; `"` `\` and \n \r \t are escaped as such; other control characters (C0, DEL, C1),
- * U+2028/U+2029 and the bidirectional controls as \uXXXX; every byte that is not part of
- * well-formed UTF-8 as \u00XX with XX the byte (read as Latin-1; such bytes are the only
- * \u0080-\u00ff escapes written, so the original bytes can be recovered). */
+ * through; `"` `\` and \n \r \t are escaped as such; other control characters (C0, DEL, C1:
+ * \u0000-\u001f, \u007f-\u009f), U+2028/U+2029 and the bidirectional controls as \uXXXX;
+ * each byte XX that is not part of well-formed UTF-8 (always >= 0x80) as the lone surrogate
+ * \udcXX (U+DC80-U+DCFF, which well-formed UTF-8 cannot hold), so a valid U+009B (\u009b) and
+ * an invalid byte 0x9B (\udc9b) differ and the original bytes can be recovered. */
 void cli_json_string(FILE *f, const char *s, size_t n);
 void cli_json_cstr(FILE *f, const char *s);
-/* Terminal-safe text: the same characters shown as \n \r \t, \xNN (code points below 0x100
- * and bytes that are not UTF-8) or \uXXXX; everything else unchanged. owned: caller frees;
- * NULL when out of memory. */
+/* Terminal-safe text by the one policy (util_text_safe): control characters shown as \n \r
+ * \t, \xNN or \uXXXX, bytes that are not UTF-8 as \xNN. owned: caller frees; NULL when out
+ * of memory. */
 char *cli_term_escape(const char *s, size_t n);
+/* printf to f (stdout or stderr) of a line holding data (names, paths): the whole text goes
+ * through the same policy; a final '\n' stays a line end. Every message is printed by this
+ * or cli_error. */
+void cli_say(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Characters (not bytes) of UTF-8 text, for aligning columns. */
 size_t cli_text_width(const char *s);
 

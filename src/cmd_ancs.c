@@ -17,7 +17,12 @@
  * event_sets[{version, bool_nodes, int32_nodes, particle_nodes, sound_nodes}].
  * Meta-animation: {offset, type, type_name, ...body}; meta-transition likewise. Asset IDs
  * are 8-digit upper-case hex strings; PAS values are raw u32 (float bits for Float parms);
- * non-finite floats print as strings ("nan", "inf", "-inf"). */
+ * non-finite floats print as strings ("nan", "inf", "-inf").
+ *
+ * An MLVL or STRG (told by its magic; docs/formats.md §11, §12) is printed the same way with
+ * type "MLVL" / "STRG": the world's header fields and areas (layers with their dependencies in
+ * file order, the area's own group, docks, MP2 modules and internal name), or the string
+ * table's languages (FourCC, strings as UTF-8) and MP2 names. */
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
@@ -31,6 +36,7 @@
 #include "cli.h"
 #include "disc_arg.h"
 #include "pak.h"
+#include "world.h"
 
 #define MAX_NEST 512
 
@@ -631,6 +637,248 @@ static void dump_evnt(em *e, const char *file, int has_id, uint32_t asset, size_
         fputs("}\n", e->f);
 }
 
+/* ---- worlds and string tables ------------------------------------------------------------ */
+
+static void header_common(em *e, const char *file, const char *type, int has_id, uint32_t asset,
+                          world_game g, size_t size, uint32_t version, const world_report *r)
+{
+    if (e->json) {
+        e->count[0] = 0;
+        e->is_arr[0] = 0;
+        fputc('{', e->f);
+    }
+    str(e, "file", file);
+    str(e, "type", type);
+    if (has_id)
+        id(e, "asset_id", asset);
+    else
+        null_(e, "asset_id");
+    str(e, "game", world_game_name(g));
+    u(e, "size", size);
+    u(e, "version", version);
+    u(e, "consumed", r->consumed);
+    u(e, "trailing_bytes", r->trailing_len);
+    key(e, "trailing_all_ff");
+    fputs(r->trailing_all_ff ? "true" : "false", e->f);
+    if (!e->json)
+        fputc('\n', e->f);
+    arr(e, "warnings", (uint32_t)r->warning_count);
+    for (const world_warning *w = r->warnings; w; w = w->next) {
+        obj(e, NULL);
+        u(e, "offset", w->offset);
+        str(e, "code", w->code);
+        str(e, "message", w->msg);
+        end(e, 0);
+    }
+    end(e, 1);
+}
+
+static void deps_(em *e, const char *k, const world_dep *d, uint32_t n)
+{
+    arr(e, k, n);
+    for (uint32_t i = 0; i < n; i++) {
+        obj(e, NULL);
+        fourcc(e, "type", d[i].type);
+        id(e, "id", d[i].id);
+        end(e, 0);
+    }
+    end(e, 1);
+}
+
+static void floats(em *e, const char *k, const float *v, int n)
+{
+    arr(e, k, (uint32_t)n);
+    for (int i = 0; i < n; i++)
+        flt(e, NULL, v[i]);
+    end(e, 1);
+}
+
+static void area_(em *e, const world_mlvl *m, const world_area *a, uint32_t index)
+{
+    int mp2 = m->game == WORLD_GAME_MP2;
+    obj(e, NULL);
+    u(e, "index", index);
+    u(e, "offset", a->offset);
+    id(e, "name_strg", a->name_strg);
+    id(e, "mrea_id", a->mrea_id);
+    id(e, "area_id", a->area_id);
+    floats(e, "transform", a->transform, 12);
+    floats(e, "bounding_box", a->bbox, 6);
+    arr(e, "attached_areas", a->attached_count);
+    for (uint32_t i = 0; i < a->attached_count; i++)
+        u(e, NULL, a->attached[i]);
+    end(e, 1);
+    u(e, "unknown", a->unknown);
+    u(e, "layer_count", a->layer_count);
+    char flags[20];
+    snprintf(flags, sizeof flags, "%016llX", (unsigned long long)a->layer_flags);
+    str(e, "layer_flags", flags);
+    arr(e, "dependency_offsets", a->dep_offset_count);
+    for (uint32_t i = 0; i < a->dep_offset_count; i++)
+        u(e, NULL, a->dep_offsets[i]);
+    end(e, 1);
+    arr(e, "layers", a->layer_count);
+    for (uint32_t l = 0; l < a->layer_count; l++) {
+        const world_layer *y = &a->layers[l];
+        obj(e, NULL);
+        u(e, "index", l);
+        str(e, "name", y->name);
+        key(e, "active");
+        fputs(y->active ? "true" : "false", e->f);
+        if (!e->json)
+            fputc('\n', e->f);
+        deps_(e, "dependencies", a->deps + y->dep_start, y->dep_count);
+        if (mp2) {
+            arr(e, "modules", y->module_count);
+            for (uint32_t k = 0; k < y->module_count; k++)
+                str(e, NULL, a->rel_modules[y->module_start + k]);
+            end(e, 1);
+        }
+        end(e, 0);
+    }
+    end(e, 1);
+    deps_(e, "area_dependencies", a->deps + a->own_dep_start, a->own_dep_count);
+    arr(e, "docks", a->dock_count);
+    for (uint32_t i = 0; i < a->dock_count; i++) {
+        const world_dock *k = &a->docks[i];
+        obj(e, NULL);
+        arr(e, "connecting_docks", k->link_count);
+        for (uint32_t j = 0; j < k->link_count; j++) {
+            obj(e, NULL);
+            u(e, "area_index", k->links[j].area_index);
+            u(e, "dock_index", k->links[j].dock_index);
+            end(e, 0);
+        }
+        end(e, 1);
+        arr(e, "coordinates", k->coord_count);
+        for (uint32_t j = 0; j < k->coord_count; j++)
+            vec3(e, NULL, k->coords[j].v);
+        end(e, 1);
+        end(e, 0);
+    }
+    end(e, 1);
+    if (mp2) {
+        arr(e, "rel_modules", a->rel_module_count);
+        for (uint32_t i = 0; i < a->rel_module_count; i++)
+            str(e, NULL, a->rel_modules[i]);
+        end(e, 1);
+        arr(e, "rel_module_offsets", a->rel_offset_count);
+        for (uint32_t i = 0; i < a->rel_offset_count; i++)
+            u(e, NULL, a->rel_offsets[i]);
+        end(e, 1);
+    } else {
+        null_(e, "rel_modules");
+        null_(e, "rel_module_offsets");
+    }
+    str(e, "internal_name", a->internal_name);
+    end(e, 0);
+}
+
+static void dump_mlvl(em *e, const char *file, int has_id, uint32_t asset, size_t size,
+                      const world_mlvl *m)
+{
+    int mp2 = m->game == WORLD_GAME_MP2;
+    header_common(e, file, "MLVL", has_id, asset, m->game, size, m->version, &m->report);
+    id(e, "world_name_strg", m->world_name_strg);
+    if (mp2) {
+        id(e, "dark_world_name_strg", m->dark_world_name_strg);
+        u(e, "temple_key_world_index", m->temple_key_world_index);
+    } else {
+        null_(e, "dark_world_name_strg");
+        null_(e, "temple_key_world_index");
+    }
+    id(e, "savw_id", m->savw_id);
+    id(e, "default_skybox_id", m->default_skybox_id);
+    if (mp2) {
+        null_(e, "memory_relays");
+    } else {
+        arr(e, "memory_relays", m->memory_relay_count);
+        for (uint32_t i = 0; i < m->memory_relay_count; i++) {
+            obj(e, NULL);
+            u(e, "instance_id", m->memory_relays[i].instance_id);
+            u(e, "target_id", m->memory_relays[i].target_id);
+            u(e, "message", m->memory_relays[i].message);
+            u(e, "active", m->memory_relays[i].active);
+            end(e, 0);
+        }
+        end(e, 1);
+    }
+    u(e, "area_count", m->area_count);
+    if (mp2)
+        null_(e, "unknown_after_area_count");
+    else
+        u(e, "unknown_after_area_count", m->unknown_after_area_count);
+    id(e, "mapw_id", m->mapw_id);
+    u(e, "script_layer_header", m->script_layer_header);
+    u(e, "script_instance_count", m->script_instance_count);
+    if (mp2) {
+        null_(e, "audio_groups");
+    } else {
+        arr(e, "audio_groups", m->audio_group_count);
+        for (uint32_t i = 0; i < m->audio_group_count; i++) {
+            obj(e, NULL);
+            u(e, "group_id", m->audio_groups[i].group_id);
+            id(e, "agsc_id", m->audio_groups[i].agsc_id);
+            end(e, 0);
+        }
+        end(e, 1);
+    }
+    if (mp2)
+        null_(e, "unknown_string");
+    else
+        str(e, "unknown_string", m->unknown_string);
+    arr(e, "layer_name_offsets", m->layer_name_offset_count);
+    for (uint32_t i = 0; i < m->layer_name_offset_count; i++)
+        u(e, NULL, m->layer_name_offsets[i]);
+    end(e, 1);
+    arr(e, "areas", m->area_count);
+    for (uint32_t i = 0; i < m->area_count; i++)
+        area_(e, m, &m->areas[i], i);
+    end(e, 1);
+    if (e->json)
+        fputs("}\n", e->f);
+}
+
+static void dump_strg(em *e, const char *file, int has_id, uint32_t asset, size_t size,
+                      const world_strg *s)
+{
+    header_common(e, file, "STRG", has_id, asset, s->game, size, s->version, &s->report);
+    u(e, "language_count", s->language_count);
+    u(e, "string_count", s->string_count);
+    key(e, "layout_kept_as_stored");
+    fputs(s->raw_body ? "true" : "false", e->f);
+    if (!e->json)
+        fputc('\n', e->f);
+    arr(e, "languages", s->language_count);
+    for (uint32_t k = 0; k < s->language_count; k++) {
+        const world_strg_lang *l = &s->languages[k];
+        obj(e, NULL);
+        fourcc(e, "language", l->lang);
+        u(e, "offset", l->offset);
+        u(e, "size", l->size);
+        arr(e, "strings", s->string_count);
+        for (uint32_t i = 0; i < s->string_count; i++)
+            str(e, NULL, l->strings[i]);
+        end(e, 1);
+        end(e, 0);
+    }
+    end(e, 1);
+    if (s->game == WORLD_GAME_MP2) {
+        arr(e, "names", s->name_count);
+        for (uint32_t i = 0; i < s->name_count; i++) {
+            obj(e, NULL);
+            str(e, "name", s->names[i].name);
+            u(e, "string_index", s->names[i].string_index);
+            end(e, 0);
+        }
+        end(e, 1);
+    } else {
+        null_(e, "names");
+    }
+    if (e->json)
+        fputs("}\n", e->f);
+}
+
 /* An EVNT starts with its version (1 or 2), an ANCS with u16 1, u16 1 (0x00010001). */
 static int looks_evnt(const char *path, const uint8_t *buf, size_t len)
 {
@@ -644,19 +892,21 @@ static int looks_evnt(const char *path, const uint8_t *buf, size_t len)
 
 static void usage(FILE *f)
 {
-    fputs("usage: ancsdb ancs dump [--game auto|MP1|MP2] [--json] FILE | FILE.pak:ID | "
-          "IMAGE:PATH:ID\n\n"
-          "Decodes one ANCS or EVNT and prints its whole structure: an indented tree, or with\n"
+    fputs("usage: ancsdb ancs dump [--game auto|MP1|MP2] [--json] FILE | FILE.pak:ID |\n"
+          "                        IMAGE:PATH:ID\n\n"
+          "Decodes one ANCS, EVNT, MLVL (world) or STRG (string table) and prints its whole\n"
+          "structure: an indented tree, or with\n"
           "--json one JSON object (snake_case fields; asset IDs as 8 hex digit strings; absent\n"
           "version-gated fields as null; warnings and the trailing-byte count included).\n"
           "FILE is a raw .ancs or .evnt file (an EVNT is told by its name or its first word, the\n"
-          "version 1 or 2); FILE.pak:ID inflates the first ANCS (else EVNT) entry with that ID\n"
+          "version 1 or 2; an MLVL or STRG by its magic); FILE.pak:ID inflates the first ANCS\n"
+          "(else EVNT, MLVL, STRG) entry with that ID\n"
           "(ID as 0x1A2B3C4D or up to 8 hex digits, or 9 to 10 decimal digits); 'ancsdb pak\n"
           "list --type ANCS FILE.pak' lists them. A PAK without :ID is a usage error. The PAK\n"
           "may sit inside a disc: IMAGE:PATH:ID (a disc image, RVZ/WIA/GCZ/CISO container or\n"
           "extracted disc; PATH as the database prints it, e.g. GM8E01_00.rvz:Metroid1.pak).\n"
           "Strings are printed terminal-safe (control characters as \\xNN) in the tree and as\n"
-          "valid UTF-8 in JSON (bytes that are not UTF-8 as \\u00XX).\n\n"
+          "valid UTF-8 in JSON (a byte XX that is not UTF-8 as \\udcXX).\n\n"
           "options:\n"
           "  --game G     auto (default: the PAK's detected game, else the ANCS bytes decide:\n"
           "               first character version 10 = MP2), MP1 or MP2\n"
@@ -687,8 +937,9 @@ static int split_pak_arg(const char *arg, char **path, uint32_t *asset)
     return 1;
 }
 
+/* Entry of the asset in the PAK: the first ANCS with that ID, else EVNT, MLVL, STRG. */
 static int load_from_pak(const char *path, uint32_t asset, uint8_t **buf, size_t *len,
-                         ancs_game *game, int *is_evnt)
+                         ancs_game *game, uint32_t *type)
 {
     cli_pak cp;
     util_err err;
@@ -699,23 +950,26 @@ static int load_from_pak(const char *path, uint32_t asset, uint8_t **buf, size_t
     }
     pak_file *p = cp.pak;
     int rc = EXIT_OK;
-    uint32_t i;
-    for (i = 0; i < p->entry_count; i++)
-        if (p->entries[i].type == UTIL_FCC_ANCS && p->entries[i].id == asset)
-            break;
-    *is_evnt = i == p->entry_count;
-    for (uint32_t k = 0; *is_evnt && i == p->entry_count && k < p->entry_count; k++)
-        if (p->entries[k].type == UTIL_FCC_EVNT && p->entries[k].id == asset)
-            i = k;
+    static const uint32_t types[] = {UTIL_FCC_ANCS, UTIL_FCC_EVNT, UTIL_FCC_MLVL, UTIL_FCC_STRG};
+    uint32_t i = p->entry_count;
+    for (size_t t = 0; t < sizeof types / sizeof *types && i == p->entry_count; t++)
+        for (i = 0; i < p->entry_count; i++)
+            if (p->entries[i].type == types[t] && p->entries[i].id == asset)
+                break;
+    char tn[5] = "?";
+    if (i < p->entry_count) {
+        *type = p->entries[i].type;
+        util_fourcc_str(*type, tn);
+    }
     if (i == p->entry_count) {
-        cli_error("%s: no ANCS or EVNT entry with ID %08X", path, asset);
+        cli_error("%s: no ANCS, EVNT, MLVL or STRG entry with ID %08X", path, asset);
         rc = EXIT_PARTIAL;
     } else if (pak_inflate(buf, len, p, i, PAK_MAX_INFLATE, &err)) {
-        cli_error("%s: %s %08X entry %u: inflate @0x%llx: %s", path, *is_evnt ? "EVNT" : "ANCS",
-                  asset, i, (unsigned long long)err.offset, err.msg);
+        cli_error("%s: %s %08X entry %u: inflate @0x%llx: %s", path, tn, asset, i,
+                  (unsigned long long)err.offset, err.msg);
         rc = EXIT_PARTIAL;
     } else if (*game == ANCS_GAME_AUTO) {
-        ancs_game a = ancs_guess_game(*buf, *len); /* the ANCS signal: this ANCS's own */
+        ancs_game a = *type == UTIL_FCC_ANCS ? ancs_guess_game(*buf, *len) : ANCS_GAME_AUTO;
         pak_game_signals sig = {NULL, a == ANCS_GAME_MP2   ? PAK_GAME_MP2
                                       : a == ANCS_GAME_MP1 ? PAK_GAME_MP1
                                                            : PAK_GAME_UNKNOWN};
@@ -727,6 +981,41 @@ static int load_from_pak(const char *path, uint32_t asset, uint8_t **buf, size_t
     }
     cli_pak_close(&cp);
     return rc;
+}
+
+/* Decode and print an MLVL or STRG (their version says the game; --game is not needed). */
+static int dump_world(int json, const char *file, int has_id, uint32_t asset, uint32_t type,
+                      const uint8_t *buf, size_t len, util_arena *a)
+{
+    util_err err;
+    util_err_clear(&err);
+    world_mlvl m;
+    world_strg s;
+    int rc = type == UTIL_FCC_MLVL ? world_mlvl_decode(&m, buf, len, a, &err)
+                                   : world_strg_decode(&s, buf, len, a, &err);
+    if (rc) {
+        if (has_id)
+            cli_error("%s: %s %08X: decode error @0x%llx: %s", file,
+                      type == UTIL_FCC_MLVL ? "MLVL" : "STRG", asset,
+                      (unsigned long long)err.offset, err.msg);
+        else
+            cli_error("%s: decode error @0x%llx: %s", file, (unsigned long long)err.offset,
+                      err.msg);
+        return EXIT_PARTIAL;
+    }
+    em e;
+    memset(&e, 0, sizeof e);
+    e.f = stdout;
+    e.json = json;
+    if (type == UTIL_FCC_MLVL)
+        dump_mlvl(&e, file, has_id, asset, len, &m);
+    else
+        dump_strg(&e, file, has_id, asset, len, &s);
+    if (fflush(stdout) != 0) {
+        cli_error("write error on stdout");
+        return EXIT_FATAL;
+    }
+    return EXIT_OK;
 }
 
 static int dump_main(int argc, char **argv)
@@ -777,13 +1066,15 @@ static int dump_main(int argc, char **argv)
     uint8_t *buf = NULL;
     size_t len = 0;
     int has_id = split_pak_arg(arg, &pak_path, &asset), is_evnt = 0;
+    uint32_t type = 0;
     int rc = EXIT_OK;
     util_arena a;
     util_arena_init(&a);
     if (has_id) {
-        rc = load_from_pak(pak_path, asset, &buf, &len, &game, &is_evnt);
+        rc = load_from_pak(pak_path, asset, &buf, &len, &game, &type);
         if (rc)
             goto done;
+        is_evnt = type == UTIL_FCC_EVNT;
     } else {
         util_err rerr;
         util_err_clear(&rerr);
@@ -800,6 +1091,14 @@ static int dump_main(int argc, char **argv)
             rc = EXIT_USAGE;
             goto done;
         }
+        if (world_is_mlvl(buf, len))
+            type = UTIL_FCC_MLVL;
+        else if (world_is_strg(buf, len))
+            type = UTIL_FCC_STRG;
+    }
+    if (type == UTIL_FCC_MLVL || type == UTIL_FCC_STRG) {
+        rc = dump_world(json, has_id ? pak_path : arg, has_id, asset, type, buf, len, &a);
+        goto done;
     }
     ancs_set s;
     util_err err;

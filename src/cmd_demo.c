@@ -125,9 +125,9 @@ static int print_query(db *d, const char *name, const char *sql, int argc, char 
 
 static void heading(const char *title, const char *name, int argc, char **argv)
 {
-    printf("\n== %s  (ancsdb query %s", title, name);
+    cli_say(stdout, "\n== %s  (ancsdb query %s", title, name);
     for (int i = 0; i < argc; i++)
-        printf(" %s", argv[i]);
+        cli_say(stdout, " %s", argv[i]);
     printf(")\n");
     fflush(stdout);
 }
@@ -258,7 +258,7 @@ static int build(demo *dm, util_err *e)
     size_t names = 0;
     if (fixture_names_write_games(dm->mappath, all, 4, &names, e))
         return -1;
-    printf("  %s: a name map naming %zu of their assets\n", dm->mappath, names);
+    cli_say(stdout, "  %s: a name map naming %zu of their assets\n", dm->mappath, names);
     FILE *f = fopen(dm->manpath, "w");
     if (!f)
         return util_fail(e, UTIL_EIO, UINT64_MAX, "cannot write %s", dm->manpath);
@@ -338,7 +338,7 @@ static int build_report(demo *dm)
     char out[4096];
     snprintf(out, sizeof out, "%s/report", dm->dir);
     char *argv[] = {"report", "--db", dm->dbpath, "-o", out, NULL};
-    printf("\n== The HTML report  (ancsdb report --db %s -o %s)\n", dm->dbpath, out);
+    cli_say(stdout, "\n== The HTML report  (ancsdb report --db %s -o %s)\n", dm->dbpath, out);
     fflush(stdout);
     int rc = run_command("report", 5, argv);
     if (rc == -2) {
@@ -353,7 +353,7 @@ static int build_report(demo *dm)
     const char *rel = out;
     while (rel[0] == '.' && rel[1] == '/')
         rel += 2;
-    printf("report: file://%s%s%s/index.html\n", cwd, cwd[0] ? "/" : "", rel);
+    cli_say(stdout, "report: file://%s%s%s/index.html\n", cwd, cwd[0] ? "/" : "", rel);
     return 0;
 }
 
@@ -513,7 +513,7 @@ int cmd_demo(int argc, char **argv)
     util_err e;
     util_err_clear(&e);
     if (!dm.quiet)
-        fprintf(stderr, "ancsdb demo: building a demo corpus in %s (scale %g)\n", dm.dir,
+        cli_say(stderr, "ancsdb demo: building a demo corpus in %s (scale %g)\n", dm.dir,
                 dm.o.scale);
     if (build_only) {
         fixture_corpus_stats st;
@@ -571,9 +571,10 @@ int cmd_demo(int argc, char **argv)
     rc |= answers(&dm, d);
     db_close(d);
     rc |= build_report(&dm);
-    printf("\nThe database is %s: try `ancsdb query --db %s --list` or `ancsdb sql --db %s "
-           "\"SELECT ...\"`.\n",
-           dm.dbpath, dm.dbpath, dm.dbpath);
+    cli_say(stdout,
+            "\nThe database is %s: try `ancsdb query --db %s --list` or `ancsdb sql --db %s "
+            "\"SELECT ...\"`.\n",
+            dm.dbpath, dm.dbpath, dm.dbpath);
     demo_free(&dm);
     return rc ? EXIT_FATAL : (is.errors ? EXIT_PARTIAL : EXIT_OK);
 }

@@ -666,7 +666,7 @@ static int evnt_doc(ex *x, uint32_t id)
 static int usage_error(const char *msg, const char *arg)
 {
     fputs("ancsdb: export: ", stderr);
-    fprintf(stderr, msg, arg);
+    cli_say(stderr, msg, arg);
     fputc('\n', stderr);
     fputs(export_usage, stderr);
     return EXIT_USAGE;

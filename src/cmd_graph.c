@@ -40,7 +40,7 @@ static const char graph_usage[] =
 static int usage_error(const char *fmt, const char *arg)
 {
     fputs("ancsdb: graph: ", stderr);
-    fprintf(stderr, fmt, arg);
+    cli_say(stderr, fmt, arg);
     fputc('\n', stderr);
     fputs(graph_usage, stderr);
     return EXIT_USAGE;

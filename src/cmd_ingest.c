@@ -15,8 +15,10 @@ static const char ingest_usage[] =
     "usage: ancsdb ingest [--db FILE] [--release LABEL] [--game auto|MP1|MP2] [--jobs N]\n"
     "                     [--memory MIB] [--quiet] [--rehash] PATH...\n"
     "\n"
-    "Reads every PAK (a PATH that is a .pak file, or a folder searched recursively for *.pak\n"
-    "in any case; symbolic links to folders are followed once), inflates and decodes every\n"
+    "Reads every PAK (a PATH that is a .pak file, a GameCube disc image (ISO/GCM and\n"
+    "Dolphin's containers), whose PAKs are read in place, a folder extracted by Dolphin, or a\n"
+    "folder searched recursively for *.pak and disc images in any case; symbolic links to\n"
+    "folders are followed once), inflates and decodes every\n"
     "ANCS and EVNT, and writes rows into the database (default corpus.db in the working\n"
     "directory, created when missing). A PATH may also be a GameCube disc image, or a disc\n"
     "kept in an RVZ, WIA, GCZ or CISO container (recognised by its magic; folders are\n"
@@ -78,7 +80,8 @@ void cli_ingest_progress(void *ctx, size_t done, size_t total, const char *path)
     for (int i = 0; i < width; i++)
         bar[i] = i < fill ? '#' : '.';
     bar[width] = 0;
-    fprintf(f, "\r\033[K[%s] %zu/%zu %s", bar, done, total, base_name(path));
+    fprintf(f, "\r\033[K[%s] %zu/%zu ", bar, done, total);
+    cli_say(f, "%s", base_name(path));
     fflush(f);
 }
 
@@ -97,17 +100,53 @@ static int check_paths(const char **paths, int npaths)
     return bad;
 }
 
-/* "ancsdb query warnings" or, with another database, "ancsdb query --db 'X' warnings". */
+/* path as one shell word: unchanged when it holds only characters no shell treats specially,
+ * else in single quotes with each ' written as '\'' (ending the quotes, an escaped quote,
+ * reopening them). */
+static void shell_word(char *out, size_t n, const char *path)
+{
+    size_t o = 0;
+    int plain = *path != '\0';
+    for (const char *c = path; *c && plain; c++)
+        plain = strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./+,:@%=",
+                       *c) != NULL;
+    if (n == 0)
+        return;
+    if (plain) {
+        snprintf(out, n, "%s", path);
+        return;
+    }
+#define PUT(ch)                                                                                    \
+    do {                                                                                           \
+        if (o + 1 < n)                                                                             \
+            out[o++] = (ch);                                                                       \
+    } while (0)
+    PUT('\'');
+    for (const char *c = path; *c; c++) {
+        if (*c == '\'') {
+            PUT('\'');
+            PUT('\\');
+            PUT('\'');
+        }
+        PUT(*c);
+    }
+    PUT('\'');
+#undef PUT
+    out[o] = '\0';
+}
+
+/* "ancsdb query warnings" or, with another database, "ancsdb query --db X warnings" (X a
+ * shell word). */
 static void command_for(char *out, size_t n, const char *dbpath, const char *what)
 {
-    if (!strcmp(dbpath, "corpus.db"))
+    char word[1200];
+    if (!strcmp(dbpath, "corpus.db")) {
         snprintf(out, n, "ancsdb %s", what);
-    else if (strpbrk(dbpath, " '\"\\$`*?&;|<>()\t"))
-        snprintf(out, n, "ancsdb %.*s --db '%s'%s", (int)strcspn(what, " "), what, dbpath,
-                 what + strcspn(what, " "));
-    else
-        snprintf(out, n, "ancsdb %.*s --db %s%s", (int)strcspn(what, " "), what, dbpath,
-                 what + strcspn(what, " "));
+        return;
+    }
+    shell_word(word, sizeof word, dbpath);
+    snprintf(out, n, "ancsdb %.*s --db %s%s", (int)strcspn(what, " "), what, word,
+             what + strcspn(what, " "));
 }
 
 static int count_row(void *ctx, int ncols, const db_cell *c)
@@ -255,7 +294,7 @@ int cmd_ingest(int argc, char **argv)
     cli_catch_sigint(&stop);
     db_ingest_stats st;
     int r = db_ingest_paths(d, paths, npaths, &o, &st, &e);
-    char warns[600] = "", cmd[512];
+    char warns[1600] = "", cmd[1500];
     long total = warning_count(d, st.warnings);
     if (total > 0) {
         command_for(cmd, sizeof cmd, dbpath, "query warnings");
@@ -264,11 +303,16 @@ int cmd_ingest(int argc, char **argv)
         else
             snprintf(warns, sizeof warns, " (%ld new; %s lists them)", st.warnings, cmd);
     }
-    fprintf(stderr,
-            "ingest: %ld PAKs (%ld changed, %ld unchanged), %ld resources, %ld ANCS, "
+    char elsewhere[160] = "";
+    if (st.paks_elsewhere > 0)
+        snprintf(elsewhere, sizeof elsewhere,
+                 "; %ld of them read from another copy of the same release, nothing changed",
+                 st.paks_elsewhere);
+    cli_say(stderr,
+            "ingest: %ld PAKs (%ld changed, %ld unchanged%s), %ld resources, %ld ANCS, "
             "%ld EVNT, %ld characters, %ld errors, %ld warnings%s, %.2f s\n",
-            st.paks_seen, st.paks_ingested, st.paks_skipped, st.resources, st.ancs, st.evnt,
-            st.characters, st.errors, total, warns, st.seconds);
+            st.paks_seen, st.paks_ingested, st.paks_skipped, elsewhere, st.resources, st.ancs,
+            st.evnt, st.characters, st.errors, total, warns, st.seconds);
     if (st.errors > 0) {
         command_for(cmd, sizeof cmd, dbpath, "sql \"SELECT * FROM v_load_errors\"");
         cli_error("ingest: %ld input%s could not be read: %s lists them", st.errors,

@@ -68,7 +68,7 @@ static int names_import(const char *dbpath, int n, char **maps)
             rc = EXIT_FATAL;
             break;
         }
-        fprintf(stderr, "%s: %ld names", maps[i], st.rows);
+        cli_say(stderr, "%s: %ld names", maps[i], st.rows);
         if (st.replaced)
             fprintf(stderr, " (replacing %ld)", st.replaced);
         fputc('\n', stderr);
@@ -111,7 +111,7 @@ static int names_export(const char *dbpath, const char *out)
         return EXIT_FATAL;
     }
     if (out)
-        fprintf(stderr, "%s: %ld names\n", out, count);
+        cli_say(stderr, "%s: %ld names\n", out, count);
     return EXIT_OK;
 }
 

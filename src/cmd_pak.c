@@ -90,9 +90,9 @@ static void print_anomalies(const char *path, const pak_file *p)
     for (size_t k = 0; k < p->anomaly_count; k++) {
         const pak_anomaly *a = &p->anomalies[k];
         if (a->offset == UINT64_MAX)
-            fprintf(stderr, "ancsdb: warning: %s: %s: %s\n", path, a->code, a->msg);
+            cli_say(stderr, "ancsdb: warning: %s: %s: %s\n", path, a->code, a->msg);
         else
-            fprintf(stderr, "ancsdb: warning: %s @0x%" PRIx64 ": %s: %s\n", path, a->offset,
+            cli_say(stderr, "ancsdb: warning: %s @0x%" PRIx64 ": %s: %s\n", path, a->offset,
                     a->code, a->msg);
     }
 }
@@ -478,7 +478,7 @@ static int pak_extract(int argc, char **argv)
         rc = EXIT_PARTIAL;
     }
     if (rc != EXIT_FATAL)
-        fprintf(stderr, "ancsdb: wrote %zu file(s) to %s from %zu selected entries of %s%s\n",
+        cli_say(stderr, "ancsdb: wrote %zu file(s) to %s from %zu selected entries of %s%s\n",
                 written, o.dir, nsel, path, failed ? " (some failed)" : "");
 done:
     free(sel);

@@ -109,12 +109,6 @@ void jw_real(jw *w, const char *key, double v)
         fputs(".0", w->f);
 }
 
-void jw_bool(jw *w, const char *key, int v)
-{
-    member(w, key);
-    fputs(v ? "true" : "false", w->f);
-}
-
 void jw_null(jw *w, const char *key)
 {
     member(w, key);

@@ -26,7 +26,6 @@ void jw_end_arr(jw *w);
 void jw_str(jw *w, const char *key, const char *s); /* NULL writes null */
 void jw_int(jw *w, const char *key, int64_t v);
 void jw_real(jw *w, const char *key, double v); /* non-finite: the strings "NaN", "Infinity" */
-void jw_bool(jw *w, const char *key, int v);
 void jw_null(jw *w, const char *key);
 void jw_id(jw *w, const char *key, uint32_t v); /* "1A2B3C4D" */
 /* End the document (a newline unless compact). */

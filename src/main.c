@@ -4,8 +4,8 @@
 
 #include "cli.h"
 
-#ifndef ANCSDB_VERSION
-#define ANCSDB_VERSION "0.0.0"
+#ifndef ANCSDB_VERSION /* set by CMakeLists.txt from project(VERSION) */
+#error "ANCSDB_VERSION is not defined"
 #endif
 
 static const struct {

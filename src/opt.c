@@ -12,7 +12,7 @@ void cli_error(const char *fmt, ...)
     va_list ap;
     fputs("ancsdb: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    util_text_vprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
 }

@@ -28,7 +28,10 @@ typedef struct rep_ref {
 
 typedef struct report {
     struct db *d;
-    const char *dir;
+    const char *dir;    /* the folder asked for (-o) */
+    int dirfd;          /* it, opened once (-1 until then) */
+    char *stage;        /* DIR/.ancsdb-report-XXXXXX: this run's private folder (mkdtemp) */
+    int stagefd;        /* it, opened; every page is written below it by openat */
     const char *dbname; /* shown in page footers */
     int have_dot;       /* Graphviz found */
     int jobs;           /* dot processes at once */
@@ -52,15 +55,33 @@ extern const char rep_sql_has_releases[];
 extern const char rep_rel_all[];
 extern const char rep_rel_label[];
 extern const char rep_sql_counts[];
+extern const char rep_sql_totals[];
 extern const char rep_sql_types[];
 extern const char rep_sql_sets[];
 extern const char rep_sql_all_ancs[];
 extern const char rep_sql_chars[];
 extern const char rep_sql_where[];
 
+/* ---- report_files.c: where pages are written ----
+ * A report is written into a private folder made inside DIR (so two runs never share a work
+ * file), every file opened by openat below it without following a link, then moved into DIR
+ * entry by entry with rename, which replaces an earlier report's file (or a link planted in
+ * its place) without writing through it. DIR must be new, empty, or an earlier report (it
+ * holds REP_MARKER); anything else is refused before anything is written. */
+#define REP_MARKER ".ancsdb-report"
+/* Open (creating when missing) and check DIR, make the private folder. -1 with r->err. */
+int rep_stage_begin(report *r, const char *dir);
+/* Move the finished report into DIR and remove the private folder. -1 with r->err. */
+int rep_stage_commit(report *r);
+/* Remove what is left of the private folder (after a failure); NULL-tolerant. */
+void rep_stage_abort(report *r);
+/* Open stage/rel for writing, its folders created, no link followed; an fd, or -1 with
+ * r->err filled. */
+int rep_openat(report *r, const char *rel);
+
 /* ---- report_html.c ---- */
 
-/* Open DIR/rel for writing (folders created); NULL with r->err filled. */
+/* Open rel below the report's folder for writing (rep_openat); NULL with r->err filled. */
 FILE *rep_open(report *r, const char *rel);
 /* Close, count the page; -1 with r->err filled on a write error. */
 int rep_close(report *r, FILE *f);

@@ -131,10 +131,23 @@ static int64_t num(const cells *t, size_t row, int col)
 
 /* ---- graphs ---------------------------------------------------------------------------------- */
 
+static int add_ref_raw(report *r, const char *game, const char *type, uint32_t ancs_id,
+                       int char_index, uint32_t id, const char *character, const char *name,
+                       const char *via);
+
+/* What a graph of one ANCS links to: each asset node linked gets a page (an asset that no
+ * character reaches, such as a particle of an event set no character uses, is recorded with
+ * char_index -1 so that its page is written too). */
+typedef struct link_ctx {
+    report *r;
+    const ancs_row *a;
+    int rc;
+} link_ctx;
+
 static const char *node_url(const graph_node *n, void *ctx)
 {
     static char buf[160];
-    (void)ctx;
+    link_ctx *lc = ctx;
     if (!strcmp(n->kind, "char")) {
         snprintf(buf, sizeof buf, "#char-%" PRId64, n->sub);
         return buf;
@@ -142,6 +155,13 @@ static const char *node_url(const graph_node *n, void *ctx)
     if (!strcmp(n->kind, "anim") || !strcmp(n->kind, "evset") || !strcmp(n->kind, "sound") ||
         !strcmp(n->kind, "ANCS"))
         return NULL;
+    if (n->id == 0 || n->id == 0xFFFFFFFFu) /* "none": no page */
+        return NULL;
+    if (!lc)
+        return NULL;
+    if (!lc->rc && add_ref_raw(lc->r, n->game, n->kind, lc->a->id, -1, n->id, "", n->name,
+                               "referred to by the set, by no character (drawn in its graph)"))
+        lc->rc = -1;
     char h[128];
     rep_asset_href(h, sizeof h, n->game, n->kind, n->id);
     snprintf(buf, sizeof buf, "../%s", h);
@@ -150,7 +170,7 @@ static const char *node_url(const graph_node *n, void *ctx)
 
 static void work_path(char *buf, size_t size, report *r, const ancs_row *a, const char *ext)
 {
-    snprintf(buf, size, "%s/ancs/.%s_%08" PRIX32 ".%s", r->dir, a->game, a->id, ext);
+    snprintf(buf, size, "%s/.work/%s_%08" PRIX32 ".%s", r->stage, a->game, a->id, ext);
 }
 
 static int build_graph(report *r, graph *g, const ancs_row *a)
@@ -247,7 +267,7 @@ static int render_graphs(report *r, ancs_row *as, size_t n)
             break;
         }
         char rel[64];
-        snprintf(rel, sizeof rel, "ancs/.%s_%08" PRIX32 ".dot", as[i].game, as[i].id);
+        snprintf(rel, sizeof rel, ".work/%s_%08" PRIX32 ".dot", as[i].game, as[i].id);
         FILE *f = rep_open(r, rel);
         if (!f) {
             graph_free(&g);
@@ -256,8 +276,14 @@ static int render_graphs(report *r, ancs_row *as, size_t n)
         }
         char name[64];
         snprintf(name, sizeof name, "ANCS %s %08" PRIX32, as[i].game, as[i].id);
-        graph_write_dot(&g, f, name, node_url, NULL);
+        link_ctx lc = {r, &as[i], 0};
+        graph_write_dot(&g, f, name, node_url, &lc);
         graph_free(&g);
+        if (lc.rc) {
+            fclose(f);
+            rc = -1;
+            break;
+        }
         if (fclose(f) != 0) {
             rc = util_fail(&r->err, UTIL_EIO, UINT64_MAX, "write error on %s", dot);
             break;
@@ -345,7 +371,8 @@ static int inline_svg(FILE *out, const char *path)
 
 /* The graph as nested lists (when Graphviz is not there): depth first from the ANCS, each node
  * expanded once. */
-static void tree_list(FILE *f, const graph *g, int node, unsigned char *seen, int depth)
+static void tree_list(FILE *f, const graph *g, int node, unsigned char *seen, int depth,
+                      link_ctx *lc)
 {
     char label[300], href[160];
     size_t kids = 0;
@@ -361,7 +388,7 @@ static void tree_list(FILE *f, const graph *g, int node, unsigned char *seen, in
             continue;
         const graph_node *n = &g->nodes[ed->to];
         graph_node_label(n, label, sizeof label);
-        const char *u = node_url(n, NULL);
+        const char *u = node_url(n, lc);
         fputs("<li>", f);
         if (ed->label) {
             fputs("<span class=\"muted\">", f);
@@ -381,7 +408,7 @@ static void tree_list(FILE *f, const graph *g, int node, unsigned char *seen, in
             fputs(" <span class=\"muted\">(above)</span>", f);
         } else {
             seen[ed->to] = 1;
-            tree_list(f, g, ed->to, seen, depth + 1);
+            tree_list(f, g, ed->to, seen, depth + 1, lc);
         }
         fputs("</li>\n", f);
     }
@@ -396,6 +423,7 @@ static int write_tree(report *r, FILE *f, const ancs_row *a)
         return -1;
     }
     graph_apply_cut(&g);
+    link_ctx lc = {r, a, 0};
     unsigned char *seen = calloc(g.nnodes ? g.nnodes : 1, 1);
     if (!seen) {
         graph_free(&g);
@@ -404,7 +432,7 @@ static int write_tree(report *r, FILE *f, const ancs_row *a)
     for (size_t i = 0; i < g.nnodes; i++)
         if (!strcmp(g.nodes[i].kind, "ANCS") && g.nodes[i].keep) {
             seen[i] = 1;
-            tree_list(f, &g, (int)i, seen, 0);
+            tree_list(f, &g, (int)i, seen, 0, &lc);
         }
     if (g.cut)
         fprintf(f,
@@ -413,7 +441,7 @@ static int write_tree(report *r, FILE *f, const ancs_row *a)
                 GRAPH_MAX_DRAWN, g.cut);
     free(seen);
     graph_free(&g);
-    return 0;
+    return lc.rc;
 }
 
 /* ---- pages -------------------------------------------------------------------------------------
@@ -422,11 +450,17 @@ static int write_tree(report *r, FILE *f, const ancs_row *a)
 static void id_link(FILE *f, const char *game, const char *type, uint32_t id, const char *root)
 {
     char h[128];
+    if (id == 0 || id == 0xFFFFFFFFu) { /* "none": no asset, no page */
+        fprintf(f, "<span class=\"id muted\">%08" PRIX32 "</span>", id);
+        return;
+    }
     rep_asset_href(h, sizeof h, game, type, id);
     fprintf(f, "<a class=\"id\" href=\"%s%s\">%08" PRIX32 "</a>", root, h, id);
 }
 
-static int add_ref(report *r, const char *game, const cells *d, size_t i)
+static int add_ref_raw(report *r, const char *game, const char *type, uint32_t ancs_id,
+                       int char_index, uint32_t id, const char *character, const char *name,
+                       const char *via)
 {
     if (r->nrefs == r->caprefs) {
         size_t cap = r->caprefs ? r->caprefs * 2 : 1024;
@@ -443,13 +477,12 @@ static int add_ref(report *r, const char *game, const cells *d, size_t i)
     rep_ref *x = &r->refs[r->nrefs];
     memset(x, 0, sizeof *x);
     snprintf(x->game, sizeof x->game, "%s", game);
-    snprintf(x->type, sizeof x->type, "%s", txt(d, i, 5) ? txt(d, i, 5) : "????");
-    x->ancs_id = (uint32_t)num(d, i, 1);
-    x->char_index = (int)num(d, i, 3);
-    x->id = (uint32_t)num(d, i, 6);
-    x->has_name = txt(d, i, 7) != NULL;
-    const char *t[3] = {txt(d, i, 4) ? txt(d, i, 4) : "", txt(d, i, 7) ? txt(d, i, 7) : "",
-                        txt(d, i, 8) ? txt(d, i, 8) : ""};
+    snprintf(x->type, sizeof x->type, "%s", type ? type : "????");
+    x->ancs_id = ancs_id;
+    x->char_index = char_index;
+    x->id = id;
+    x->has_name = name != NULL;
+    const char *t[3] = {character ? character : "", name ? name : "", via ? via : ""};
     size_t len = 0;
     for (int k = 0; k < 3; k++) {
         size_t n = strlen(t[k]) + 1;
@@ -463,6 +496,12 @@ static int add_ref(report *r, const char *game, const cells *d, size_t i)
     r->spill_len += len;
     r->nrefs++;
     return 0;
+}
+
+static int add_ref(report *r, const char *game, const cells *d, size_t i)
+{
+    return add_ref_raw(r, game, txt(d, i, 5), (uint32_t)num(d, i, 1), (int)num(d, i, 3),
+                       (uint32_t)num(d, i, 6), txt(d, i, 4), txt(d, i, 7), txt(d, i, 8));
 }
 
 int rep_ref_texts(report *r, const rep_ref *x, const char **character, const char **name,
@@ -755,15 +794,30 @@ static int asset_page(report *r, const rep_ref *first, size_t count)
     cells_free(&w);
     fprintf(f, "<h2>Reached by</h2>\n<div class=\"scroll\"><table><tr><th>ANCS</th><th "
                "class=\"n\">#</th><th>character</th><th>through</th></tr>\n");
+    int by_char = 0; /* set-level rows (char_index -1) only when no character reaches it */
+    for (size_t i = 0; i < count; i++)
+        by_char |= first[i].char_index >= 0;
     for (size_t i = 0; i < count; i++) {
         const rep_ref *x = &first[i];
         char h[128];
+        if (x->char_index < 0 && (by_char || (i > 0 && first[i - 1].char_index < 0 &&
+                                              first[i - 1].ancs_id == x->ancs_id)))
+            continue;
         if (rep_ref_texts(r, x, &character, &name0, &via)) {
             fclose(f);
             free(name);
             return -1;
         }
         rep_ancs_href(h, sizeof h, x->game, x->ancs_id);
+        if (x->char_index < 0) {
+            fprintf(f,
+                    "<tr><td><a class=\"id\" href=\"../%s\">%08" PRIX32
+                    "</a></td><td class=\"n\"></td><td class=\"muted\">no character</td><td>",
+                    h, x->ancs_id);
+            rep_esc(f, via);
+            fputs("</td></tr>\n", f);
+            continue;
+        }
         fprintf(f,
                 "<tr><td><a class=\"id\" href=\"../%s\">%08" PRIX32
                 "</a></td><td class=\"n\">%d</td><td><a href=\"../%s#char-%d\">",

@@ -8,49 +8,25 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "jsonw.h"
 #include "report.h"
 
-#ifndef ANCSDB_VERSION
-#define ANCSDB_VERSION "0.0.0"
+#ifndef ANCSDB_VERSION /* set by CMakeLists.txt from project(VERSION) */
+#error "ANCSDB_VERSION is not defined"
 #endif
-
-/* mkdir -p of the folders of path (not its last component). */
-static int make_parents(const char *path)
-{
-    char buf[4096];
-    size_t n = strlen(path);
-    if (n >= sizeof buf)
-        return -1;
-    memcpy(buf, path, n + 1);
-    for (char *p = buf + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = 0;
-        if (mkdir(buf, 0777) != 0 && errno != EEXIST) {
-            *p = '/';
-            return -1;
-        }
-        *p = '/';
-    }
-    return 0;
-}
 
 FILE *rep_open(report *r, const char *rel)
 {
-    char path[4096];
-    if (snprintf(path, sizeof path, "%s/%s", r->dir, rel) >= (int)sizeof path) {
-        util_fail(&r->err, UTIL_EIO, UINT64_MAX, "%s/%s: path too long", r->dir, rel);
+    int fd = rep_openat(r, rel);
+    if (fd < 0)
         return NULL;
-    }
-    if (make_parents(path)) {
-        util_fail(&r->err, UTIL_EIO, UINT64_MAX, "cannot create the folders of %s: %s", path,
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        util_fail(&r->err, UTIL_EIO, UINT64_MAX, "cannot write %s/%s: %s", r->dir, rel,
                   strerror(errno));
-        return NULL;
+        close(fd);
     }
-    FILE *f = fopen(path, "w");
-    if (!f)
-        util_fail(&r->err, UTIL_EIO, UINT64_MAX, "cannot write %s: %s", path, strerror(errno));
     return f;
 }
 
@@ -260,7 +236,8 @@ void rep_progress(report *r, const char *what, long done, long total)
 {
     if (r->quiet || !r->progress)
         return;
-    fprintf(stderr, "\rreport: %s %ld/%ld ", what, done, total);
+    fputc('\r', stderr);
+    cli_say(stderr, "report: %s %ld/%ld ", what, done, total);
     fflush(stderr);
 }
 
@@ -270,7 +247,7 @@ void rep_progress_done(report *r, const char *what, long total)
         return;
     if (r->progress)
         fputc('\r', stderr);
-    fprintf(stderr, "report: %s %ld/%ld\n", what, total, total);
+    cli_say(stderr, "report: %s %ld/%ld\n", what, total, total);
 }
 
 int rep_find_add(report *r, const char *kind, const char *game, uint32_t id, const char *name,

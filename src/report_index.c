@@ -171,13 +171,16 @@ int rep_write_index(report *r)
         return -1;
     }
     rep_page_begin(f, "", "Corpus");
+    /* over every release together: an asset in two releases counts once */
     int64_t paks = 0, assets = 0, ancs = 0, chars = 0;
-    for (size_t i = 0; i < counts.nrows; i++) {
-        paks += N(&counts, i, 2);
-        assets += N(&counts, i, 4);
-        ancs += N(&counts, i, 5);
-        chars += N(&counts, i, 6);
+    tab tot;
+    if (q(r, &tot, rep_sql_totals, NULL) == 0 && tot.nrows) {
+        paks = N(&tot, 0, 0);
+        assets = N(&tot, 0, 1);
+        ancs = N(&tot, 0, 2);
+        chars = N(&tot, 0, 3);
     }
+    tab_free(&tot);
     char when[64] = "";
     time_t now = time(NULL);
     struct tm tmv;

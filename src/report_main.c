@@ -19,13 +19,16 @@ extern char **environ;
 static const char report_usage[] =
     "usage: ancsdb report [--db FILE] [--jobs N] [--quiet] -o DIR\n"
     "\n"
-    "Writes a static HTML report of the database into DIR (created when missing; files of an\n"
-    "earlier report there are replaced). It opens from file:// in any browser with no server\n"
-    "and no network: DIR/index.html shows the corpus per release and game with a chart of\n"
-    "assets per type, every animated character set, and a search box over every character\n"
-    "and asset by name or ID; census.html charts each unknown field's values per game; one\n"
-    "page per ANCS lists its characters, draws their dependency graph (with Graphviz's\n"
-    "`dot` when installed, else as a nested list) and links every asset they reach to a page\n"
+    "Writes a static HTML report of the database into DIR: a new or empty folder, or one that\n"
+    "holds an earlier report, which is replaced (a folder holding anything else is refused).\n"
+    "The report is made in a private folder inside DIR and moved into place when complete, so\n"
+    "links planted in DIR are replaced, never written through. It opens from file:// in any\n"
+    "browser with no server and no network: DIR/index.html shows the corpus per release and\n"
+    "game with a chart of assets per type, every animated character set, and a search box\n"
+    "over every character and asset by name or ID; census.html charts each unknown field's\n"
+    "values per game; one page per ANCS lists its characters, draws their dependency graph\n"
+    "(with Graphviz's `dot` when installed, else as a nested list) and links every asset they\n"
+    "reach to a page\n"
     "of its own saying where it is stored and who reaches it. Progress goes to stderr; the\n"
     "path of index.html to stdout.\n"
     "\n"
@@ -104,19 +107,20 @@ int cmd_report(int argc, char **argv)
     }
     report r;
     memset(&r, 0, sizeof r);
+    r.dirfd = r.stagefd = -1;
     util_err_clear(&r.err);
     if (db_open(&r.d, dbpath, DB_OPEN_READONLY, &r.err)) {
         cli_error("report: %s", r.err.msg);
         return EXIT_FATAL;
     }
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        cli_error("report: cannot create %s: %s", dir, strerror(errno));
+    if (rep_stage_begin(&r, dir) != 0) {
+        cli_error("report: %s", r.err.msg);
+        rep_stage_abort(&r);
         db_close(r.d);
         return EXIT_FATAL;
     }
     const char *base = strrchr(dbpath, '/');
     r.dbname = base ? base + 1 : dbpath;
-    r.dir = dir;
     r.jobs = jobs;
     r.quiet = quiet;
     r.progress = isatty(2);
@@ -137,6 +141,9 @@ int cmd_report(int argc, char **argv)
         rc = rep_write_index(&r);
     if (!rc)
         rc = rep_write_search(&r);
+    if (!rc)
+        rc = rep_stage_commit(&r);
+    rep_stage_abort(&r);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     int status = EXIT_OK;
     if (rc) {
@@ -147,9 +154,9 @@ int cmd_report(int argc, char **argv)
     } else {
         double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
         if (!quiet)
-            fprintf(stderr, "report: %ld files, %.1f MiB in %s (%.1f s)\n", r.pages,
+            cli_say(stderr, "report: %ld files, %.1f MiB in %s (%.1f s)\n", r.pages,
                     (double)r.bytes / 1048576.0, dir, secs);
-        printf("%s/index.html\n", dir);
+        cli_say(stdout, "%s/index.html\n", dir);
     }
     rep_free(&r);
     db_close(r.d);

@@ -40,6 +40,18 @@ const char rep_sql_sets[] =
     "a.asset_id) ORDER BY a.game, l.label IS NULL, l.label, a.asset_id";
 /* ==== end of SQL ========================================================================= */
 
+/* The headline: PAKs, distinct assets (game, asset ID), distinct ANCS and their characters
+ * (each ANCS counted once, by its newest content) over every release together. */
+const char rep_sql_totals[] =
+    "SELECT (SELECT count(*) FROM paks), "
+    "(SELECT count(*) FROM (SELECT DISTINCT p.game, e.asset_id FROM paks p JOIN pak_entries e "
+    "USING (pak_id))), "
+    "(SELECT count(*) FROM (SELECT DISTINCT p.game, e.asset_id FROM paks p JOIN pak_entries e "
+    "USING (pak_id) WHERE e.type = 'ANCS')), "
+    "(SELECT ifnull(sum(a.character_count), 0) FROM ancs a WHERE a.content_id = (SELECT "
+    "max(x.content_id) FROM contents x WHERE x.game = a.game AND x.asset_id = a.asset_id))";
+/* ==== end of SQL ========================================================================= */
+
 /* ==== SQL ================================================================================
  * The ANCS of the database with their name and counts; one ANCS's characters with their own
  * IDs' names; where an asset is stored. Reached assets come from queries/deps.sql. Tables:

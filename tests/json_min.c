@@ -83,7 +83,49 @@ static char *parse_str(jp *p)
                     }
                     v = v * 16 + (unsigned)h;
                 }
-                c = v < 0x80 ? v : '?'; /* tests only need ASCII */
+                /* a surrogate pair is one character */
+                if (v >= 0xD800 && v <= 0xDBFF && p->pos + 6 <= p->len && p->s[p->pos] == '\\' &&
+                    p->s[p->pos + 1] == 'u') {
+                    unsigned lo = 0;
+                    int ok = 1;
+                    for (int k = 0; k < 4; k++) {
+                        int h = hexval(p->s[p->pos + 2 + (size_t)k]);
+                        ok &= h >= 0;
+                        lo = lo * 16 + (unsigned)(h < 0 ? 0 : h);
+                    }
+                    if (ok && lo >= 0xDC00 && lo <= 0xDFFF) {
+                        v = 0x10000 + ((v - 0xD800) << 10) + (lo - 0xDC00);
+                        p->pos += 6;
+                    }
+                }
+                /* UTF-8: every byte but the last goes out here, the last below */
+                if (v >= 0x80) {
+                    char nb4[4];
+                    int k = 0;
+                    if (v < 0x800) {
+                        nb4[k++] = (char)(0xC0 | v >> 6);
+                    } else if (v < 0x10000) {
+                        nb4[k++] = (char)(0xE0 | v >> 12);
+                        nb4[k++] = (char)(0x80 | (v >> 6 & 0x3F));
+                    } else {
+                        nb4[k++] = (char)(0xF0 | v >> 18);
+                        nb4[k++] = (char)(0x80 | (v >> 12 & 0x3F));
+                        nb4[k++] = (char)(0x80 | (v >> 6 & 0x3F));
+                    }
+                    for (int j = 0; j < k; j++) {
+                        if (n + 2 > cap) {
+                            char *nb = realloc(out, cap *= 2);
+                            if (!nb) {
+                                free(out);
+                                return NULL;
+                            }
+                            out = nb;
+                        }
+                        out[n++] = nb4[j];
+                    }
+                    v = 0x80 | (v & 0x3F);
+                }
+                c = v;
                 break;
             }
             default:

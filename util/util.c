@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -525,4 +526,44 @@ uint64_t util_fnv1a(uint64_t h, const void *p, size_t n)
         h *= 0x100000001b3ULL;
     }
     return h;
+}
+
+/* Whether the variable var says "name:N" with N == count. */
+static int test_point_due(const char *var, const char *name, long count)
+{
+    const char *v = getenv(var);
+    size_t n = strlen(name);
+    if (!v || strncmp(v, name, n) != 0 || v[n] != ':')
+        return 0;
+    char *end = NULL;
+    long want = strtol(v + n + 1, &end, 10);
+    return end != v + n + 1 && *end == '\0' && want >= 1 && count == want;
+}
+
+void util_test_point(const char *name)
+{
+    static int armed = -1;
+    static struct {
+        const char *name;
+        long count;
+    } seen[8];
+    if (armed < 0)
+        armed = getenv("ANCSDB_TEST_KILL_AFTER") != NULL ||
+                getenv("ANCSDB_TEST_SIGINT_AFTER") != NULL ||
+                getenv("ANCSDB_TEST_STOP_AFTER") != NULL;
+    if (!armed)
+        return;
+    size_t i = 0;
+    while (i < sizeof seen / sizeof seen[0] && seen[i].name && strcmp(seen[i].name, name) != 0)
+        i++;
+    if (i == sizeof seen / sizeof seen[0])
+        return;
+    seen[i].name = name;
+    long c = ++seen[i].count;
+    if (test_point_due("ANCSDB_TEST_KILL_AFTER", name, c))
+        raise(SIGKILL);
+    if (test_point_due("ANCSDB_TEST_SIGINT_AFTER", name, c))
+        raise(SIGINT);
+    if (test_point_due("ANCSDB_TEST_STOP_AFTER", name, c))
+        raise(SIGSTOP);
 }

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 /* Error codes of util/ and of the format layers. Layers above define their own codes below
@@ -257,5 +258,38 @@ int util_fourcc_parse(const char *s, uint32_t *out);
 /* 64-bit FNV-1a over n bytes, continuing from h (start with UTIL_FNV_INIT). */
 #define UTIL_FNV_INIT 0xcbf29ce484222325ULL
 uint64_t util_fnv1a(uint64_t h, const void *p, size_t n);
+
+/* ---- test hooks (docs/testing.md) ------------------------------------------------------
+ * A named point of a long job: the ingest passes "pak" after each PAK (read, skipped or
+ * failed), "entry" before each resource entry's rows and "final" on entering its final pass;
+ * a running SQL statement passes "step" at each of its interrupt checks. Inert unless the
+ * environment sets ANCSDB_TEST_KILL_AFTER, ANCSDB_TEST_SIGINT_AFTER or ANCSDB_TEST_STOP_AFTER
+ * to NAME:N (N >= 1): the N-th time the point NAME is passed, the process raises SIGKILL,
+ * SIGINT or SIGSTOP, so tests stop a run at a chosen place instead of at a moment. Called
+ * from one thread (the ingest's writer). */
+void util_test_point(const char *name);
+
+/* ---- text printed to people (text.c) ------------------------------------------
+ * The one string policy for every line ancsdb prints: a terminal never receives a control
+ * character or a byte that is not UTF-8 from data (names read from PAKs, discs, name maps,
+ * paths). Well-formed UTF-8 passes through, except C0/C1 controls, DEL, U+2028/U+2029 and
+ * the bidirectional overrides and isolates; those show as \n \r \t, \xNN (code points below
+ * 0x100: C0, DEL, C1) or \uXXXX, and each byte that is not part of well-formed UTF-8 as \xNN
+ * too. */
+
+/* Length (1..4) of the well-formed UTF-8 sequence at s[0..n) (n >= 1) and its code point, or
+ * 0 when s[0] does not start one (stray continuation byte, overlong form, surrogate,
+ * > U+10FFFF, truncated sequence). */
+size_t util_utf8_seq(const unsigned char *s, size_t n, uint32_t *cp);
+/* 1 for the code points a terminal may act on (see above). */
+int util_cp_unsafe(uint32_t cp);
+/* s[0..n) made terminal-safe as a new NUL-terminated string; caller free()s; NULL when out of
+ * memory. */
+char *util_text_safe(const char *s, size_t n);
+/* printf to f through util_text_safe: the whole formatted text is escaped, except the line
+ * ends that fmt itself starts and ends with (kept as line ends). Returns what fputs returns
+ * (EOF on a write error). */
+int util_text_printf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int util_text_vprintf(FILE *f, const char *fmt, va_list ap);
 
 #endif

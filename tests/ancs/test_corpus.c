@@ -578,7 +578,7 @@ static void test_mp1(void **state)
 {
     (void)state;
     if (!truth)
-        skip();
+        TU_SKIP();
     int na = 0, ne = 0;
     run_game("mp1", ANCS_GAME_MP1, &na, &ne);
     assert_int_equal(na, (int)need(need(need(truth, "games"), "mp1"), "ancs")->count);
@@ -590,7 +590,7 @@ static void test_mp2(void **state)
 {
     (void)state;
     if (!truth)
-        skip();
+        TU_SKIP();
     int na = 0, ne = 0;
     run_game("mp2", ANCS_GAME_MP2, &na, &ne);
     assert_true(na > 0);
@@ -602,5 +602,5 @@ int main(void)
         cmocka_unit_test(test_mp1),
         cmocka_unit_test(test_mp2),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return tu_status(cmocka_run_group_tests(tests, setup, teardown));
 }

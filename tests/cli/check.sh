@@ -1,11 +1,4 @@
-# check.sh — sourced by the e2e scripts: check DESCRIPTION EXPECTED ACTUAL prints "ok: ..." or
-# "FAIL: ..." (expected and actual quoted) and sets fail=1 on a mismatch.
-fail=${fail:-0}
-check() {
-    if [ "$2" != "$3" ]; then
-        echo "FAIL: $1: expected '$2', got '$3'"
-        fail=1
-    else
-        echo "ok: $1"
-    fi
-}
+# check.sh — kept for scripts that make their own temporary folder: the helpers of lib.sh
+# (check, bad, die, skip, skip_part, need_corpus, need_tools, finish) without its setup.
+# New scripts source lib.sh instead.
+LIB_FUNCTIONS_ONLY=1 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"

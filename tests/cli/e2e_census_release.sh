@@ -8,21 +8,9 @@
 # is `games`, release B `release_b.games`, a content is one distinct ANCS of either), never
 # from ancsdb itself.
 set -u
-BIN=$1
-SHARED=$2
-CORPUS=$SHARED/corpus
-if [ ! -d "$CORPUS/iso" ] || [ ! -f "$CORPUS/truth.json" ]; then
-    echo "skipping: no sample corpus with disc images at $CORPUS"
-    exit 0
-fi
-if ! command -v python3 >/dev/null 2>&1; then
-    echo "skipping: python3 is needed to check the results"
-    exit 0
-fi
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
-. "$(dirname "$0")/check.sh"
+. "$(dirname "$0")/lib.sh"
+need_corpus iso
+need_tools python3
 TRUTH=$CORPUS/truth.json
 DB=$T/iso.db
 "$BIN" ingest --db "$DB" --quiet "$CORPUS/iso" 2>"$T/err"
@@ -177,4 +165,4 @@ else
     echo "FAIL: truth.json has no renamed character"
     fail=1
 fi
-exit $fail
+finish

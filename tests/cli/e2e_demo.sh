@@ -6,25 +6,24 @@
 # map read with python3's XML parser.
 # Usage: e2e_demo.sh ANCSDB [SHARED_DIR]
 set -euo pipefail
-bin=$1
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
+bin=$BIN
+work=$T
 
-"$bin" demo --help | grep -q "usage: ancsdb demo" || fail "demo --help"
+"$bin" demo --help | grep -q "usage: ancsdb demo" || die "demo --help"
 set +e
-"$bin" demo --scale nope "$work/x" 2>/dev/null; [ $? -eq 2 ] || fail "bad --scale must exit 2"
-"$bin" demo --bogus 2>/dev/null; [ $? -eq 2 ] || fail "unknown option must exit 2"
+"$bin" demo --scale nope "$work/x" 2>/dev/null; [ $? -eq 2 ] || die "bad --scale must exit 2"
+"$bin" demo --bogus 2>/dev/null; [ $? -eq 2 ] || die "unknown option must exit 2"
 set -e
 
 # --build-only (bench/run.sh) writes release A's PAK folders and nothing else
-"$bin" demo --build-only --quiet --scale 0.01 "$work/b" || fail "--build-only"
-[ "$(ls "$work/b/mp1" | wc -l)" -eq 17 ] || fail "--build-only: MP1 must have 17 PAKs"
-[ "$(ls "$work/b/mp2" | wc -l)" -eq 13 ] || fail "--build-only: MP2 must have 13 PAKs"
-[ ! -e "$work/b/corpus.db" ] || fail "--build-only must not ingest"
+"$bin" demo --build-only --quiet --scale 0.01 "$work/b" || die "--build-only"
+[ "$(ls "$work/b/mp1" | wc -l)" -eq 17 ] || die "--build-only: MP1 must have 17 PAKs"
+[ "$(ls "$work/b/mp2" | wc -l)" -eq 13 ] || die "--build-only: MP2 must have 13 PAKs"
+[ ! -e "$work/b/corpus.db" ] || die "--build-only must not ingest"
 
 "$bin" demo --quiet --scale 0.02 --seed 5 "$work/demo" >"$work/out.txt" 2>"$work/err.txt" \
-    || fail "demo exit $? ($(tail -3 "$work/err.txt"))"
+    || die "demo exit $? ($(tail -3 "$work/err.txt"))"
 out=$work/out.txt
 db="$work/demo/corpus.db"
 man="$work/demo/release-changes.tsv"
@@ -37,65 +36,65 @@ r = csv.DictReader(sys.stdin, delimiter="\t")
 for row in r: print("\t".join(row[c] for c in sys.argv[1:]))' "$@"; }
 section() { awk -v h="$1" 'index($0, "== " h) == 1 {f=1; next} /^== /{f=0} f' "$out"; }
 
-grep -q "^ingested " "$out" || fail "no ingest summary"
-grep -qE "^== (What the corpus holds|The releases)" "$out" || fail "no corpus summary"
-grep -q "== Which characters use this particle" "$out" || fail "no who-references"
-grep -q "== Fields known only as 'unknown'" "$out" || fail "no census"
-[ "$(q "SELECT count(*) FROM load_errors")" -eq 0 ] || fail "demo corpus must load without errors"
+grep -q "^ingested " "$out" || die "no ingest summary"
+grep -qE "^== (What the corpus holds|The releases)" "$out" || die "no corpus summary"
+grep -q "== Which characters use this particle" "$out" || die "no who-references"
+grep -q "== Fields known only as 'unknown'" "$out" || die "no census"
+[ "$(q "SELECT count(*) FROM load_errors")" -eq 0 ] || die "demo corpus must load without errors"
 [ "$(q "SELECT count(*) FROM characters WHERE game='MP1' AND version NOT IN (5,6)")" -eq 0 ] \
-    || fail "MP1 character versions must be 5 or 6"
+    || die "MP1 character versions must be 5 or 6"
 [ "$(q "SELECT count(*) FROM characters WHERE game='MP2' AND version <> 10")" -eq 0 ] \
-    || fail "MP2 character versions must be 10"
+    || die "MP2 character versions must be 10"
 [ "$(q "SELECT count(*) FROM pak_entries")" -eq "$(q "SELECT sum(resource_count) FROM paks")" ] \
-    || fail "entries vs paks.resource_count"
+    || die "entries vs paks.resource_count"
 # the condensed census has one line per field of the full census
 full=$("$bin" query --db "$db" --format tsv unknown-census | tail -n +2 | cut -f2 | sort -u | wc -l)
 shown=$(awk "/== Fields known only as 'unknown'/{f=1; n=0; next} /^$/{f=0} f{n++} END{print n - 2}" "$out")
-[ "$full" -eq "$shown" ] || fail "condensed census: $shown lines for $full fields"
+[ "$full" -eq "$shown" ] || die "condensed census: $shown lines for $full fields"
 # the particle the demo asked about is printed with at least one character row
-section "Which characters use this particle" | grep -qE "MP[12]" || fail "who-references printed no row"
+section "Which characters use this particle" | grep -qE "MP[12]" || die "who-references printed no row"
 
 # ---- the four disc images, read by an independent tool (wit) ---------------------------
 for spec in "GM8E01_00 GM8E01 0 17 Metroid Prime" "GM8E01_02 GM8E01 2 17 Metroid Prime" \
             "G2ME01_00 G2ME01 0 13 Metroid Prime 2 Echoes" "G2MP01_00 G2MP01 0 13 Metroid Prime 2 Echoes"; do
     set -- $spec
     img="$work/demo/$1.iso"; code=$2; rev=$3; npaks=$4; shift 4; title="$*"
-    [ -f "$img" ] || fail "no disc image $img"
-    grep -qF "$img" "$out" || fail "the demo does not say it wrote $img"
-    [ "$(head -c 6 "$img")" = "$code" ] || fail "$img: game code"
-    [ "$(od -An -tu1 -j7 -N1 "$img" | tr -d ' ')" = "$rev" ] || fail "$img: revision must be $rev"
-    [ "$(od -An -tx1 -j28 -N4 "$img" | tr -d ' ')" = "c2339f3d" ] || fail "$img: disc magic"
+    [ -f "$img" ] || die "no disc image $img"
+    grep -qF "$img" "$out" || die "the demo does not say it wrote $img"
+    [ "$(head -c 6 "$img")" = "$code" ] || die "$img: game code"
+    [ "$(od -An -tu1 -j7 -N1 "$img" | tr -d ' ')" = "$rev" ] || die "$img: revision must be $rev"
+    [ "$(od -An -tx1 -j28 -N4 "$img" | tr -d ' ')" = "c2339f3d" ] || die "$img: disc magic"
     if command -v wit >/dev/null; then
-        wit dump "$img" >"$work/wit.txt" 2>&1 || fail "wit cannot read $img"
-        grep -q "disc=$code" "$work/wit.txt" || fail "wit: $img is not disc $code"
-        grep -qE "Disc name: +$title\$" "$work/wit.txt" || fail "wit: $img title is not '$title'"
+        wit dump "$img" >"$work/wit.txt" 2>&1 || die "wit cannot read $img"
+        grep -q "disc=$code" "$work/wit.txt" || die "wit: $img is not disc $code"
+        grep -qE "Disc name: +$title\$" "$work/wit.txt" || die "wit: $img title is not '$title'"
         case $code in ???P*) region=PAL ;; *) region=NTSC ;; esac
-        grep -qE "ID Region: +$region" "$work/wit.txt" || fail "wit: $img region is not $region"
-        wit files "$img" >"$work/files.txt" 2>&1 || fail "wit cannot list $img"
+        grep -qE "ID Region: +$region" "$work/wit.txt" || die "wit: $img region is not $region"
+        wit files "$img" >"$work/files.txt" 2>&1 || die "wit cannot list $img"
         [ "$(grep -cE '/files/[A-Za-z0-9]+\.pak$' "$work/files.txt")" -eq "$npaks" ] \
-            || fail "wit: $img must hold $npaks PAKs at the disc root"
-        grep -q "/files/opening.bnr$" "$work/files.txt" || fail "wit: $img has no opening.bnr"
-        grep -q "\.thp$" "$work/files.txt" || fail "wit: $img has no video"
+            || die "wit: $img must hold $npaks PAKs at the disc root"
+        grep -q "/files/opening.bnr$" "$work/files.txt" || die "wit: $img has no opening.bnr"
+        grep -q "\.thp$" "$work/files.txt" || die "wit: $img has no video"
     else
         echo "e2e_demo: wit not installed, skipping the independent image checks"
     fi
 done
 
 # ---- the fixture's record of release B: what the issue asks for, per game -------------
-[ -s "$man" ] || fail "no release-changes.tsv"
+[ -s "$man" ] || die "no release-changes.tsv"
 for g in MP1 MP2; do
     n() { awk -F'\t' -v g="$g" -v k="$1" -v c="$2" '$1==k && $2==g && ($5==c || $6==c)' "$man" | wc -l; }
-    [ "$(n field characters.name)" -eq 2 ] || fail "$g: two characters renamed"
-    [ "$(n field particle_refs.particle_id)" -eq 1 ] || fail "$g: one particle swapped"
-    [ "$(n field events.sound_id)" -eq 1 ] || fail "$g: one sound changed"
-    [ "$(n asset added)" -eq 3 ] || fail "$g: three assets added"
-    [ "$(n asset removed)" -eq 2 ] || fail "$g: two assets removed"
+    [ "$(n field characters.name)" -eq 2 ] || die "$g: two characters renamed"
+    [ "$(n field particle_refs.particle_id)" -eq 1 ] || die "$g: one particle swapped"
+    [ "$(n field events.sound_id)" -eq 1 ] || die "$g: one sound changed"
+    [ "$(n asset added)" -eq 3 ] || die "$g: three assets added"
+    [ "$(n asset removed)" -eq 2 ] || die "$g: two assets removed"
     [ "$(awk -F'\t' -v g="$g" '$1=="asset" && $2==g && $3=="TXTR" && $5=="changed"' "$man" | wc -l)" -eq 3 ] \
-        || fail "$g: three textures changed"
+        || die "$g: three textures changed"
 done
 
 # ---- the name map: well-formed PWE XML (python3's parser), naming every ANCS ---------------
-python3 - "$map" "$work/map_ids.txt" <<'PY' || fail "name map is not a well-formed PWE map"
+python3 - "$map" "$work/map_ids.txt" <<'PY' || die "name map is not a well-formed PWE map"
 import sys, xml.etree.ElementTree as ET
 root = ET.parse(sys.argv[1]).getroot()
 assert root.tag == "AssetNameMap", root.tag
@@ -112,34 +111,34 @@ assert len(keys) == len(set(keys)), "a key twice"
 open(sys.argv[2], "w").write("\n".join(keys) + "\n")
 PY
 missing=$(q "SELECT printf('%08X', asset_id) FROM ancs" | sort -u | comm -23 - <(sort -u "$work/map_ids.txt") | wc -l)
-[ "$missing" -eq 0 ] || fail "$missing ANCS are not in the name map"
+[ "$missing" -eq 0 ] || die "$missing ANCS are not in the name map"
 
 # ---- names imported and shown beside IDs ------------------------------------------------
 [ "$(q "SELECT count(*) FROM asset_names WHERE source <> 'pak'")" -eq "$(wc -l <"$work/map_ids.txt")" ] \
-    || fail "names import: not every map entry imported"
+    || die "names import: not every map entry imported"
 section "Which characters use this particle" | grep -q "Characters/" \
-    || fail "who-references shows no name from the map"
+    || die "who-references shows no name from the map"
 awk '/^== What .* needs/{f=1; next} /^== /{f=0} f' "$out" | grep -q "Characters/" \
-    || fail "deps shows no name from the map"
+    || die "deps shows no name from the map"
 
 # ---- releases: two per game, and their diff equals what the fixture changed --------------
 if has_query release-diff; then
     [ "$(q "SELECT group_concat(label, ' ') FROM (SELECT label FROM releases ORDER BY label)")" = \
-        "G2ME01_00 G2MP01_00 GM8E01_00 GM8E01_02" ] || fail "releases: $(q "SELECT label FROM releases")"
+        "G2ME01_00 G2MP01_00 GM8E01_00 GM8E01_02" ] || die "releases: $(q "SELECT label FROM releases")"
     for pair in "MP1 GM8E01_00 GM8E01_02" "MP2 G2ME01_00 G2MP01_00"; do
         set -- $pair
-        section "The releases" | grep -q "^$1 *$2 " || fail "the releases' summary lacks $2"
-        section "The releases" | grep -q "^$1 *$3 " || fail "the releases' summary lacks $3"
+        section "The releases" | grep -q "^$1 *$2 " || die "the releases' summary lacks $2"
+        section "The releases" | grep -q "^$1 *$3 " || die "the releases' summary lacks $3"
         expect=$(awk -F'\t' -v g="$1" '$1=="asset" && $2==g {print $2"\t"$3"\t"$4"\t"$5}' "$man" | sort)
         got=$("$bin" query --db "$db" --format tsv release-diff "$2" "$3" | pick game type asset_id change | sort)
-        [ "$expect" = "$got" ] || fail "release-diff $2 $3:
+        [ "$expect" = "$got" ] || die "release-diff $2 $3:
 expected:
 $expect
 got:
 $got"
         # every field edit appears with its old and new value (IDs as hex or decimal)
         "$bin" query --db "$db" --format tsv release-diff-fields "$2" "$3" >"$work/fields.tsv"
-        python3 - "$man" "$1" "$work/fields.tsv" <<'PY' || fail "release-diff-fields $2 $3 lacks an edit"
+        python3 - "$man" "$1" "$work/fields.tsv" <<'PY' || die "release-diff-fields $2 $3 lacks an edit"
 import csv, sys
 man, game, path = sys.argv[1:]
 rows = list(csv.DictReader(open(path), delimiter="\t"))
@@ -172,17 +171,17 @@ PY
     done
     # the renamed characters' old and new names are in the demo's output
     awk -F'\t' '$1=="field" && $6=="characters.name" {print $7; print $8}' "$man" | while read -r nm; do
-        grep -qF "$nm" "$out" || fail "renamed character '$nm' is not in the demo's output"
+        grep -qF "$nm" "$out" || die "renamed character '$nm' is not in the demo's output"
     done
 else
-    [ "$(q "SELECT count(*) FROM paks")" -eq 30 ] || fail "paks rows"
+    [ "$(q "SELECT count(*) FROM paks")" -eq 30 ] || die "paks rows"
 fi
 
 # ---- the report: the demo prints where it is ------------------------------------------
 url=$(grep -o "file://[^ ]*" "$out" | head -1)
-[ -n "$url" ] || fail "the demo does not print where its report is"
-[ -f "${url#file://}" ] || fail "the report's index ${url#file://} does not exist"
+[ -n "$url" ] || die "the demo does not print where its report is"
+[ -f "${url#file://}" ] || die "the report's index ${url#file://} does not exist"
 if has_query release-diff && grep -q "^(skipped" "$out"; then
-    fail "the demo skipped a step: $(grep "^(skipped" "$out")"
+    die "the demo skipped a step: $(grep "^(skipped" "$out")"
 fi
-echo "e2e_demo: 1 passed, 0 failed"
+finish

@@ -4,22 +4,14 @@
 # components (content) and what derived.character_reach says it reaches through its
 # animations (ANIMs, MP1 EVNTs, event particles). Read from the CSV and the JSON output.
 set -u
-BIN=$1
-SHARED=$2
-CORPUS=$SHARED/corpus
-if [ ! -f "$CORPUS/truth.json" ]; then
-    echo "skipping: no corpus at $CORPUS"
-    exit 0
-fi
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/lib.sh"
+need_corpus
 DB=$T/c.db
 "$BIN" ingest --quiet --db "$DB" "$CORPUS/mp1" "$CORPUS/mp2" 2>"$T/ingest.err" || {
     echo "FAIL: ingest: $(tail -3 "$T/ingest.err")"
     exit 1
 }
 
-fail=0
 # usage: an optional CHAR_INDEX, a bad one refused
 "$BIN" query --db "$DB" deps >/dev/null 2>&1
 [ $? -eq 2 ] || { echo "FAIL: deps without ANCS_ID must exit 2"; fail=1; }
@@ -164,7 +156,4 @@ if errors:
 print("ok: deps matches truth.json for %d character checks (%s)" % (checked, db))
 EOF
 done
-if [ $fail -eq 0 ]; then
-    echo "e2e_deps: passed"
-fi
-exit $fail
+finish

@@ -6,15 +6,12 @@
 # with the same bytes as wit extracts, the same game code and title. Both through the test
 # program disc_image_tool (built beside the tests; $ANCSDB_DISC_IMAGE_TOOL).
 set -euo pipefail
-bin=$1
-tool=${ANCSDB_DISC_IMAGE_TOOL:-$(dirname "$bin")/tests/disc_image_tool}
-if ! command -v wit >/dev/null 2>&1; then
-    echo "skipping: wit is not installed (Debian package wit; scripts/deps.sh installs it)"
-    exit 0
-fi
-[ -x "$tool" ] || { echo "e2e_disc_wit: $tool is not built" >&2; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/lib.sh"
+tool=${ANCSDB_DISC_IMAGE_TOOL:-$(dirname "$BIN")/tests/disc_image_tool}
+command -v wit >/dev/null 2>&1 ||
+    skip "wit is not installed (Debian package wit; scripts/deps.sh installs it)"
+[ -x "$tool" ] || die "$tool is not built"
+tmp=$T
 
 "$tool" "$tmp" > "$tmp/paths.txt"
 [ -s "$tmp/paths.txt" ] || { echo "e2e_disc_wit: no files listed" >&2; exit 1; }
@@ -67,11 +64,11 @@ check_read() { # IMAGE NAME
     echo "e2e_disc_wit: $name: $(find "$o" -type f | wc -l) files as wit reads them ($header)"
 }
 check_read "$tmp/disc.iso" fixture
-shared=${2:-}
-if [ -n "$shared" ] && [ -d "$shared/corpus/iso" ]; then
-    for img in "$shared"/corpus/iso/*.iso; do
+if have_corpus iso; then
+    for img in "$CORPUS"/iso/*.iso; do
         check_read "$img" "$(basename "$img" .iso)"
     done
 else
-    echo "skipping the corpus images: $shared/corpus/iso is absent"
+    skip_part "the corpus images: $CORPUS/iso is absent"
 fi
+finish

@@ -7,14 +7,9 @@
 # outside the repository (../shared/*.md), and every relative link of docs/*.md and README.md
 # names a file that exists.
 set -u
-BIN=$1
-case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
-SHARED=$2
-CORPUS=$SHARED/corpus
-ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/lib.sh"
 DOCS=$ROOT/docs
 EXAMPLES=$DOCS/examples.md
-fail=0
 
 # ---- links (no corpus needed) ------------------------------------------------------------
 for f in "$ROOT/README.md" "$DOCS"/*.md; do
@@ -97,17 +92,9 @@ print(f'e2e_docs: {cited} section citations checked against docs/formats.md')
 sys.exit(bad)
 PY
 
-if [ ! -f "$EXAMPLES" ]; then
-    echo "FAIL: no $EXAMPLES"
-    exit 1
-fi
-if [ ! -d "$CORPUS/mp1" ] || [ ! -f "$CORPUS/names/AssetNameMap32.xml" ]; then
-    echo "skipping the examples: no sample corpus at $CORPUS"
-    exit $fail
-fi
+[ -f "$EXAMPLES" ] || die "no $EXAMPLES"
+have_corpus mp1 names/AssetNameMap32.xml || skip "the examples: no sample corpus at $CORPUS"
 
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
 cd "$T" || exit 1
 inputs=("$CORPUS/mp1" "$CORPUS/mp2")
 [ -d "$CORPUS/iso" ] && inputs+=("$CORPUS/iso")
@@ -144,7 +131,7 @@ ran=0
 for c in "$T"/cmds/*.sh; do
     where="docs/examples.md:$(basename "$c" .sh | sed 's/^[0-9]*_line//')"
     if [ $have_dot = 0 ] && grep -q -- '--format svg' "$c"; then
-        echo "skipping $where: needs Graphviz (dot)"
+        skip_part "$where: needs Graphviz (dot)"
         continue
     fi
     # `ancsdb` in the commands is the binary under test
@@ -161,4 +148,4 @@ for c in "$T"/cmds/*.sh; do
     fi
 done
 echo "e2e_docs: $ran of $count example commands run"
-exit $fail
+finish

@@ -5,21 +5,13 @@
 # nodes); `export character` equals the set's element; `ancs dump` decodes an EVNT from a PAK
 # and from a raw file as truth.json says.
 set -u
-BIN=$1
-SHARED=$2
-CORPUS=$SHARED/corpus
-if [ ! -f "$CORPUS/truth.json" ]; then
-    echo "skipping: no corpus at $CORPUS"
-    exit 0
-fi
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/lib.sh"
+need_corpus
 DB=$T/c.db
 "$BIN" ingest --quiet --db "$DB" "$CORPUS/mp1" "$CORPUS/mp2" 2>"$T/ingest.err" || {
     echo "FAIL: ingest: $(tail -3 "$T/ingest.err")"
     exit 1
 }
-fail=0
 expect_rc() { # expect_rc WANT DESCRIPTION CMD...
     local want=$1 what=$2
     shift 2
@@ -200,5 +192,4 @@ if errors:
     sys.exit(1)
 print("ok: %d exports match truth.json, %d EVNT dumps" % (docs, dumped))
 EOF
-[ $fail -eq 0 ] && echo "e2e_export: passed"
-exit $fail
+finish

@@ -3,7 +3,7 @@
 # path (issue 20 item 7): the first is read, the second is a load_errors row naming its FST
 # entry's offset, and the summary counts the PAKs the database holds. The image is a copy of
 # the corpus's GM8E01_00.iso with one name in its FST string table changed by python3 (the
-# FST found from the header, FORMATS.md §10); the PAK count from truth.json.
+# FST found from the header, docs/formats.md §10); the PAK count from truth.json.
 set -u
 BIN=$1
 CORPUS=$2/corpus

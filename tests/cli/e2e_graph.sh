@@ -5,21 +5,13 @@
 # exactly the characters truth.json lists for a particle; --format svg is XML; without
 # Graphviz svg exits 3 naming the package; usage errors exit 2.
 set -u
-BIN=$1
-SHARED=$2
-CORPUS=$SHARED/corpus
-if [ ! -f "$CORPUS/truth.json" ]; then
-    echo "skipping: no corpus at $CORPUS"
-    exit 0
-fi
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/lib.sh"
+need_corpus
 DB=$T/c.db
 "$BIN" ingest --quiet --db "$DB" "$CORPUS/mp1" "$CORPUS/mp2" 2>"$T/ingest.err" || {
     echo "FAIL: ingest: $(tail -3 "$T/ingest.err")"
     exit 1
 }
-fail=0
 expect_rc() { # expect_rc WANT DESCRIPTION CMD...
     local want=$1 what=$2
     shift 2
@@ -232,5 +224,4 @@ else
     echo "skipping the 500-node check: no sqlite3 shell"
 fi
 
-[ $fail -eq 0 ] && echo "e2e_graph: passed"
-exit $fail
+finish

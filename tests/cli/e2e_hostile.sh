@@ -7,11 +7,7 @@
 # overwrites without --force, never follows a symlink; query arguments are bound; `sql` is
 # read-only and creates no file.
 set -u
-BIN=$1
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
-. "$(dirname "$0")/check.sh"
+. "$(dirname "$0")/lib.sh"
 sql() { # sql DB QUERY -> tsv without header
     "$BIN" sql --db "$1" --format tsv "$2" 2>/dev/null | tail -n +2
 }
@@ -184,4 +180,4 @@ done
 check "no file created by ATTACH or VACUUM INTO" "" "$(ls "$T/att.db" "$T/vac.db" 2>/dev/null)"
 check "user_version unchanged by the writes" "$uv" "$(sql "$T/h.db" "PRAGMA user_version")"
 check "paks intact after sql writes" "$npaks" "$(sql "$T/h.db" "SELECT count(*) FROM paks")"
-exit $fail
+finish

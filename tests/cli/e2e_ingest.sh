@@ -3,22 +3,10 @@
 # exit codes, the summary line, a second run that changes nothing, a changed PAK, a broken
 # PAK, every named query in every format, and `sql` refusing writes.
 set -u
-BIN=$1
-SHARED=$2
-CORPUS=$SHARED/corpus
-if [ ! -d "$CORPUS/mp1" ]; then
-    echo "SKIP: no corpus at $CORPUS"
-    exit 77
-fi
+. "$(dirname "$0")/lib.sh"
+need_corpus mp1
 command -v sqlite3 >/dev/null 2>&1 && HAVE_SQLITE3=1 || HAVE_SQLITE3=0
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
-. "$(dirname "$0")/check.sh"
-if ! command -v python3 >/dev/null 2>&1; then
-    echo "SKIP: python3 is needed to read the expected counts from truth.json"
-    exit 77
-fi
+need_tools python3
 # expected figures: truth.json (PAKs, ANCS, EVNT, characters) and resources.tsv (entries,
 # distinct assets), never numbers copied into this script
 read -r NPAK NENT NASSET NANCS NEVNT NCHAR <<<"$(python3 - "$CORPUS" <<'PY'
@@ -33,10 +21,7 @@ print(sum(g["pak_count"] for g in t.values()), len(rows),
       sum(len(a["content"]["character_set"]["characters"]) for g in t.values() for a in g["ancs"]))
 PY
 )"
-if [ -z "$NCHAR" ]; then
-    echo "FAIL: could not read the expected counts from truth.json / resources.tsv"
-    exit 1
-fi
+[ -n "$NCHAR" ] || die "could not read the expected counts from truth.json / resources.tsv"
 cp -r "$CORPUS/mp1" "$CORPUS/mp2" "$T/"
 chmod -R u+w "$T"
 DB=$T/c.db
@@ -159,4 +144,4 @@ if [ $HAVE_SQLITE3 = 1 ]; then
     grep -q "schema version" "$T/v.err"
     check "refusal message names the schema version" 0 $?
 fi
-exit $fail
+finish

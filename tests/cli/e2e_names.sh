@@ -6,24 +6,10 @@
 # asset resolve to the map's; enum labels as docs/enumerations.md spells them; a re-import replaces; a
 # truncated map is refused with FILE:LINE and changes nothing; export -> import round trip.
 set -u
-BIN=$1
-SHARED=$2
-CORPUS=$SHARED/corpus
+. "$(dirname "$0")/lib.sh"
 MAP=$CORPUS/names/AssetNameMap32.xml
-if [ ! -f "$CORPUS/truth.json" ] || [ ! -f "$MAP" ]; then
-    echo "skipping: no corpus or name map at $CORPUS"
-    exit 77
-fi
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+need_corpus names/AssetNameMap32.xml
 DB=$T/c.db
-fail=0
-check() { # check WHAT EXPECTED ACTUAL
-    if [ "$2" != "$3" ]; then
-        echo "FAIL: $1: expected '$2', got '$3'"
-        fail=1
-    fi
-}
 
 "$BIN" ingest --quiet --db "$DB" "$CORPUS/mp1" "$CORPUS/mp2" 2>"$T/ingest.err" || {
     echo "FAIL: ingest: $(tail -3 "$T/ingest.err")"
@@ -318,5 +304,4 @@ for e in errors[:25]:
 sys.exit(1 if errors else 0)
 EOF
 
-[ $fail -eq 0 ] && echo "e2e_names: ok"
-exit $fail
+finish

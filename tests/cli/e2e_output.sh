@@ -2,26 +2,13 @@
 # e2e_output.sh — output a user can trust: table text is terminal-safe (no raw control byte
 # reaches stdout; shown as \x1b), NULL is an empty cell that keeps columns aligned, a BLOB
 # prints as x'..', JSON (--format json and ancs dump --json) is always valid UTF-8 (UTF-8
-# passes through, other bytes as \u00XX), integer columns print as hex IDs by the table column
+# passes through, other bytes as \udcXX), integer columns print as hex IDs by the table column
 # they come from (not by their name), v_load_errors shows a missing offset as empty, and the
 # examples of `sql --help` run. Expected values from python3 and the sqlite3 shell.
 # usage: bash e2e_output.sh ANCSDB [SHARED_DIR]
 set -u
-BIN=${1:?usage: e2e_output.sh ANCSDB [SHARED_DIR]}
-SHARED=${2:-}
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-FAILS=0
-PASSES=0
-check() { # check WHAT WANT GOT
-    if [ "$2" = "$3" ]; then
-        PASSES=$((PASSES + 1))
-    else
-        echo "FAIL: $1: expected '$2', got '$3'" >&2
-        FAILS=$((FAILS + 1))
-    fi
-}
-command -v python3 >/dev/null || { echo "e2e_output: no python3, skipping"; exit 0; }
+. "$(dirname "$0")/lib.sh"
+need_tools python3
 HAVE_SQLITE3=0
 command -v sqlite3 >/dev/null && HAVE_SQLITE3=1
 
@@ -77,7 +64,7 @@ rows = json.loads(open(sys.argv[1], "rb").read().decode("utf-8", errors="strict"
 names = {r["asset_id"]: r["name"] for r in rows}
 assert names["0419F84B"] == "evil\x1b[2Jname", names
 assert names["1A2B3C4D"] == "caf\u00e9", names
-assert names["00000010"] == "latin\u00e9", names  # the byte E9 as U+00E9
+assert names["00000010"] == "latin\udce9", names  # the byte E9 as U+DCE9
 assert names["00000020"] == "two\nlines", names
 PY
 check "JSON: strict UTF-8, parses, values kept (python3)" 0 $?
@@ -118,8 +105,7 @@ check "v_load_errors: missing offset empty (one row, empty)" "at|" "$(tr '\n' '|
 rm -f "$T/paks/fifo.pak"
 
 # --- ancs dump: JSON valid UTF-8 with the name's UTF-8 kept; the tree terminal-safe
-CORPUS="$SHARED/corpus"
-if [ -n "$SHARED" ] && [ -d "$CORPUS/mp1" ]; then
+if have_corpus mp1; then
     pak="$CORPUS/mp1/Metroid1.pak"
     id=$("$BIN" pak list --type ANCS --format tsv "$pak" | sed -n 2p | cut -f3)
     "$BIN" pak extract --type ANCS --id "$id" -o "$T/x" "$pak" 2>/dev/null
@@ -141,10 +127,10 @@ PY
     python3 - "$T/d.json" "$name" <<'PY'
 import json, sys
 d = json.loads(open(sys.argv[1], "rb").read().decode("utf-8", errors="strict"))
-want = "\u00e9\x1b\u00e9" + sys.argv[2][4:]
+want = "\u00e9\x1b\udce9" + sys.argv[2][4:]
 assert d["characters"][0]["name"] == want, (d["characters"][0]["name"], want)
 PY
-    check "ancs dump --json: UTF-8 kept, ESC escaped, bad byte as \\u00e9 (python3)" 0 $?
+    check "ancs dump --json: UTF-8 kept, ESC escaped, bad byte as \\udce9 (python3)" 0 $?
     "$BIN" ancs dump "$f" >"$T/d.txt"
     python3 - "$T/d.txt" <<'PY'
 import sys
@@ -167,5 +153,4 @@ while IFS= read -r ex; do
     check "sql --help example runs: $ex ($(head -c 200 "$T/ex.err"))" 0 $?
 done <"$T/examples"
 
-echo "e2e_output: $PASSES passed, $FAILS failed"
-[ "$FAILS" = 0 ]
+finish

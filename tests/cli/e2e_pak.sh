@@ -2,28 +2,17 @@
 # e2e_pak.sh — `ancsdb pak list|extract` against the shared corpus and resources.tsv.
 # usage: bash tests/e2e_pak.sh ANCSDB_BINARY SHARED_DIR
 set -u
-BIN=${1:?usage: e2e_pak.sh ANCSDB SHARED_DIR}
-SHARED=${2:?usage: e2e_pak.sh ANCSDB SHARED_DIR}
-CORPUS="$SHARED/corpus"
-if [ ! -d "$CORPUS" ]; then
-    echo "e2e_pak: no corpus at $CORPUS, skipping"
-    exit 0
-fi
+. "$(dirname "$0")/lib.sh"
+need_corpus resources.tsv
 TSV="$CORPUS/resources.tsv"
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-FAILS=0
-fail() {
-    echo "FAIL: $*" >&2
-    FAILS=$((FAILS + 1))
-}
+TMP=$T
 # expect_rc WANT CMD... : run, compare the exit status
 expect_rc() {
     local want=$1
     shift
     "$@" >"$TMP/out" 2>"$TMP/err"
     local rc=$?
-    [ "$rc" = "$want" ] || fail "exit $rc, wanted $want: $* ($(head -c 300 "$TMP/err"))"
+    [ "$rc" = "$want" ] || bad "exit $rc, wanted $want: $* ($(head -c 300 "$TMP/err"))"
 }
 
 # --- list: every format against resources.tsv, for one MP1 (zlib) and one MP2 (LZO) pak
@@ -34,7 +23,7 @@ for gp in mp1/Metroid1.pak mp2/Metroid5.pak mp1/SlideShow.pak; do
         expect_rc 0 "$BIN" pak list --format "$fmt" "$CORPUS/$gp"
         cp "$TMP/out" "$TMP/list.$fmt"
     done
-    python3 - "$TSV" "$game" "$pak" "$TMP" <<'EOF' || fail "list output of $gp"
+    python3 - "$TSV" "$game" "$pak" "$TMP" <<'EOF' || bad "list output of $gp"
 import csv, io, json, sys
 tsv, game, pak, tmp = sys.argv[1:]
 cols = ["entry_index", "type", "asset_id", "compressed", "data_offset", "stored_size",
@@ -104,21 +93,21 @@ EOF
 P1="$CORPUS/mp1/Metroid1.pak"
 P2="$CORPUS/mp2/Metroid5.pak"
 expect_rc 0 "$BIN" pak extract --type ANCS -o "$TMP/x1" "$P1"
-check_extract "$TMP/x1" mp1 Metroid1.pak 'r["type"] == "ANCS"' || fail "extract --type ANCS mp1"
+check_extract "$TMP/x1" mp1 Metroid1.pak 'r["type"] == "ANCS"' || bad "extract --type ANCS mp1"
 expect_rc 0 "$BIN" pak extract --type EVNT --type ANIM -o "$TMP/x2" "$P1"
-check_extract "$TMP/x2" mp1 Metroid1.pak 'r["type"] in ("EVNT", "ANIM")' || fail "two --type"
+check_extract "$TMP/x2" mp1 Metroid1.pak 'r["type"] in ("EVNT", "ANIM")' || bad "two --type"
 expect_rc 0 "$BIN" pak extract -o "$TMP/x3/all" "$P2"
-check_extract "$TMP/x3/all" mp2 Metroid5.pak 'True' || fail "extract everything mp2"
+check_extract "$TMP/x3/all" mp2 Metroid5.pak 'True' || bad "extract everything mp2"
 # the MP2 ANCS whose size is a multiple of 0x4000 (padding after the last segment)
 ID=$(awk -F'\t' '$1=="mp2" && $2=="Metroid5.pak" && $4=="ANCS" && $6==1 && $9%16384==0 {print $5; exit}' "$TSV")
 if [ -n "$ID" ]; then
     expect_rc 0 "$BIN" pak extract --id "$ID" -o "$TMP/x4" "$P2"
-    check_extract "$TMP/x4" mp2 Metroid5.pak "r['id'] == '$ID'" || fail "extract --id $ID"
+    check_extract "$TMP/x4" mp2 Metroid5.pak "r['id'] == '$ID'" || bad "extract --id $ID"
     HEX=$(printf '0x%08x' "$ID")
     expect_rc 0 "$BIN" pak extract --id "$HEX" --type ANCS -o "$TMP/x5" "$P2"
-    check_extract "$TMP/x5" mp2 Metroid5.pak "r['id'] == '$ID'" || fail "extract --id $HEX"
+    check_extract "$TMP/x5" mp2 Metroid5.pak "r['id'] == '$ID'" || bad "extract --id $HEX"
 else
-    fail "resources.tsv has no MP2 ANCS of a multiple of 0x4000 bytes in Metroid5.pak"
+    bad "resources.tsv has no MP2 ANCS of a multiple of 0x4000 bytes in Metroid5.pak"
 fi
 
 # --- no overwrite without --force; --force replaces; symlinks never followed
@@ -126,27 +115,27 @@ F=$(ls "$TMP/x1" | head -n 1)
 printf 'sentinel' >"$TMP/x1/$F"
 "$BIN" pak extract --type ANCS -o "$TMP/x1" "$P1" >/dev/null 2>"$TMP/err"
 rc=$?
-[ "$rc" = 1 ] || [ "$rc" = 3 ] || fail "re-extract without --force: exit $rc"
-[ "$(cat "$TMP/x1/$F")" = sentinel ] || fail "re-extract without --force overwrote $F"
-grep -q "exists" "$TMP/err" || fail "re-extract: no 'exists' message"
+[ "$rc" = 1 ] || [ "$rc" = 3 ] || bad "re-extract without --force: exit $rc"
+[ "$(cat "$TMP/x1/$F")" = sentinel ] || bad "re-extract without --force overwrote $F"
+grep -q "exists" "$TMP/err" || bad "re-extract: no 'exists' message"
 expect_rc 0 "$BIN" pak extract --force --type ANCS -o "$TMP/x1" "$P1"
-check_extract "$TMP/x1" mp1 Metroid1.pak 'r["type"] == "ANCS"' || fail "--force did not replace"
+check_extract "$TMP/x1" mp1 Metroid1.pak 'r["type"] == "ANCS"' || bad "--force did not replace"
 # --force onto a file with a second hard link: the link keeps its bytes
 rm -f "$TMP/x1/$F"
 printf 'linked' >"$TMP/x1/$F"
 ln "$TMP/x1/$F" "$TMP/hardlink"
 expect_rc 0 "$BIN" pak extract --force --type ANCS -o "$TMP/x1" "$P1"
-[ "$(cat "$TMP/hardlink")" = linked ] || fail "extract --force wrote through a hard link"
-check_extract "$TMP/x1" mp1 Metroid1.pak 'r["type"] == "ANCS"' || fail "--force over a hard link"
-ls "$TMP/x1" | grep -q tmp && fail "extract --force left a temporary file"
+[ "$(cat "$TMP/hardlink")" = linked ] || bad "extract --force wrote through a hard link"
+check_extract "$TMP/x1" mp1 Metroid1.pak 'r["type"] == "ANCS"' || bad "--force over a hard link"
+ls "$TMP/x1" | grep -q tmp && bad "extract --force left a temporary file"
 printf 'outside' >"$TMP/outside"
 rm -f "$TMP/x1/$F"
 ln -s "$TMP/outside" "$TMP/x1/$F"
 "$BIN" pak extract --force --type ANCS -o "$TMP/x1" "$P1" >/dev/null 2>&1
 rc=$?
-[ "$rc" = 1 ] || fail "extract onto a symlink: exit $rc, wanted 1"
-[ "$(cat "$TMP/outside")" = outside ] || fail "extract followed a symlink"
-[ -L "$TMP/x1/$F" ] || fail "extract replaced a symlink"
+[ "$rc" = 1 ] || bad "extract onto a symlink: exit $rc, wanted 1"
+[ "$(cat "$TMP/outside")" = outside ] || bad "extract followed a symlink"
+[ -L "$TMP/x1/$F" ] || bad "extract replaced a symlink"
 
 # --- lossless: a hand-built PAK (docs/formats.md §2.2-2.5) whose resources end in 0xFF bytes
 python3 - "$TMP/ff.pak" <<'EOF'
@@ -173,7 +162,7 @@ rows = [cols.split(), ["0", "STRG", "11223344", "0", "64", "32", "3"],
 open(sys.argv[1] + ".want", "w").write("".join("\t".join(r) + "\n" for r in rows))
 EOF
 expect_rc 0 "$BIN" pak extract -o "$TMP/ff" "$TMP/ff.pak"
-python3 - "$TMP/ff" <<'EOF' || fail "extract is not lossless"
+python3 - "$TMP/ff" <<'EOF' || bad "extract is not lossless"
 import os, sys
 d = sys.argv[1]
 s = open(os.path.join(d, "11223344.strg"), "rb").read()
@@ -184,7 +173,7 @@ if not ok:
 sys.exit(0 if ok else 1)
 EOF
 expect_rc 0 "$BIN" pak list --format tsv "$TMP/ff.pak"
-cmp -s "$TMP/out" "$TMP/ff.pak.want" || fail "pak list of ff.pak: $(cat "$TMP/out")"
+cmp -s "$TMP/out" "$TMP/ff.pak.want" || bad "pak list of ff.pak: $(cat "$TMP/out")"
 
 # --- usage errors (2), unreadable input (3), help (0)
 expect_rc 2 "$BIN" pak
@@ -197,32 +186,28 @@ expect_rc 2 "$BIN" pak list "$P1" "$P2"
 expect_rc 2 "$BIN" pak extract --id nothex -o "$TMP/x6" "$P1"
 expect_rc 2 "$BIN" pak extract --type TOOLONG -o "$TMP/x6" "$P1"
 expect_rc 2 "$BIN" pak extract -o
-[ ! -e "$TMP/x6" ] || fail "usage error still created the output folder"
+[ ! -e "$TMP/x6" ] || bad "usage error still created the output folder"
 printf 'this is not a pak file at all\n' >"$TMP/notpak.pak"
 expect_rc 3 "$BIN" pak list "$TMP/notpak.pak"
-grep -q "notpak.pak" "$TMP/err" || fail "error does not name the file"
+grep -q "notpak.pak" "$TMP/err" || bad "error does not name the file"
 expect_rc 3 "$BIN" pak extract -o "$TMP/x7" "$TMP/notpak.pak"
 expect_rc 3 "$BIN" pak list "$TMP/does-not-exist.pak"
 head -c 100 "$P1" >"$TMP/cut.pak"
 expect_rc 3 "$BIN" pak list "$TMP/cut.pak"
 expect_rc 1 "$BIN" pak extract --id 0x12345678 -o "$TMP/x8" "$P1"
 expect_rc 0 "$BIN" pak list --help
-grep -q "decompressed_size" "$TMP/out" || fail "list --help does not describe the columns"
+grep -q "decompressed_size" "$TMP/out" || bad "list --help does not describe the columns"
 expect_rc 0 "$BIN" pak extract --help
-grep -q -- "--force" "$TMP/out" || fail "extract --help does not mention --force"
+grep -q -- "--force" "$TMP/out" || bad "extract --help does not mention --force"
 expect_rc 0 "$BIN" pak --help
 
 # --- a truncated copy: the tables read, the last entry is past the end -> exit 1
 SZ=$(stat -c %s "$P1")
 head -c $((SZ - 40)) "$P1" >"$TMP/short.pak"
 expect_rc 1 "$BIN" pak list --format tsv "$TMP/short.pak"
-grep -q "out_of_bounds" "$TMP/err" || fail "truncated pak: no out_of_bounds warning"
+grep -q "out_of_bounds" "$TMP/err" || bad "truncated pak: no out_of_bounds warning"
 expect_rc 1 "$BIN" pak extract -o "$TMP/x9" "$TMP/short.pak"
 grep -q "entry [0-9]* [A-Z]* [0-9A-F]\{8\} @0x" "$TMP/err" ||
-    fail "inflate failure message lacks entry, type, ID, offset: $(head -c 300 "$TMP/err")"
+    bad "inflate failure message lacks entry, type, ID, offset: $(head -c 300 "$TMP/err")"
 
-if [ "$FAILS" -ne 0 ]; then
-    echo "e2e_pak: $FAILS failure(s)" >&2
-    exit 1
-fi
-echo "e2e_pak: ok"
+finish

@@ -6,21 +6,9 @@
 # restricts the named queries to one release. Expected values come from truth.json (read
 # with python3) and the sqlite3 shell, never from ancsdb itself.
 set -u
-BIN=$1
-SHARED=$2
-CORPUS=$SHARED/corpus
-if [ ! -d "$CORPUS/iso" ] || [ ! -f "$CORPUS/truth.json" ]; then
-    echo "skipping: no sample corpus with disc images at $CORPUS"
-    exit 0
-fi
-if ! command -v python3 >/dev/null 2>&1 || ! command -v sqlite3 >/dev/null 2>&1; then
-    echo "skipping: python3 and the sqlite3 shell are needed to check the results"
-    exit 0
-fi
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
-. "$(dirname "$0")/check.sh"
+. "$(dirname "$0")/lib.sh"
+need_corpus iso
+need_tools python3 sqlite3
 q() { sqlite3 -batch -noheader -separator ' ' "$@"; }
 TRUTH=$CORPUS/truth.json
 
@@ -295,4 +283,4 @@ check "the dumps are not empty" 1 "$([ "$(wc -l <"$T/clean.dump")" -gt 3000 ] &&
 check "copies that differ within the release are warned about" 1 \
     "$([ "$(q "$F" "SELECT count(*) FROM warnings WHERE code = 'copy_differs'")" -gt 0 ] && echo 1)"
 
-exit $fail
+finish

@@ -7,21 +7,16 @@
 # its characters' names from truth.json and its graph. Run again without Graphviz on PATH, the
 # pages show the graph as nested lists.
 set -u
-BIN=$1
-SHARED=$2
-CORPUS=$SHARED/corpus
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
+. "$(dirname "$0")/lib.sh"
 DB=$T/c.db
-if [ -d "$CORPUS/mp1" ] && [ -f "$CORPUS/truth.json" ]; then
+if have_corpus mp1; then
     "$BIN" ingest --quiet --db "$DB" "$CORPUS/mp1" "$CORPUS/mp2" 2>"$T/ingest.err" || {
         echo "FAIL: ingest: $(tail -3 "$T/ingest.err")"
         exit 1
     }
     TRUTH=$CORPUS/truth.json
 else
-    echo "no sample corpus at $CORPUS: using a small demo corpus"
+    skip_part "no sample corpus at $CORPUS: a small demo corpus instead, without truth.json's checks"
     "$BIN" demo --quiet --build-only --scale 0.02 "$T/demo" >/dev/null 2>&1 &&
         "$BIN" ingest --quiet --db "$DB" "$T/demo/mp1" "$T/demo/mp2" 2>"$T/ingest.err" || {
         echo "FAIL: demo corpus: $(tail -3 "$T/ingest.err")"
@@ -29,6 +24,15 @@ else
     }
     TRUTH=
 fi
+
+# a second release holding the same MP1 PAKs (a copy): the headline must count its assets once
+SRC1=$CORPUS/mp1
+[ -n "$TRUTH" ] || SRC1=$T/demo/mp1
+mkdir -p "$T/again" && cp -r "$SRC1" "$T/again/mp1" &&
+    "$BIN" ingest --quiet --db "$DB" --release again "$T/again/mp1" 2>"$T/ingest2.err" || {
+    echo "FAIL: ingest of a second release: $(tail -3 "$T/ingest2.err")"
+    exit 1
+}
 
 "$BIN" report --help | grep -q "usage: ancsdb report" || { echo "FAIL: report --help"; fail=1; }
 "$BIN" report --db "$DB" >/dev/null 2>&1
@@ -45,6 +49,31 @@ grep -Eq "^report: [0-9]+ files, [0-9.]+ MiB in " "$T/err" || { echo "FAIL: no s
 for f in index.html census.html search.js style.css; do
     [ -s "$R/$f" ] || { echo "FAIL: $f missing"; fail=1; }
 done
+
+# the headline counts each asset and ANCS once over every release (python3's sqlite3 counts),
+# and the footer names the version `ancsdb --version` prints
+python3 - "$R/index.html" "$DB" "$("$BIN" --version)" <<'EOF' || fail=1
+import re, sqlite3, sys
+page, db, version = sys.argv[1], sys.argv[2], sys.argv[3].split()[-1]
+html = open(page, encoding="utf-8").read()
+m = re.search(r"<p>(\d+) PAKs? holding (\d+) distinct assets?, (\d+) animated character set", html)
+c = sqlite3.connect("file:%s?mode=ro" % db, uri=True)
+want = (c.execute("SELECT count(*) FROM paks").fetchone()[0],
+        c.execute("SELECT count(*) FROM (SELECT DISTINCT p.game, e.asset_id FROM paks p "
+                  "JOIN pak_entries e ON e.pak_id = p.pak_id)").fetchone()[0],
+        c.execute("SELECT count(*) FROM (SELECT DISTINCT p.game, e.asset_id FROM paks p "
+                  "JOIN pak_entries e ON e.pak_id = p.pak_id WHERE e.type = 'ANCS')").fetchone()[0])
+err = []
+if not m:
+    err.append("no headline")
+elif tuple(int(x) for x in m.groups()) != want:
+    err.append("headline says %s PAKs, %s assets, %s ANCS; the database holds %s" % (m.groups() + (want,)))
+if "Made by ancsdb %s " % version not in html:
+    err.append("footer does not name version %s" % version)
+for e in err:
+    print("FAIL:", e)
+sys.exit(1 if err else 0)
+EOF
 
 # nothing from the network: no http(s) URL anywhere (scripts, styles, fonts, SVG namespaces)
 if grep -rIlE "https?://" "$R" >"$T/urls"; then
@@ -104,7 +133,7 @@ EOF
 # the browser
 CHROME=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
 if [ -z "$CHROME" ]; then
-    echo "skipping the browser checks: no chromium (apt-get install chromium)"
+    skip_part "the browser checks: no chromium (apt-get install chromium)"
 else
     dom() { # dom URL OUT
         timeout 90 "$CHROME" --headless --no-sandbox --disable-gpu --no-first-run \
@@ -188,5 +217,4 @@ grep -q "Graphviz 'dot' not found" "$T/err2" || { echo "FAIL: no note that dot i
 page=$(ls "$R2"/ancs/*.html 2>/dev/null | head -1)
 [ -n "$page" ] && grep -q '<ul class="tree">' "$page" || { echo "FAIL: no nested-list graph without dot"; fail=1; }
 
-[ $fail -eq 0 ] && echo "e2e_report: passed"
-exit $fail
+finish

@@ -4,15 +4,9 @@
 # unreadable PAKs before and after the sample corpus, so fault lines are written after the
 # reader is gone. Expected counts come from the folder listing, read back with sqlite3.
 set -u
-BIN=$1
-SHARED=$2
-CORPUS=$SHARED/corpus
-if [ ! -d "$CORPUS/mp1" ]; then
-    echo "skipping: no corpus at $CORPUS"
-    exit 0
-fi
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/lib.sh"
+need_corpus mp1
+need_tools sqlite3
 mkdir -p "$T/in"
 printf 'not a pak' >"$T/in/000.pak"
 cp "$CORPUS"/mp1/*.pak "$T/in/"
@@ -20,7 +14,6 @@ for i in $(seq 1 40); do printf 'junk' >"$T/in/zz$i.pak"; done
 want=$(ls "$T/in" | wc -l)
 "$BIN" ingest --jobs 2 --db "$T/a.db" "$T/in" 2>&1 | head -c1 >/dev/null
 st=${PIPESTATUS[0]}
-fail=0
 if [ "$st" != 1 ]; then
     echo "FAIL: exit status $st, expected 1 (41 unreadable PAKs)"
     fail=1
@@ -36,4 +29,4 @@ if [ "$errs" != 41 ]; then
     fail=1
 fi
 [ $fail = 0 ] && echo "ok: ingest finished and committed with its stderr reader gone"
-exit $fail
+finish

@@ -4,14 +4,8 @@
 # to `ingest` and `names import` is refused with exit 3 and left byte-identical (cmp), in
 # rollback-journal mode. Needs the sqlite3 shell; hand-built PAK bytes, no corpus.
 set -u
-BIN=$1
-if ! command -v sqlite3 >/dev/null; then
-    echo "skipping: no sqlite3 shell"
-    exit 0
-fi
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
+. "$(dirname "$0")/lib.sh"
+need_tools sqlite3
 # an empty PAK: version 0x00030005, unused, 0 named, 0 resources, padded to 32 bytes
 printf '\x00\x03\x00\x05\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00' >"$T/e.pak"
 printf '\x00%.0s' $(seq 16) >>"$T/e.pak"
@@ -59,4 +53,4 @@ appid=$(sqlite3 "$T/ours.db" "PRAGMA application_id")
     fail=1
 }
 [ $fail = 0 ] && echo "ok: foreign SQLite files refused (exit 3) and left byte-identical"
-exit $fail
+finish

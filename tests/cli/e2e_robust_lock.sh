@@ -4,16 +4,9 @@
 # one of them says it waits, and the database holds each PAK once with the schema complete
 # (checked with the sqlite3 shell against the folder listing).
 set -u
-BIN=$1
-SHARED=$2
-CORPUS=$SHARED/corpus
-if [ ! -d "$CORPUS/mp1" ]; then
-    echo "skipping: no corpus at $CORPUS"
-    exit 0
-fi
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
+. "$(dirname "$0")/lib.sh"
+need_corpus mp1
+need_tools sqlite3
 want=$(ls "$CORPUS"/mp1/*.pak | wc -l)
 "$BIN" ingest --jobs 1 --db "$T/a.db" "$CORPUS/mp1" 2>"$T/e1" &
 p1=$!
@@ -44,4 +37,4 @@ ic=$(sqlite3 "$T/a.db" "PRAGMA integrity_check")
     fail=1
 }
 [ $fail = 0 ] && echo "ok: two concurrent ingests both finished; one waited"
-exit $fail
+finish

@@ -3,10 +3,7 @@
 # 1–1048576 MiB are usage errors (exit 2, no database made); --memory=N is accepted (issue 11
 # item 6). The budget's effect is tested in tests/db/test_hostile_memory.c.
 set -u
-BIN=$1
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
+. "$(dirname "$0")/lib.sh"
 printf '\x00\x03\x00\x05\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00' >"$T/e.pak"
 printf '\x00%.0s' $(seq 16) >>"$T/e.pak"
 for args in "--jobs 0" "--jobs 65" "--jobs=-1" "--memory 0" "--memory x" "--memory=2000000"; do
@@ -26,4 +23,4 @@ st=$?
     fail=1
 }
 [ $fail = 0 ] && echo "ok: --jobs and --memory ranges"
-exit $fail
+finish

@@ -5,24 +5,15 @@
 # once the FIFO is removed and the PAK made readable, their rows are gone. Runs as nobody
 # when the suite runs as root (root reads any file); hand-built PAK bytes, no corpus.
 set -u
-BIN=$(readlink -f "$1")
-if ! command -v sqlite3 >/dev/null || ! command -v mkfifo >/dev/null; then
-    echo "skipping: no sqlite3 shell or mkfifo"
-    exit 0
-fi
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/lib.sh"
+BIN=$(readlink -f "$BIN")
+need_tools sqlite3 mkfifo
 RUN=()
 if [ "$(id -u)" = 0 ]; then
-    if ! command -v setpriv >/dev/null || ! id nobody >/dev/null 2>&1; then
-        echo "skipping: running as root without setpriv or the user nobody"
-        exit 0
-    fi
+    command -v setpriv >/dev/null && id nobody >/dev/null 2>&1 ||
+        skip "running as root without setpriv or the user nobody"
     RUN=(setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups)
-    if ! "${RUN[@]}" test -x "$BIN"; then
-        echo "skipping: nobody cannot run $BIN"
-        exit 0
-    fi
+    "${RUN[@]}" test -x "$BIN" || skip "the user nobody cannot run $BIN"
 fi
 chmod 777 "$T"
 mkdir -m 777 "$T/in"
@@ -35,7 +26,6 @@ chmod 644 "$T/in/a.pak"
 chmod 000 "$T/in/locked.pak"
 mkfifo "$T/in/x.pak"
 chmod 666 "$T/in/x.pak"
-fail=0
 for run in 1 2; do
     (cd "$T" && timeout 60 "${RUN[@]}" "$BIN" ingest --quiet --db "$T/a.db" in 2>/dev/null)
     st=$?
@@ -63,4 +53,4 @@ n=$(sqlite3 "$T/a.db" "SELECT count(*) FROM load_errors")
     fail=1
 }
 [ $fail = 0 ] && echo "ok: unreadable paths recorded once by absolute path, gone once fixed"
-exit $fail
+finish

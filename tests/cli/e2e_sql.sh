@@ -2,33 +2,14 @@
 # e2e_sql.sh — `ancsdb sql` and the named queries on the sample corpus: --param binding (named
 # and positional; an unbound parameter is exit 2, never NULL), Ctrl-C stops a running statement
 # (exit 130), an ID in no PAK names its other reading, unknown-census [FIELD-PATTERN],
-# unknown-census-summary, warnings [KIND], corpus-summary's error and warning rows, the ingest
+# unknown-census-summary, census-compare, warnings-summary, warnings [CODE], corpus-summary's error and warning rows, the ingest
 # summary (warnings and the command that lists them; "0 changed, 30 unchanged") and Ctrl-C
 # during an ingest. Expected values from the sqlite3 shell and python3.
 # usage: bash e2e_sql.sh ANCSDB SHARED_DIR
 set -u
-BIN=${1:?usage: e2e_sql.sh ANCSDB SHARED_DIR}
-SHARED=${2:-}
-CORPUS="$SHARED/corpus"
-if [ -z "$SHARED" ] || [ ! -d "$CORPUS/mp1" ]; then
-    echo "e2e_sql: no corpus at $CORPUS, skipping"
-    exit 0
-fi
-for tool in sqlite3 python3; do
-    command -v $tool >/dev/null || { echo "e2e_sql: no $tool, skipping"; exit 0; }
-done
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-FAILS=0
-PASSES=0
-check() { # check WHAT WANT GOT
-    if [ "$2" = "$3" ]; then
-        PASSES=$((PASSES + 1))
-    else
-        echo "FAIL: $1: expected '$2', got '$3'" >&2
-        FAILS=$((FAILS + 1))
-    fi
-}
+. "$(dirname "$0")/lib.sh"
+need_corpus mp1
+need_tools sqlite3 python3
 DB="$T/c.db"
 "$BIN" ingest --db "$DB" "$CORPUS/mp1" "$CORPUS/mp2" 2>"$T/i1.err"
 check "ingest exit" 0 $?
@@ -58,13 +39,10 @@ done
 grep -q "^ancsdb: sql: " "$T/e"
 check "the error line starts with ancsdb: sql:" 0 $?
 
-# --- Ctrl-C stops a statement that never ends
-"$BIN" sql --db "$DB" "WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM r) \
-SELECT count(*) FROM r" >"$T/int.out" 2>"$T/int.err" &
-pid=$!
-sleep 1
-kill -INT $pid
-wait $pid
+# --- Ctrl-C stops a statement that never ends (the SIGINT is raised by the test hook at the
+# statement's third interrupt check: docs/testing.md)
+ANCSDB_TEST_SIGINT_AFTER=step:3 "$BIN" sql --db "$DB" "WITH RECURSIVE r(x) AS (SELECT 1 \
+UNION ALL SELECT x + 1 FROM r) SELECT count(*) FROM r" >"$T/int.out" 2>"$T/int.err"
 check "sql: Ctrl-C exit status" 130 $?
 grep -qx "ancsdb: sql: interrupted" "$T/int.err"
 check "sql: says interrupted" 0 $?
@@ -152,12 +130,63 @@ n=$("$BIN" query --db "$DB" --format tsv unknown-census-summary unknown_a | tail
 want=$(tail -n +2 "$T/census.tsv" | cut -f2 | grep -i unknown_a | sort -u | tr '\n' ' ')
 check "unknown-census-summary FIELD-PATTERN" "$want" "$n"
 
-# --- warnings [KIND]
+# --- census-compare: MP1 and MP2 side by side, the '(all)' rows of the census condensed
+"$BIN" query --db "$DB" --format tsv census-compare >"$T/cmp.tsv"
+python3 - "$T/census.tsv" "$T/cmp.tsv" <<'PY'
+import sys
+full = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])][1:]
+hdr, *got = [l.rstrip("\n").split("\t") for l in open(sys.argv[2])]
+assert hdr == ["field", "mp1_distinct", "mp1_most_common", "mp1_share", "mp2_distinct",
+               "mp2_most_common", "mp2_share"], hdr
+by = {}
+for game, field, value, count, release in full:
+    if release == "(all)":
+        by.setdefault(field, {}).setdefault(game, []).append((value, int(count)))
+want = []
+for field in sorted(by):
+    row = [field]
+    for game in ("MP1", "MP2"):
+        vals = by[field].get(game)
+        if not vals:
+            row += ["", "", ""]
+            continue
+        total = sum(c for _, c in vals)
+        top = sorted(vals, key=lambda vc: (-vc[1], vc[0]))[0]
+        tenths = (2000 * top[1] + total) // (2 * total)
+        row += [str(len(vals)), top[0], "%d.%d%%" % (tenths // 10, tenths % 10)]
+    want.append(row)
+if want != got:
+    for w, g in zip(want, got):
+        if w != g:
+            print("want", w, "got", g)
+            break
+    print(len(want), len(got))
+    sys.exit(1)
+if not any(r[1] and r[4] for r in got):
+    print("no field known in both games")
+    sys.exit(1)
+PY
+check "census-compare = the census's (all) rows side by side (python3)" 0 $?
+
+# --- warnings-summary: per (game, code) over the corpus, then per release (sqlite3)
+"$BIN" query --db "$DB" --format tsv warnings-summary >"$T/ws.tsv"
+check "warnings-summary columns" "game code count assets release" "$(head -1 "$T/ws.tsv" | tr '\t' ' ')"
+check "warnings-summary (all) rows (sqlite3)" \
+    "$(sqlite3 -separator ' ' "$DB" "SELECT game, code, count(*), count(DISTINCT asset_id) FROM warnings GROUP BY game, code ORDER BY code, game")" \
+    "$(awk -F'\t' '$5 == "(all)" {print $1, $2, $3, $4}' "$T/ws.tsv")"
+check "warnings-summary per release (sqlite3)" \
+    "$(sqlite3 -separator ' ' "$DB" "SELECT game, code, count(*), label FROM (SELECT w.rowid AS wid, w.game, w.code, r.label FROM warnings w JOIN paks p ON p.pak_id = w.pak_id JOIN releases r ON r.release_id = p.release_id UNION SELECT w.rowid, w.game, w.code, r.label FROM warnings w JOIN pak_entries e ON w.pak_id IS NULL AND e.content_id = w.content_id JOIN paks p ON p.pak_id = e.pak_id JOIN releases r ON r.release_id = p.release_id) GROUP BY game, code, label ORDER BY code, game, label")" \
+    "$(awk -F'\t' 'NR > 1 && $5 != "(all)" {print $1, $2, $3, $5}' "$T/ws.tsv")"
+code=$(sqlite3 "$DB" "SELECT code FROM warnings GROUP BY code ORDER BY count(*) DESC LIMIT 1")
+check "warnings-summary CODE-PATTERN" "$code" \
+    "$("$BIN" query --db "$DB" --format tsv warnings-summary "$code" | tail -n +2 | cut -f2 | sort -u)"
+
+# --- warnings [CODE]
 check "warnings: one row per warning (sqlite3)" "$nwarn" "$("$BIN" query --db "$DB" --format tsv warnings | tail -n +2 | wc -l)"
 kind=$(sqlite3 "$DB" "SELECT code FROM warnings GROUP BY code ORDER BY count(*) DESC LIMIT 1")
 check "warnings $kind" "$(sqlite3 "$DB" "SELECT count(*) FROM warnings WHERE code = '$kind'")" \
     "$("$BIN" query --db "$DB" --format tsv warnings "$kind" | tail -n +2 | cut -f2 | grep -cx "$kind")"
-check "warnings columns" "game kind pak_path type asset_id asset_id_name byte_offset detail" \
+check "warnings columns (code, as the table names it)" "game code pak_path type asset_id asset_id_name byte_offset detail" \
     "$("$BIN" query --db "$DB" --format tsv warnings | head -1 | tr '\t' ' ')"
 nopath=$("$BIN" query --db "$DB" --format tsv warnings | tail -n +2 | awk -F'\t' '$3 == ""' | wc -l)
 check "every warning names its PAK" 0 "$nopath"
@@ -171,35 +200,24 @@ for g in MP1 MP2; do
         "$(awk -F'\t' -v g=$g '$1 == g && $2 == "warnings" {print $3}' "$T/cs.tsv")"
 done
 
-# --- Ctrl-C during an ingest: the PAKs before stay, the rest are read on the next run
+# --- Ctrl-C during an ingest: the PAKs before stay, the rest are read on the next run (the
+# SIGINT is raised by the test hook after the 5th PAK: docs/testing.md)
 mkdir -p "$T/big"
-"$BIN" demo --quiet --build-only --scale 0.4 "$T/big" >/dev/null 2>&1
+"$BIN" demo --quiet --build-only --scale 0.1 "$T/big" >/dev/null 2>&1
 total=$(find "$T/big" -iname '*.pak' | wc -l)
-"$BIN" ingest --jobs 1 --db "$T/big.db" "$T/big" 2>"$T/bi.err" &
-pid=$!
-sleep 0.5
-kill -INT $pid
-wait $pid
-rc=$?
-if [ $rc = 130 ]; then
-    kept=$(sed -n 's/^ancsdb: ingest: interrupted: \([0-9]*\) PAKs\{0,1\} committed, the rest are read on the next run$/\1/p' "$T/bi.err")
-    check "interrupted ingest says what was kept" 1 "$([ -n "$kept" ] && echo 1 || echo 0)"
-    check "... and that many PAKs are in the database (sqlite3)" "$kept" \
-        "$(sqlite3 "$T/big.db" "SELECT count(*) FROM paks")"
-    "$BIN" ingest --jobs 1 --db "$T/big.db" "$T/big" 2>"$T/bi2.err"
-    check "the next run finishes" 0 $?
-    grep -qE "^ingest: $total PAKs \($((total - kept)) changed, $kept unchanged\)" "$T/bi2.err"
-    check "the next run reads the rest" 0 $?
-    "$BIN" ingest --jobs 1 --db "$T/clean.db" "$T/big" 2>/dev/null
-    for t in paks pak_entries assets ancs characters events asset_refs warnings; do
-        check "resumed = clean: $t rows" "$(sqlite3 "$T/clean.db" "SELECT count(*) FROM $t")" \
-            "$(sqlite3 "$T/big.db" "SELECT count(*) FROM $t")"
-    done
-elif [ $rc = 0 ]; then
-    echo "e2e_sql: the ingest finished before Ctrl-C arrived, skipping the interrupt checks"
-else
-    check "interrupted ingest exit status" 130 $rc
-fi
+ANCSDB_TEST_SIGINT_AFTER=pak:5 "$BIN" ingest --jobs 1 --db "$T/big.db" "$T/big" 2>"$T/bi.err"
+check "interrupted ingest exit status" 130 $?
+kept=$(sed -n 's/^ancsdb: ingest: interrupted: \([0-9]*\) PAKs\{0,1\} committed, the rest are read on the next run$/\1/p' "$T/bi.err")
+check "interrupted ingest says it kept the 5 PAKs before Ctrl-C" 5 "$kept"
+check "... and 5 PAKs are in the database (sqlite3)" 5 "$(sqlite3 "$T/big.db" "SELECT count(*) FROM paks")"
+"$BIN" ingest --jobs 1 --db "$T/big.db" "$T/big" 2>"$T/bi2.err"
+check "the next run finishes" 0 $?
+grep -qE "^ingest: $total PAKs \($((total - 5)) changed, 5 unchanged\)" "$T/bi2.err"
+check "the next run reads the rest" 0 $?
+"$BIN" ingest --jobs 1 --db "$T/clean.db" "$T/big" 2>/dev/null
+for t in paks pak_entries assets ancs characters events asset_refs warnings; do
+    check "resumed = clean: $t rows" "$(sqlite3 "$T/clean.db" "SELECT count(*) FROM $t")" \
+        "$(sqlite3 "$T/big.db" "SELECT count(*) FROM $t")"
+done
 
-echo "e2e_sql: $PASSES passed, $FAILS failed"
-[ "$FAILS" = 0 ]
+finish

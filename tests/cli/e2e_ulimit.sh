@@ -5,24 +5,13 @@
 # terabytes of address space, so the test skips for them: run it with the release binary
 # (bash tests/cli/e2e_ulimit.sh build/release/ancsdb ../shared). Skips without the corpus.
 set -u
-BIN=$1
-SHARED=$2
-CORPUS=$SHARED/corpus
+. "$(dirname "$0")/lib.sh"
 LIMIT_KB=${ANCSDB_ULIMIT_KB:-65536}
-if [ ! -d "$CORPUS/mp1" ]; then
-    echo "SKIP: no corpus at $CORPUS"
-    exit 0
-fi
+need_corpus mp1
 if nm "$BIN" 2>/dev/null | grep -q '__asan_init\|__tsan_init\|__msan_init' ||
     ldd "$BIN" 2>/dev/null | grep -q 'libasan\|libtsan'; then
-    echo "SKIP: $BIN is built with a sanitizer (address-space limits do not apply);"
-    echo "      run this script with a release build"
-    exit 0
+    skip "$BIN is built with a sanitizer (address-space limits do not apply); run this script with a release build"
 fi
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
-. "$(dirname "$0")/check.sh"
 mkdir -p "$T/one" "$T/eight"
 cp -r "$CORPUS/mp1" "$CORPUS/mp2" "$T/one/"
 for i in 1 2 3 4 5 6 7 8; do

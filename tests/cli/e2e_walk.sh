@@ -5,34 +5,23 @@
 # files/ that cannot be read costs one load_errors row, not the disc. Expected PAK counts
 # from truth.json. Runs as nobody when the suite runs as root (root reads any folder).
 set -u
-BIN=$(readlink -f "$1")
-CORPUS=$2/corpus
+. "$(dirname "$0")/lib.sh"
+BIN=$(readlink -f "$BIN")
 EX=$CORPUS/extracted/GM8E01_02
-if [ ! -d "$EX/files" ] || ! command -v python3 >/dev/null; then
-    echo "SKIP: no extracted disc in the corpus, or no python3"
-    exit 77
-fi
+need_corpus extracted/GM8E01_02/files
+need_tools python3
 RUN=()
 if [ "$(id -u)" = 0 ]; then
-    if ! command -v setpriv >/dev/null || ! id nobody >/dev/null 2>&1; then
-        echo "SKIP: running as root without setpriv or the user nobody"
-        exit 77
-    fi
+    command -v setpriv >/dev/null && id nobody >/dev/null 2>&1 ||
+        skip "running as root without setpriv or the user nobody"
     RUN=(setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups)
-    if ! "${RUN[@]}" test -x "$BIN"; then
-        echo "SKIP: nobody cannot run $BIN"
-        exit 77
-    fi
+    "${RUN[@]}" test -x "$BIN" || skip "the user nobody cannot run $BIN"
 fi
-T=$(mktemp -d)
-trap 'chmod -R u+rwx "$T" 2>/dev/null; rm -rf "$T"' EXIT
-fail=0
-. "$(dirname "$0")/check.sh"
 want=$(python3 -c 'import json, sys
 for r in json.load(open(sys.argv[1]))["releases"]:
     if r["extracted"] == "extracted/GM8E01_02":
         print(r["pak_count"])' "$CORPUS/truth.json")
-[ -n "$want" ] || { echo "FAIL: no extracted release in truth.json"; exit 1; }
+[ -n "$want" ] || die "no extracted release in truth.json"
 
 # outside the trees: a folder with a PAK (an MP2 one, that would not decode as MP1)
 mkdir "$T/out"
@@ -71,4 +60,4 @@ check "plain: exit status" 0 $?
 check "plain: the PAK and the link to a file, not the linked folder" "2 0 1" \
     "$(sq "$T/p.db" "SELECT count(*) || ' ' || sum(path LIKE '%Other.pak') || ' ' || sum(path LIKE '%Link.pak' OR path LIKE '%M3.pak') FROM paks")"
 
-exit $fail
+finish

@@ -41,11 +41,17 @@ static void test_json(void **state)
     J("caf\xc3\xa9", "\"caf\xc3\xa9\"");   /* UTF-8 e-acute passes through */
     J("\xe2\x82\xac", "\"\xe2\x82\xac\""); /* euro sign */
     J("\xf0\x9f\x98\x80", "\"\xf0\x9f\x98\x80\"");
-    J("caf\xe9", "\"caf\\u00e9\"");                 /* Latin-1 byte: not UTF-8 */
-    J("\xc3", "\"\\u00c3\"");                       /* truncated sequence */
-    J("\xc0\xaf", "\"\\u00c0\\u00af\"");            /* overlong */
-    J("\xed\xa0\x80", "\"\\u00ed\\u00a0\\u0080\""); /* surrogate */
+    /* a byte XX that is not UTF-8 as the lone surrogate U+DCXX: never the same escape as a
+     * valid character */
+    J("caf\xe9", "\"caf\\udce9\"");                 /* Latin-1 byte: not UTF-8 */
+    J("\xc3", "\"\\udcc3\"");                       /* truncated sequence */
+    J("\xc0\xaf", "\"\\udcc0\\udcaf\"");            /* overlong */
+    J("\xed\xa0\x80", "\"\\udced\\udca0\\udc80\""); /* surrogate */
     J("\xc2\x85", "\"\\u0085\"");                   /* C1 control (valid UTF-8) escaped */
+    /* issue 20 item 9: a valid U+009B and an invalid byte 0x9B print differently */
+    J("\xc2\x9b", "\"\\u009b\"");
+    J("\x9b", "\"\\udc9b\"");
+    J("\xc2\x9d\x9d", "\"\\u009d\\udc9d\"");
     J("\xe2\x80\xae", "\"\\u202e\"");               /* right-to-left override */
     J("a\0b", "\"a\\u0000b\"");
 }

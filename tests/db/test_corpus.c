@@ -173,7 +173,7 @@ static int teardown(void **state)
 #define NEED_CORPUS()                                                                              \
     do {                                                                                           \
         if (!g_db)                                                                                 \
-            skip();                                                                                \
+            TU_SKIP();                                                                             \
         g_failures = 0;                                                                            \
     } while (0)
 
@@ -722,5 +722,5 @@ int main(void)
         cmocka_unit_test(test_ancs),           cmocka_unit_test(test_evnt),
         cmocka_unit_test(test_who_references), cmocka_unit_test(test_dangling),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return tu_status(cmocka_run_group_tests(tests, setup, teardown));
 }

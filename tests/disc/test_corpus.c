@@ -83,7 +83,7 @@ static void test_releases(void **state)
     const char *corpus = tu_corpus_dir();
     if (!corpus) {
         print_message("skipping: shared corpus absent\n");
-        skip();
+        TU_SKIP();
     }
     char path[2048];
     snprintf(path, sizeof path, "%s/truth.json", corpus);
@@ -160,5 +160,5 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_releases),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return tu_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

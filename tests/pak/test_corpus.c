@@ -315,7 +315,7 @@ static void test_corpus(void **state)
     (void)state;
     const char *corpus = tu_corpus_dir();
     if (!corpus)
-        skip();
+        TU_SKIP();
     tsv t;
     load_tsv(&t, corpus);
     char path[1024];
@@ -334,5 +334,5 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_corpus),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return tu_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

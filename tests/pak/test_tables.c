@@ -381,7 +381,7 @@ static void test_corpus(void **state)
     (void)state;
     const char *corpus = tu_corpus_dir();
     if (!corpus)
-        skip();
+        TU_SKIP();
     size_t nrows = 0;
     tsv_row *rows = load_tsv(corpus, &nrows);
     assert_non_null(rows);
@@ -444,5 +444,5 @@ int main(void)
         cmocka_unit_test(test_hostile_counts), cmocka_unit_test(test_entry_sizes),
         cmocka_unit_test(test_corpus),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return tu_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

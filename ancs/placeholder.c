@@ -1,1 +1,0 @@
-typedef int ancsdb_placeholder_ancs;

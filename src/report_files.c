@@ -1,0 +1,275 @@
+/* report_files.c — where `ancsdb report` writes (see report.h): a private folder inside DIR,
+ * files opened below it by openat without following links, and the move of the finished
+ * report into DIR by rename. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "report.h"
+
+#define STAGE_PREFIX ".ancsdb-report-"
+#define TRASH_PREFIX ".ancsdb-old-"
+
+/* Remove name in folder fd and everything below it, never following a link (a link is
+ * removed, not what it points to). Errors are ignored: what is left is only clutter. */
+static void remove_tree_at(int fd, const char *name, int depth)
+{
+    if (unlinkat(fd, name, 0) == 0 || errno == ENOENT || depth > 64)
+        return;
+    int sub = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (sub < 0)
+        return;
+    DIR *d = fdopendir(sub);
+    if (!d) {
+        close(sub);
+        return;
+    }
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL)
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+            remove_tree_at(dirfd(d), e->d_name, depth + 1);
+    closedir(d);
+    unlinkat(fd, name, AT_REMOVEDIR);
+}
+
+/* 1 when DIR holds an earlier report: its marker, or (a report made before the marker) an
+ * index.html that says so, each a regular file and not a link. */
+static int is_report(int dirfd)
+{
+    struct stat sb;
+    if (fstatat(dirfd, REP_MARKER, &sb, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(sb.st_mode))
+        return 1;
+    int fd = openat(dirfd, "index.html", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    char buf[2048];
+    ssize_t n = fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) ? read(fd, buf, sizeof buf - 1) : -1;
+    close(fd);
+    if (n <= 0)
+        return 0;
+    buf[n] = 0;
+    return strstr(buf, "ancsdb report</title>") != NULL ||
+           strstr(buf, "— ancsdb report</title>") != NULL;
+}
+
+/* The entries of DIR other than . and .. and this tool's own private folders: 0 when none. */
+static int has_foreign_entries(int dirfd, char *first, size_t size)
+{
+    int fd = dup(dirfd);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!d) {
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    int found = 0;
+    struct dirent *e;
+    while (!found && (e = readdir(d)) != NULL) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+            !strncmp(e->d_name, STAGE_PREFIX, strlen(STAGE_PREFIX)) ||
+            !strncmp(e->d_name, TRASH_PREFIX, strlen(TRASH_PREFIX)))
+            continue;
+        snprintf(first, size, "%s", e->d_name);
+        found = 1;
+    }
+    closedir(d);
+    return found;
+}
+
+int rep_stage_begin(report *r, const char *dir)
+{
+    r->dir = dir;
+    r->dirfd = r->stagefd = -1;
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+        return util_fail(&r->err, UTIL_EIO, UINT64_MAX, "cannot create %s: %s", dir,
+                         strerror(errno));
+    r->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (r->dirfd < 0)
+        return util_fail(&r->err, UTIL_EIO, UINT64_MAX, "cannot open the folder %s: %s", dir,
+                         strerror(errno));
+    char first[256];
+    int foreign = has_foreign_entries(r->dirfd, first, sizeof first);
+    if (foreign < 0)
+        return util_fail(&r->err, UTIL_EIO, UINT64_MAX, "cannot read the folder %s: %s", dir,
+                         strerror(errno));
+    if (foreign && !is_report(r->dirfd))
+        return util_fail(&r->err, UTIL_EIO, UINT64_MAX,
+                         "%s is not empty (it holds %s) and is not an earlier report: give a new "
+                         "or empty folder",
+                         dir, first);
+    size_t n = strlen(dir) + sizeof "/" STAGE_PREFIX "XXXXXX";
+    r->stage = malloc(n);
+    if (!r->stage)
+        return util_fail(&r->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    snprintf(r->stage, n, "%s/" STAGE_PREFIX "XXXXXX", dir);
+    if (!mkdtemp(r->stage)) {
+        free(r->stage);
+        r->stage = NULL;
+        return util_fail(&r->err, UTIL_EIO, UINT64_MAX, "cannot create a folder in %s: %s", dir,
+                         strerror(errno));
+    }
+    r->stagefd = open(r->stage, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (r->stagefd < 0)
+        return util_fail(&r->err, UTIL_EIO, UINT64_MAX, "cannot open %s: %s", r->stage,
+                         strerror(errno));
+    int fd = rep_openat(r, REP_MARKER);
+    if (fd < 0)
+        return -1;
+    static const char note[] = "This folder is a report written by `ancsdb report`; the next "
+                               "report into it replaces it.\n";
+    ssize_t w = write(fd, note, sizeof note - 1);
+    if (close(fd) != 0 || w != (ssize_t)(sizeof note - 1))
+        return util_fail(&r->err, UTIL_EIO, UINT64_MAX, "write error in %s: %s", r->stage,
+                         strerror(errno ? errno : EIO));
+    return 0;
+}
+
+int rep_openat(report *r, const char *rel)
+{
+    char buf[1024];
+    if (snprintf(buf, sizeof buf, "%s", rel) >= (int)sizeof buf) {
+        util_fail(&r->err, UTIL_EIO, UINT64_MAX, "%s: path too long", rel);
+        return -1;
+    }
+    int at = r->stagefd;
+    char *p = buf, *slash;
+    while ((slash = strchr(p, '/')) != NULL) {
+        *slash = 0;
+        if (mkdirat(at, p, 0777) != 0 && errno != EEXIST) {
+            util_fail(&r->err, UTIL_EIO, UINT64_MAX, "cannot create %s/%s: %s", r->dir, buf,
+                      strerror(errno));
+            at = -1;
+        } else {
+            int sub = openat(at, p, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (sub < 0)
+                util_fail(&r->err, UTIL_EIO, UINT64_MAX, "cannot open the folder %s/%s: %s", r->dir,
+                          buf, strerror(errno));
+            if (at != r->stagefd)
+                close(at);
+            at = sub;
+        }
+        if (at < 0)
+            return -1;
+        *slash = '/';
+        p = slash + 1;
+    }
+    int fd = openat(at, p, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd < 0)
+        util_fail(&r->err, UTIL_EIO, UINT64_MAX, "cannot write %s/%s: %s", r->dir, rel,
+                  strerror(errno));
+    if (at != r->stagefd)
+        close(at);
+    return fd;
+}
+
+/* Move entry name of the private folder into DIR; an entry of that name already there (an
+ * earlier report's, or anything planted) is moved into trash first when it is a folder and
+ * replaced by the rename otherwise (rename replaces a link itself, never its target). */
+static int move_in(report *r, const char *name, int *trashfd, char *trash)
+{
+    for (int tries = 0; tries < 8; tries++) {
+        if (renameat(r->stagefd, name, r->dirfd, name) == 0)
+            return 0;
+        if (errno != EEXIST && errno != ENOTEMPTY && errno != EISDIR && errno != ENOTDIR)
+            break;
+        if (*trashfd < 0) {
+            if (!mkdtemp(trash))
+                break;
+            *trashfd = open(trash, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (*trashfd < 0)
+                break;
+        }
+        char old[300];
+        snprintf(old, sizeof old, "%d-%s", tries, name);
+        if (renameat(r->dirfd, name, *trashfd, old) != 0 && errno != ENOENT)
+            break;
+    }
+    return util_fail(&r->err, UTIL_EIO, UINT64_MAX, "cannot move %s into %s: %s", name, r->dir,
+                     strerror(errno));
+}
+
+int rep_stage_commit(report *r)
+{
+    char work[] = ".work";
+    remove_tree_at(r->stagefd, work, 0);
+    int fd = dup(r->stagefd);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!d) {
+        if (fd >= 0)
+            close(fd);
+        return util_fail(&r->err, UTIL_EIO, UINT64_MAX, "cannot read %s: %s", r->stage,
+                         strerror(errno));
+    }
+    /* the names first (renaming while reading a folder may skip entries) */
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    int rc = 0;
+    struct dirent *e;
+    while (!rc && (e = readdir(d)) != NULL) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 16;
+            char **nn = realloc(names, cap * sizeof *nn);
+            if (!nn) {
+                rc = util_fail(&r->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+                break;
+            }
+            names = nn;
+        }
+        if (!(names[n] = strdup(e->d_name)))
+            rc = util_fail(&r->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+        else
+            n++;
+    }
+    closedir(d);
+    size_t tn = strlen(r->dir) + sizeof "/" TRASH_PREFIX "XXXXXX";
+    char *trash = malloc(tn);
+    int trashfd = -1;
+    if (!trash && !rc)
+        rc = util_fail(&r->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    if (trash)
+        snprintf(trash, tn, "%s/" TRASH_PREFIX "XXXXXX", r->dir);
+    /* the marker last but one and index.html last: a report is whole once they are in */
+    for (int pass = 0; pass < 3 && !rc; pass++)
+        for (size_t i = 0; i < n && !rc; i++) {
+            int k = !strcmp(names[i], REP_MARKER) ? 1 : !strcmp(names[i], "index.html") ? 2 : 0;
+            if (k == pass)
+                rc = move_in(r, names[i], &trashfd, trash);
+        }
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    if (trashfd >= 0) {
+        close(trashfd);
+        const char *base = strrchr(trash, '/');
+        remove_tree_at(r->dirfd, base ? base + 1 : trash, 0);
+    }
+    free(trash);
+    if (!rc)
+        rep_stage_abort(r);
+    return rc;
+}
+
+void rep_stage_abort(report *r)
+{
+    if (r->stagefd >= 0) {
+        close(r->stagefd);
+        r->stagefd = -1;
+    }
+    if (r->stage && r->dirfd >= 0) {
+        const char *base = strrchr(r->stage, '/');
+        remove_tree_at(r->dirfd, base ? base + 1 : r->stage, 0);
+    }
+    free(r->stage);
+    r->stage = NULL;
+    if (r->dirfd >= 0) {
+        close(r->dirfd);
+        r->dirfd = -1;
+    }
+}
