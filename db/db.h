@@ -188,12 +188,18 @@ int db_names_write_map(FILE *f, const db_name_entry *entries, size_t n, util_err
 int db_names_refresh_pak(db *d, util_err *err);
 /* ---- releases ------------------------------------------------------------------------- */
 
-/* From now on the connection sees only release `label` (releases.label): TEMP views named
+/* From now on the connection sees only release `label` (releases.label; several labels
+ * separated by commas: those releases, `GM8E01_00,G2ME01_00`): TEMP views named
  * like the tables (paks, pak_entries, pak_names, assets, contents, warnings, load_errors,
  * releases and every table of decoded rows) hold its rows, so any query written against the
  * tables looks at that release. Works on read-only connections. DB_ENORELEASE naming the
- * labels there are when none is called label; UTIL_ESQL. */
+ * labels there are when one is no release's; UTIL_ESQL. */
 int db_scope_release(db *d, const char *label, util_err *err);
+
+/* A flag a query can test whatever connection runs it: a TEMP view called name exists from
+ * now on (`EXISTS (SELECT 1 FROM temp.sqlite_master WHERE name = 'opt_all_paths')`), so
+ * that the same SQL runs where the flag is never set. Works on read-only connections. */
+int db_scope_flag(db *d, const char *name, util_err *err);
 
 /* ---- statement runner (named queries, `ancsdb sql`) ---------------------------------- */
 

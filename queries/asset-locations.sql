@@ -1,6 +1,6 @@
 -- Which PAKs hold an asset: every resource-table entry with its compression and sizes
 -- param: TYPE — FourCC of the asset (e.g. ANCS)
--- param: ID — asset ID (0x1A2B3C4D, 1A2B3C4D or decimal)
+-- param: ID — asset ID (0x1A2B3C4D, 1A2B3C4D or decimal) or the asset's name (with or without its directory)
 SELECT p.game,
        p.path,
        e.entry_index,

@@ -1,5 +1,5 @@
 -- Every asset a character reaches by the reach rules, one row per (character, asset) with its path (via) and names
--- param: ANCS_ID — the ANCS asset ID (0x1A2B3C4D, 1A2B3C4D or decimal)
+-- param: ANCS_ID — the ANCS: its asset ID (0x1A2B3C4D, 1A2B3C4D or decimal) or its name
 -- param: CHAR_INDEX? — optional: one character's position in the set (every character when absent)
 --
 -- The reach rules of CONTRACT.md "How a character reaches an asset", read from the decoded
@@ -16,7 +16,9 @@
 -- particle nodes of an MP1 ANIM's EVNT (after the char_reach rows of rule 4 with k3 = 1), is
 -- joined here from events, so the EVNTs the corpus holds now are the ones read.
 -- IDs 0 and FFFFFFFF mean "none" and are left out. One row per (character, dst_type, dst_id):
--- `via` is the first path in rule order, `paths` how many distinct paths reach it.
+-- `via` is the first path in rule order, `paths` how many distinct paths reach it; with
+-- `ancsdb query deps --all-paths` (which makes the TEMP view opt_all_paths, db_scope_flag)
+-- one row per path, each with that count.
 -- Rows of one ANCS are matched by content_id too (each distinct content of an ANCS is decoded
 -- once; two releases may hold two contents): a row alike in every shown column in two
 -- contents appears once, rows that differ (a renamed character, another path) once per
@@ -63,7 +65,9 @@ once AS (
            row_number() OVER (PARTITION BY game, ancs_id, char_index, character,
                                            ifnull(dst_type, ''), dst_id, via, paths
                               ORDER BY content_id, rule, k1, k2, k3) AS copy
-    FROM ranked s WHERE s.nth = 1
+    FROM ranked s
+    WHERE s.nth = 1
+       OR EXISTS (SELECT 1 FROM temp.sqlite_master WHERE type = 'view' AND name = 'opt_all_paths')
 )
 SELECT o.game,
        o.ancs_id,

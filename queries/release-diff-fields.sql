@@ -202,8 +202,9 @@ WITH ca AS (
     LEFT JOIN ancs b ON b.game = pr.game AND b.asset_id = pr.asset_id AND b.content_id = pr.xb
     WHERE pr.type = 'ANCS'
 ), id_fields(f) AS (
-    -- fields holding asset IDs print as 8 hex digits, like every asset ID (sound IDs,
-    -- character IDs and primitive IDs are numbers, not assets)
+    -- fields holding asset IDs print as 8 hex digits, like every asset ID (character IDs
+    -- and primitive IDs are numbers, not assets; sound IDs print as 0x + 8 hex digits, as
+    -- everywhere)
     VALUES ('characters.model_id'), ('characters.skin_id'), ('characters.skeleton_id'),
            ('characters.frozen_model_id'), ('characters.frozen_skin_id'),
            ('characters.cspp_id'), ('particle_refs.particle_id'), ('events.particle_id'),
@@ -219,9 +220,13 @@ SELECT game, type, asset_id,
        (SELECT l.label FROM asset_label l WHERE l.asset_id = r.asset_id) AS asset_id_name,
        char_index, field,
        CASE WHEN r.field IN (SELECT f FROM id_fields) AND typeof(r.value_a) = 'integer'
-            THEN printf('%08X', r.value_a) ELSE r.value_a END AS value_a,
+            THEN printf('%08X', r.value_a)
+            WHEN r.field = 'events.sound_id' AND typeof(r.value_a) = 'integer'
+            THEN printf('0x%08X', r.value_a) ELSE r.value_a END AS value_a,
        CASE WHEN r.field IN (SELECT f FROM id_fields) AND typeof(r.value_b) = 'integer'
-            THEN printf('%08X', r.value_b) ELSE r.value_b END AS value_b
+            THEN printf('%08X', r.value_b)
+            WHEN r.field = 'events.sound_id' AND typeof(r.value_b) = 'integer'
+            THEN printf('0x%08X', r.value_b) ELSE r.value_b END AS value_b
 FROM allrows r
 WHERE value_a IS NOT value_b
 ORDER BY game, type, asset_id, char_index IS NOT NULL, char_index, o, k1, k2, k3;

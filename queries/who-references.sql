@@ -1,6 +1,6 @@
--- Who references an asset: one row per (game, ANCS, character) reaching it, plus one row with char_index NULL per ANCS referring to it in a way no character owns
+-- Who references an asset: one row per way a character reaches it (via: the path, as deps spells it), and rows with char_index NULL for ANCS referring to it otherwise
 -- param: TYPE — FourCC of the asset: PART, SWHC, ELSC, SPSC, EVNT, ANIM, CMDL, CSKR, CINF, CSPP, ...
--- param: ID — asset ID (0x1A2B3C4D, 1A2B3C4D or decimal)
+-- param: ID — asset ID (0x1A2B3C4D, 1A2B3C4D or decimal) or the asset's name (with or without its directory)
 --
 -- How a character reaches an asset (CONTRACT.md): its own fields; its particle lists and
 -- effect components; the ANIMs of the animations it uses; in MP1 their EVNTs (resource
@@ -10,6 +10,13 @@
 -- IDs of the unidentified third particle list have no type: they match any particle type
 -- (via 'third_list'). Rows with char_index NULL come from transitions, half/default
 -- transitions, and resource pairs / event sets of animations no character uses.
+--
+-- `hits` finds the ANCS (and their contents) that refer to the asset from asset_refs (by its
+-- dst_id index); the paths of each character of those contents come from char_reach (the
+-- rows `deps` reads, with the same `via`), and, for MP1 event particles, from the EVNT
+-- edges of char_reach joined with the EVNT's particle nodes, as `deps` does. A content whose
+-- char_reach is not filled (rows written without an ingest's final pass) falls back to
+-- asset_refs' field names. Rows alike in every column shown appear once.
 WITH hits(game, ancs_id, content_id, char_index, via, evnt_id) AS (
     SELECT r.game, r.src_id, r.content_id, r.char_index, r.via, NULL
     FROM asset_refs r
@@ -24,19 +31,52 @@ WITH hits(game, ancs_id, content_id, char_index, via, evnt_id) AS (
                      AND a.dst_type = 'EVNT'
     WHERE e.dst_id = ?2 AND e.src_type = 'EVNT' AND e.dst_type = ?1
       AND (a.char_index IS NULL OR e.char_index IS NULL OR e.char_index = a.char_index)
+),
+sets AS (
+    SELECT DISTINCT game, ancs_id, content_id FROM hits
+),
+paths(game, ancs_id, content_id, char_index, rule, k1, k2, k3, via) AS (
+    SELECT r.game, r.ancs_id, r.content_id, r.char_index, r.rule, r.k1, r.k2, r.k3, r.via
+    FROM sets s
+    CROSS JOIN char_reach r ON r.game = s.game AND r.ancs_id = s.ancs_id
+                           AND r.content_id = s.content_id
+    WHERE r.dst_id = ?2
+      AND (r.dst_type = ?1
+           OR (r.dst_type IS NULL
+               AND ?1 IN ('PART', 'SWHC', 'ELSC', 'SPSC', 'WPSC', 'DPSC', 'CRSC')))
+    UNION ALL
+    SELECT v.game, v.ancs_id, v.content_id, v.char_index, 4, v.k1, v.k2, 2 + e.node_index,
+           v.via || ' > EVNT ' || printf('%08X', v.dst_id) || ' > particle node '
+               || e.node_index || ifnull(' ''' || e.name || '''', '')
+    FROM sets s
+    CROSS JOIN char_reach v ON v.game = s.game AND v.ancs_id = s.ancs_id
+                           AND v.content_id = s.content_id
+    CROSS JOIN events e ON e.game = v.game AND e.owner_type = 'EVNT' AND e.owner_id = v.dst_id
+    WHERE v.game = 'MP1' AND v.rule = 4 AND v.k3 = 1 AND v.dst_type = 'EVNT'
+      AND e.kind = 'particle' AND e.particle_id = ?2 AND e.particle_type = ?1
+      AND (e.char_index = -1 OR e.char_index = v.char_index)
+    UNION ALL
+    SELECT h.game, h.ancs_id, h.content_id, h.char_index, 9, 0, 0, 0,
+           h.via || ifnull(' > EVNT ' || printf('%08X', h.evnt_id), '')
+    FROM hits h
+    WHERE h.char_index IS NULL
+       OR NOT EXISTS (SELECT 1 FROM char_reach r WHERE r.game = h.game
+                      AND r.ancs_id = h.ancs_id AND r.content_id = h.content_id)
+),
+shown AS (
+    SELECT p.game, p.ancs_id, p.char_index, c.name AS character, p.via,
+           min(p.rule) AS rule, min(p.k1) AS k1, min(p.k2) AS k2, min(p.k3) AS k3
+    FROM paths p
+    LEFT JOIN characters c ON c.game = p.game AND c.ancs_id = p.ancs_id
+                          AND c.content_id = p.content_id AND c.char_index = p.char_index
+    GROUP BY p.game, p.ancs_id, p.char_index, c.name, p.via
 )
-SELECT h.game,
-       h.ancs_id,
-       (SELECT l.label FROM asset_label l WHERE l.asset_id = h.ancs_id) AS ancs_id_name,
-       h.char_index,
-       c.name AS character,
-       group_concat(DISTINCT h.via) AS via,
-       group_concat(DISTINCT CASE WHEN h.evnt_id IS NOT NULL
-                                  THEN printf('%08X', h.evnt_id) END) AS through_evnt,
-       group_concat(DISTINCT le.label) AS through_evnt_name
-FROM hits h
-LEFT JOIN characters c ON c.game = h.game AND c.ancs_id = h.ancs_id
-                      AND c.content_id = h.content_id AND c.char_index = h.char_index
-LEFT JOIN asset_label le ON le.asset_id = h.evnt_id
-GROUP BY h.game, h.ancs_id, h.char_index, c.name
-ORDER BY h.game, h.ancs_id, h.char_index IS NOT NULL, h.char_index, c.name;
+SELECT s.game,
+       s.ancs_id,
+       (SELECT l.label FROM asset_label l WHERE l.asset_id = s.ancs_id) AS ancs_id_name,
+       s.char_index,
+       s.character,
+       s.via
+FROM shown s
+ORDER BY s.game, s.ancs_id, s.char_index IS NOT NULL, s.char_index, s.character, s.rule, s.k1,
+         s.k2, s.k3, s.via;

@@ -87,8 +87,12 @@ char *cli_term_escape(const char *s, size_t n);
  * through the same policy; a final '\n' stays a line end. Every message is printed by this
  * or cli_error. */
 void cli_say(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Characters (not bytes) of UTF-8 text, for aligning columns. */
+/* Terminal cells UTF-8 text takes, for aligning columns: display width as wcwidth counts it
+ * (CJK and other wide characters 2 cells, combining marks 0, others 1). */
 size_t cli_text_width(const char *s);
+/* Bytes of s's longest prefix of whole characters that fits in `cells` terminal cells;
+ * *used (may be NULL): the cells that prefix takes. */
+size_t cli_text_fit(const char *s, size_t cells, size_t *used);
 
 /* ---- output formats (output.c) -------------------------------------------------------- */
 
@@ -101,6 +105,11 @@ int out_parse_format(const char *s, out_format *out);
 int out_is_asset_column(const char *name);
 
 typedef struct out_table out_table;
+
+/* `table` output fits a terminal's width (the widest text columns cut with an ellipsis) when
+ * f is a terminal, unless out_set_wide(1) was called (--wide); a pipe or file gets every
+ * character. The width is the terminal's (TIOCGWINSZ), else $COLUMNS, else 80. */
+void out_set_wide(int wide);
 
 /* Begin a result of ncols named columns written to f. owned: out_finish frees it. */
 out_table *out_begin(FILE *f, out_format fmt, int ncols, const char *const *names);
@@ -166,6 +175,28 @@ int cli_query_parse(cli_query_info *out, const char *text, util_err *err);
  * an optional parameter not given -> NULL. UTIL_EFORMAT naming the bad argument or count. */
 int cli_query_binds(struct db_bind *out, const cli_query_info *q, int argc, char **argv,
                     util_err *err);
+
+/* cli_query_binds, except that an ID argument that is not an asset ID binds as TEXT: a name,
+ * which cli_query_resolve_names turns into the ID once the database is open. */
+int cli_query_binds_names(struct db_bind *out, const cli_query_info *q, int argc, char **argv,
+                          util_err *err);
+/* Each ID parameter bound as TEXT by cli_query_binds_names becomes the ID of the one asset
+ * of that name (cli_asset_arg; of the type the TYPE argument gives, or ANCS for ANCS_ID).
+ * EXIT_OK, or EXIT_USAGE / EXIT_FATAL after printing why. */
+int cli_query_resolve_names(struct db *d, struct db_bind *binds, const cli_query_info *q, int argc,
+                            char **argv, const char *qname);
+
+/* ---- an asset given by ID or name (the one rule for every command) ----------------------
+ * arg names the asset when it is an asset ID (util_parse_id), or its name: a name map's name
+ * or a PAK's name, with or without the directory, compared exactly but for ASCII case
+ * (cli_name_matches). type (a FourCC, or NULL: any) narrows the names. EXIT_OK with *id set;
+ * EXIT_USAGE after printing "'x' is neither an asset ID nor the name of an asset", or the
+ * candidates (type, ID, full name) when the name is several assets'; EXIT_FATAL on a SQL
+ * failure. cmd prefixes the messages ("graph", "query deps"). */
+int cli_asset_arg(struct db *d, const char *cmd, const char *arg, const char *type, uint32_t *id);
+/* 1 when arg is name, or directory + name (one '/' or '\' between them however directory
+ * ends), ignoring ASCII case. */
+int cli_name_matches(const char *arg, const char *directory, const char *name);
 
 /* Find NAME in a {name, text} table ending with {NULL, NULL}; NULL when absent. */
 const char *cli_query_lookup(const char *const (*table)[2], const char *name);

@@ -124,7 +124,8 @@ static const char export_usage[] =
     "options:\n"
     "  --db FILE     database file (default corpus.db)\n"
     "  --game G      MP1 or MP2\n"
-    "  --release LABEL  as one release holds it (releases.label, e.g. GM8E01_00); without it,\n"
+    "  --release LABEL  as one release holds it (releases.label, e.g. GM8E01_00; several\n"
+    "                labels separated by commas: those releases); without it,\n"
     "                an asset held by several releases is exported from its newest content\n"
     "  -h, --help    show this help\n"
     "\n"
@@ -762,11 +763,7 @@ int cmd_export(int argc, char **argv)
         return usage_error("'%s' is not ancs, character or evnt", pos[0]);
     if (npos == 3 && kind != 1)
         return usage_error("CHAR_INDEX ('%s') goes with character only", pos[2]);
-    uint32_t id;
-    if (util_parse_id(pos[1], &id))
-        return usage_error("'%s' is not an asset ID (0x1A2B3C4D or up to 8 hex digits, or 9 to "
-                           "10 decimal digits)",
-                           pos[1]);
+    uint32_t id = 0;
     int64_t ci = -1;
     if (npos == 3) {
         char *end;
@@ -788,7 +785,12 @@ int cmd_export(int argc, char **argv)
         db_close(x.d);
         return x.err.code == DB_ENORELEASE ? EXIT_USAGE : EXIT_FATAL;
     }
-    int rc = EXIT_OK;
+    /* an ID, or the asset's name (cli_asset_arg: the rule of every command) */
+    int rc = cli_asset_arg(x.d, "export", pos[1], kind == 2 ? "EVNT" : "ANCS", &id);
+    if (rc != EXIT_OK) {
+        db_close(x.d);
+        return rc;
+    }
     x.game = pick_game(&x, kind == 2 ? "EVNT" : "ANCS", id, want, &rc);
     if (x.game) {
         jw_init(&x.w, stdout, 0);

@@ -28,7 +28,8 @@ static const char graph_usage[] =
     "  --format svg     SVG on stdout, rendered by Graphviz's `dot -Tsvg` (Debian package\n"
     "                   graphviz)\n"
     "  --game G         only the ANCS of game G (MP1 or MP2) when both games have its ID\n"
-    "  --release LABEL  as one release holds it (releases.label, e.g. GM8E01_00); without\n"
+    "  --release LABEL  as one release holds it (releases.label, e.g. GM8E01_00; several\n"
+    "                   labels separated by commas: those releases); without\n"
     "                   it, an ANCS held by several releases is drawn from its newest content\n"
     "  --who TYPE ID    what reaches the asset (TYPE a FourCC such as PART, ID as 0x1A2B3C4D,\n"
     "                   1A2B3C4D or decimal)\n"
@@ -46,8 +47,9 @@ static int usage_error(const char *fmt, const char *arg)
     return EXIT_USAGE;
 }
 
-/* "1A2B3C4D" or "1A2B3C4D:2" */
-static int parse_target(char *arg, uint32_t *ancs, int64_t *ci)
+/* "1A2B3C4D", "1A2B3C4D:2", "NAME" or "NAME:2": the ANCS part is cut off at the colon (in
+ * place) when a character index follows it. */
+static int parse_target(char *arg, int64_t *ci)
 {
     char *colon = strrchr(arg, ':');
     *ci = -1;
@@ -59,10 +61,7 @@ static int parse_target(char *arg, uint32_t *ancs, int64_t *ci)
         *ci = v;
         *colon = 0;
     }
-    int rc = util_parse_id(arg, ancs);
-    if (colon)
-        *colon = ':';
-    return rc;
+    return *arg ? 0 : -1;
 }
 
 int cmd_graph(int argc, char **argv)
@@ -129,12 +128,10 @@ int cmd_graph(int argc, char **argv)
                 *c = (char)(*c - 'a' + 'A');
         if (util_fourcc_parse(type, &fc))
             return usage_error("'%s' is not a FourCC (4 characters, e.g. PART)", pos[0]);
-        if (util_parse_id(pos[1], &id))
-            return usage_error("'%s' is not an asset ID (0x1A2B3C4D, 1A2B3C4D or decimal)", pos[1]);
     } else {
         if (npos != 1)
             return usage_error("%s", "give one ANCS_ID[:CHAR_INDEX] (or --who TYPE ID)");
-        if (parse_target(pos[0], &id, &ci))
+        if (parse_target(pos[0], &ci))
             return usage_error("'%s' is not ANCS_ID or ANCS_ID:CHAR_INDEX", pos[0]);
     }
 
@@ -149,6 +146,12 @@ int cmd_graph(int argc, char **argv)
         cli_error("graph: %s", e.msg);
         db_close(d);
         return e.code == DB_ENORELEASE ? EXIT_USAGE : EXIT_FATAL;
+    }
+    /* an ID, or the asset's name (cli_asset_arg: the rule of every command) */
+    int arc = cli_asset_arg(d, "graph", who ? pos[1] : pos[0], who ? type : "ANCS", &id);
+    if (arc != EXIT_OK) {
+        db_close(d);
+        return arc;
     }
     graph g;
     graph_init(&g);

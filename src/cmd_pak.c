@@ -68,7 +68,9 @@ static const char extract_usage[] =
     "options:\n"
     "  --type FOURCC  only entries of this type (exactly 4 characters, e.g. ANCS); repeatable\n"
     "  --id ID        only this asset ID (0x1A2B3C4D or up to 8 hex digits, or 9 to 10\n"
-    "                 decimal digits); repeatable\n"
+    "                 decimal digits), or the asset of this name in the PAK's name table\n"
+    "                 (ASCII case ignored; a name of several assets lists them, exit 2);\n"
+    "                 repeatable\n"
     "  -o, --output DIR\n"
     "                 write into DIR (default: the current directory); created if missing\n"
     "  --force        replace existing files: each is written beside the old one and renamed\n"
@@ -376,7 +378,9 @@ static int pak_extract(int argc, char **argv)
     const pak_entry **sel = NULL;
     o.types = calloc((size_t)argc, sizeof *o.types);
     o.ids = calloc((size_t)argc, sizeof *o.ids);
-    if (!o.types || !o.ids) {
+    const char **id_names = calloc((size_t)argc, sizeof *id_names);
+    size_t nnames = 0;
+    if (!o.types || !o.ids || !id_names) {
         cli_error("out of memory");
         rc = EXIT_FATAL;
         goto done;
@@ -402,14 +406,10 @@ static int pak_extract(int argc, char **argv)
             }
             o.ntypes++;
         } else if (opt == O_ID) {
-            if (util_parse_id(v, &o.ids[o.nids])) {
-                cli_error("pak extract: bad asset ID '%s' (0x1A2B3C4D or up to 8 hex digits, or "
-                          "9 to 10 decimal digits)",
-                          v);
-                rc = EXIT_USAGE;
-                goto done;
-            }
-            o.nids++;
+            if (util_parse_id(v, &o.ids[o.nids]))
+                id_names[nnames++] = v; /* a name: looked up in the PAK's names below */
+            else
+                o.nids++;
         } else if (opt == O_OUTPUT) {
             if (!*v) {
                 cli_error("pak extract: empty output directory");
@@ -436,6 +436,45 @@ static int pak_extract(int argc, char **argv)
         goto done;
     }
     p = cp.pak;
+    /* --id NAME: the PAK's named resources, by the rule every command uses (cli_name_matches) */
+    for (size_t k = 0; k < nnames; k++) {
+        uint32_t hits = 0, first = 0;
+        for (uint32_t i = 0; i < p->named_count; i++) {
+            const pak_named *n = &p->named[i];
+            if (!cli_name_matches(id_names[k], NULL, n->name))
+                continue;
+            int seen = 0;
+            for (uint32_t j = 0; j < i && !seen; j++)
+                seen = cli_name_matches(id_names[k], NULL, p->named[j].name) &&
+                       p->named[j].id == n->id && p->named[j].type == n->type;
+            if (seen)
+                continue;
+            if (hits++ == 0)
+                first = i;
+        }
+        const char *shown = id_names[k]; /* cli_error and cli_say make it terminal-safe */
+        if (hits == 0) {
+            cli_error("pak extract: --id '%s' is neither an asset ID (0x1A2B3C4D or up to 8 hex "
+                      "digits, or 9 to 10 decimal digits) nor a name in %s",
+                      shown ? shown : "?", path);
+            rc = EXIT_USAGE;
+        } else if (hits > 1) {
+            cli_error("pak extract: --id '%s' names %u assets of %s; give one of their IDs:",
+                      shown ? shown : "?", hits, path);
+            for (uint32_t i = 0; i < p->named_count; i++)
+                if (cli_name_matches(id_names[k], NULL, p->named[i].name)) {
+                    char fc[5];
+                    util_fourcc_str(p->named[i].type, fc);
+                    cli_say(stderr, "  %-4s  %08" PRIX32 "  %s\n", fc, p->named[i].id,
+                            p->named[i].name);
+                }
+            rc = EXIT_USAGE;
+        } else {
+            o.ids[o.nids++] = p->named[first].id;
+        }
+        if (rc != EXIT_OK)
+            goto done;
+    }
     if (make_dirs(o.dir) != 0) {
         cli_error("pak extract: cannot create directory %s: %s", o.dir, strerror(errno));
         rc = EXIT_FATAL;
@@ -485,6 +524,7 @@ done:
     cli_pak_close(&cp);
     free(o.types);
     free(o.ids);
+    free(id_names);
     return rc;
 }
 

@@ -11,24 +11,31 @@
 extern const char *const ancsdb_embedded_queries[][2];
 
 static const char query_usage[] =
-    "usage: ancsdb query [--db FILE] [--release LABEL] [--format table|csv|json|tsv] NAME\n"
-    "                    [ARG...]\n"
+    "usage: ancsdb query [--db FILE] [--release LABEL[,LABEL...]] [--format table|csv|json|tsv]\n"
+    "                    [--all-paths] [--wide] NAME [ARG...]\n"
     "       ancsdb query [--format ...] --list\n"
     "\n"
     "Runs the named research query NAME against the database (default corpus.db), binding\n"
     "each ARG as a parameter (never pasted into the SQL); `ancsdb query --list` shows every\n"
     "query with its parameters ([ARG] = may be left out). Asset IDs are accepted as\n"
     "0x1A2B3C4D or up to 8 hex digits (1A2B3C4D: always hex), or as 9 or 10 decimal digits\n"
-    "(439041101); when an ID is in no PAK but its other reading is an asset, the query says\n"
-    "so on stderr. TYPE is a FourCC such as PART. Asset-ID columns print as 8 upper-case hex\n"
-    "digits in every format. The database is opened read-only. Ctrl-C stops a running query.\n"
+    "(439041101), or as the asset's name (a name map's or PAK's name, with or without its\n"
+    "directory, ASCII case ignored; a name of several assets lists them and exits 2); when\n"
+    "an ID is in no PAK but its other reading is an asset, the query says so on stderr.\n"
+    "TYPE is a FourCC such as PART. Asset-ID columns print as 8 upper-case hex digits in\n"
+    "every format. The database is opened read-only. Ctrl-C stops a running query.\n"
     "\n"
     "options:\n"
     "  --db FILE      database file (default corpus.db)\n"
-    "  --release LABEL  look at one release only (releases.label, e.g. GM8E01_00; every\n"
-    "                 release when absent)\n"
+    "  --release LABEL[,LABEL...]  look at these releases only (releases.label, e.g.\n"
+    "                 GM8E01_00 or GM8E01_00,G2ME01_00; every release when absent)\n"
     "  --format FMT   table (default), csv (RFC 4180), json (array of objects) or tsv\n"
     "  --list         list every query with its description and parameters\n"
+    "  --all-paths    deps: one row per path (way) a character reaches an asset, not per\n"
+    "                 asset (every row keeps the asset's `paths` count)\n"
+    "  --wide         table format: print every character; on a terminal a table is\n"
+    "                 otherwise fitted to its width (the widest text cells cut with "
+    "'\xe2\x80\xa6')\n"
     "  -h, --help     show this help\n"
     "\n"
     "exit status: 0 ok, 2 usage error (unknown query, wrong arguments), 3 fatal (no\n"
@@ -205,11 +212,14 @@ static int sql_failure(const char *what, const util_err *e)
 
 int cmd_query(int argc, char **argv)
 {
-    enum { O_HELP, O_DB, O_FORMAT, O_LIST, O_RELEASE };
-    static const cli_option opts[] = {{"help", 'h', 0, O_HELP},     {"db", 0, 1, O_DB},
-                                      {"format", 0, 1, O_FORMAT},   {"list", 0, 0, O_LIST},
-                                      {"release", 0, 1, O_RELEASE}, {0}};
+    enum { O_HELP, O_DB, O_FORMAT, O_LIST, O_RELEASE, O_ALL_PATHS, O_WIDE };
+    static const cli_option opts[] = {
+        {"help", 'h', 0, O_HELP},     {"db", 0, 1, O_DB},
+        {"format", 0, 1, O_FORMAT},   {"list", 0, 0, O_LIST},
+        {"release", 0, 1, O_RELEASE}, {"all-paths", 0, 0, O_ALL_PATHS},
+        {"wide", 0, 0, O_WIDE},       {0}};
     const char *release = NULL;
+    int all_paths = 0;
     const char *dbpath = "corpus.db";
     out_format fmt = OUT_TABLE;
     int list = 0, npos = 0, rc = EXIT_OK, k;
@@ -246,6 +256,12 @@ int cmd_query(int argc, char **argv)
         case O_RELEASE:
             release = a.value;
             break;
+        case O_ALL_PATHS:
+            all_paths = 1;
+            break;
+        case O_WIDE:
+            out_set_wide(1);
+            break;
         default:
             pos[npos++] = (char *)a.value;
         }
@@ -275,9 +291,16 @@ int cmd_query(int argc, char **argv)
         rc = EXIT_FATAL;
         goto done;
     }
-    if (cli_query_binds(binds, &qi, npos - 1, pos + 1, &e) != 0) {
+    if (cli_query_binds_names(binds, &qi, npos - 1, pos + 1, &e) != 0) {
         cli_error("query %s: %s", name, e.msg);
         query_usage_of(name, &qi);
+        rc = EXIT_USAGE;
+        goto done;
+    }
+    /* --all-paths: the queries that offer it test for the TEMP view opt_all_paths */
+    int takes_all_paths = strstr(sql, "'opt_all_paths'") != NULL;
+    if (all_paths && !takes_all_paths) {
+        cli_error("query %s: takes no --all-paths (deps does)", name);
         rc = EXIT_USAGE;
         goto done;
     }
@@ -293,6 +316,14 @@ int cmd_query(int argc, char **argv)
         rc = e.code == DB_ENORELEASE ? EXIT_USAGE : EXIT_FATAL;
         goto done;
     }
+    if (all_paths && db_scope_flag(d, "opt_all_paths", &e) != 0) {
+        cli_error("query: %s", e.msg);
+        rc = EXIT_FATAL;
+        goto done;
+    }
+    /* asset names given where an ID is asked become the ID */
+    if ((rc = cli_query_resolve_names(d, binds, &qi, npos - 1, pos + 1, name)) != EXIT_OK)
+        goto done;
     static volatile sig_atomic_t stop;
     cli_catch_sigint(&stop);
     db_exec_opts eo = {.stop = &stop};
@@ -336,10 +367,13 @@ static const char sql_usage[] =
     "\n"
     "options:\n"
     "  --db FILE            database file (default corpus.db)\n"
-    "  --release LABEL      look at one release only: the tables and v_ views hold its rows\n"
-    "                       (releases.label, e.g. GM8E01_00; every release when absent)\n"
+    "  --release LABEL[,LABEL...]  look at these releases only: the tables and v_ views\n"
+    "                       hold their rows (releases.label, e.g. GM8E01_00 or\n"
+    "                       GM8E01_00,G2ME01_00; every release when absent)\n"
     "  --format FMT         table (default), csv, json or tsv\n"
     "  --param [NAME=]VALUE bind a parameter (repeatable)\n"
+    "  --wide               table format on a terminal: every character, not fitted to its\n"
+    "                       width\n"
     "  -h, --help           show this help\n"
     "\n"
     "exit status: 0 ok, 2 usage error (also: a parameter without a value, --param NAME\n"
@@ -361,10 +395,14 @@ static size_t param_name_len(const char *s)
 
 int cmd_sql(int argc, char **argv)
 {
-    enum { O_HELP, O_DB, O_FORMAT, O_PARAM, O_RELEASE };
-    static const cli_option opts[] = {{"help", 'h', 0, O_HELP},     {"db", 0, 1, O_DB},
-                                      {"release", 0, 1, O_RELEASE}, {"format", 0, 1, O_FORMAT},
-                                      {"param", 0, 1, O_PARAM},     {0}};
+    enum { O_HELP, O_DB, O_FORMAT, O_PARAM, O_RELEASE, O_WIDE };
+    static const cli_option opts[] = {{"help", 'h', 0, O_HELP},
+                                      {"db", 0, 1, O_DB},
+                                      {"release", 0, 1, O_RELEASE},
+                                      {"format", 0, 1, O_FORMAT},
+                                      {"param", 0, 1, O_PARAM},
+                                      {"wide", 0, 0, O_WIDE},
+                                      {0}};
     const char *dbpath = "corpus.db", *sql = NULL, *release = NULL;
     out_format fmt = OUT_TABLE;
     int rc = EXIT_OK, k, npos = 0, nnamed = 0;
@@ -392,6 +430,9 @@ int cmd_sql(int argc, char **argv)
             break;
         case O_RELEASE:
             release = a.value;
+            break;
+        case O_WIDE:
+            out_set_wide(1);
             break;
         case O_FORMAT:
             if (out_parse_format(a.value, &fmt)) {

@@ -516,7 +516,7 @@ void graph_node_label(const graph_node *n, char *buf, size_t size)
     else if (!strcmp(n->kind, "evset"))
         snprintf(buf, size, "event set %" PRId64, n->sub);
     else if (!strcmp(n->kind, "sound"))
-        snprintf(buf, size, "sound 0x%04" PRIX32, n->id);
+        snprintf(buf, size, "sound 0x%08" PRIX32, n->id);
     else
         snprintf(buf, size, "%s %08" PRIX32 "%s%s", n->kind, n->id, sp, nm);
 }
@@ -559,7 +559,7 @@ void graph_write_dot(graph *g, FILE *f, const char *name, graph_url_fn url, void
         } else if (!strcmp(n->kind, "evset")) {
             fprintf(f, "event set %" PRId64, n->sub);
         } else if (!strcmp(n->kind, "sound")) {
-            fprintf(f, "sound\\n0x%04" PRIX32, n->id);
+            fprintf(f, "sound\\n0x%08" PRIX32, n->id);
         } else {
             dot_text(f, n->kind);
             fprintf(f, " %s\\n%08" PRIX32, n->game, n->id);

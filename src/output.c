@@ -3,6 +3,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -324,16 +326,77 @@ static void pad(FILE *f, size_t n)
         fputc(' ', f);
 }
 
+static int wide_output;
+
+void out_set_wide(int wide)
+{
+    wide_output = wide;
+}
+
+/* The width to fit a table into: 0 when f is not a terminal or --wide was given. */
+static size_t fit_width(FILE *f)
+{
+    int fd = fileno(f);
+    if (wide_output || fd < 0 || !isatty(fd))
+        return 0;
+    struct winsize ws;
+    if (ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+        return ws.ws_col;
+    const char *c = getenv("COLUMNS");
+    long v = c ? strtol(c, NULL, 10) : 0;
+    return v > 0 && v < 100000 ? (size_t)v : 80;
+}
+
+/* Narrow the widest text columns, one cell at a time, until the table fits `width` cells
+ * or no text column is wider than TABLE_MIN_CUT (8: IDs are never cut). */
+#define TABLE_MIN_CUT 8
+static void fit_columns(size_t *w, const unsigned char *text_col, int ncols, size_t width)
+{
+    size_t total = 0;
+    for (int c = 0; c < ncols; c++)
+        total += w[c] + (c + 1 < ncols ? 2 : 0);
+    while (total > width) {
+        int widest = -1;
+        for (int c = 0; c < ncols; c++)
+            if (text_col[c] && w[c] > TABLE_MIN_CUT && (widest < 0 || w[c] > w[widest]))
+                widest = c;
+        if (widest < 0)
+            return;
+        w[widest]--;
+        total--;
+    }
+}
+
+/* Print s in at most `cells` cells: cut, with U+2026 as its last cell, when it is wider.
+ * Returns the cells printed. */
+static size_t put_cut(FILE *f, const char *s, size_t cells)
+{
+    size_t cw = cli_text_width(s);
+    if (cw <= cells) {
+        fputs(s, f);
+        return cw;
+    }
+    if (cells == 0)
+        return 0;
+    size_t used = 0, n = cli_text_fit(s, cells - 1, &used);
+    fwrite(s, 1, n, f);
+    fputs("\xe2\x80\xa6", f);
+    return used + 1;
+}
+
 /* Aligned columns: numbers to the right, text to the left, NULL as an empty cell. Cell text
- * is already terminal-safe (put); column names are escaped here. */
+ * is already terminal-safe (put); column names are escaped here. On a terminal the widest
+ * text columns are cut to fit its width (fit_width). */
 static void finish_table(out_table *t)
 {
     size_t nc = (size_t)(t->ncols > 0 ? t->ncols : 1);
     size_t *w = calloc(nc, sizeof *w);
     char **names = calloc(nc, sizeof *names);
-    if (!w || !names) {
+    unsigned char *text_col = calloc(nc, 1);
+    if (!w || !names || !text_col) {
         free(w);
         free(names);
+        free(text_col);
         t->oom = 1;
         return;
     }
@@ -345,12 +408,17 @@ static void finish_table(out_table *t)
         size_t cw = cli_text_width(t->cells[i].text);
         if (cw > w[i % nc])
             w[i % nc] = cw;
+        if (t->cells[i].kind == CELL_STR)
+            text_col[i % nc] = 1;
     }
+    size_t width = fit_width(t->f);
+    if (width)
+        fit_columns(w, text_col, t->ncols, width);
     for (int c = 0; c < t->ncols; c++) {
         const char *nm = names[c] ? names[c] : "";
-        fputs(nm, t->f);
+        size_t cw = put_cut(t->f, nm, w[c]);
         if (c + 1 < t->ncols)
-            pad(t->f, w[c] - cli_text_width(nm) + 2);
+            pad(t->f, w[c] - cw + 2);
     }
     fputc('\n', t->f);
     for (int c = 0; c < t->ncols; c++) {
@@ -368,10 +436,10 @@ static void finish_table(out_table *t)
         size_t fill = w[c] > cw ? w[c] - cw : 0;
         if (right)
             pad(t->f, fill);
-        fputs(s, t->f);
+        cw = put_cut(t->f, s, w[c]);
         if (c + 1 < t->ncols) {
             if (!right)
-                pad(t->f, fill);
+                pad(t->f, w[c] > cw ? w[c] - cw : 0);
             fputs("  ", t->f);
         } else {
             fputc('\n', t->f);
@@ -380,6 +448,7 @@ static void finish_table(out_table *t)
     for (int c = 0; c < t->ncols; c++)
         free(names[c]);
     free(names);
+    free(text_col);
     free(w);
 }
 

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 #include "db.h"
@@ -97,7 +98,8 @@ static int is_id_param(const char *name)
     return !strcmp(name, "ID") || ends_with(name, "_ID");
 }
 
-int cli_query_binds(db_bind *out, const cli_query_info *q, int argc, char **argv, util_err *err)
+static int binds_impl(db_bind *out, const cli_query_info *q, int argc, char **argv, int names,
+                      util_err *err)
 {
     if (argc < q->required || argc > q->param_count) {
         if (q->required == q->param_count)
@@ -124,6 +126,11 @@ int cli_query_binds(db_bind *out, const cli_query_info *q, int argc, char **argv
                 out[i].s = a;
             }
         } else if (is_id_param(name)) {
+            if (names && util_parse_id(a, &id) != 0) {
+                out[i].type = DB_TEXT; /* a name: cli_query_resolve_names */
+                out[i].s = a;
+                continue;
+            }
             if (util_parse_id(a, &id) != 0)
                 return util_fail(err, UTIL_EFORMAT, UINT64_MAX,
                                  "%s: '%s' is not an asset ID (0x1A2B3C4D or up to 8 hex "
@@ -155,6 +162,17 @@ int cli_query_binds(db_bind *out, const cli_query_info *q, int argc, char **argv
         }
     }
     return 0;
+}
+
+int cli_query_binds(db_bind *out, const cli_query_info *q, int argc, char **argv, util_err *err)
+{
+    return binds_impl(out, q, argc, argv, 0, err);
+}
+
+int cli_query_binds_names(db_bind *out, const cli_query_info *q, int argc, char **argv,
+                          util_err *err)
+{
+    return binds_impl(out, q, argc, argv, 1, err);
 }
 
 const char *cli_query_lookup(const char *const (*table)[2], const char *name)
@@ -261,4 +279,183 @@ void cli_bind_value(db_bind *out, const char *s)
         out->type = DB_INT;
         out->i = v;
     }
+}
+
+/* ---- an asset given by its name -------------------------------------------------------- */
+
+/* ASCII case-insensitive comparison of s[0..n) with the whole of t. */
+static int same_ci(const char *s, size_t n, const char *t)
+{
+    size_t m = strlen(t);
+    if (n != m)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (tolower((unsigned char)s[i]) != tolower((unsigned char)t[i]))
+            return 0;
+    return 1;
+}
+
+int cli_name_matches(const char *arg, const char *directory, const char *name)
+{
+    size_t n = strlen(arg);
+    if (!name || !*name || !n)
+        return 0;
+    if (same_ci(arg, n, name))
+        return 1;
+    size_t dl = directory ? strlen(directory) : 0;
+    while (dl && (directory[dl - 1] == '/' || directory[dl - 1] == '\\'))
+        dl--;
+    if (!dl || n <= dl + 1 || (arg[dl] != '/' && arg[dl] != '\\'))
+        return 0;
+    for (size_t i = 0; i < dl; i++) {
+        char a = arg[i] == '\\' ? '/' : arg[i], b = directory[i] == '\\' ? '/' : directory[i];
+        if (tolower((unsigned char)a) != tolower((unsigned char)b))
+            return 0;
+    }
+    return same_ci(arg + dl + 1, n - dl - 1, name);
+}
+
+/* Where names come from: (asset_id, type, directory, name, label) rows whose name may match
+ * ?1 (the argument's last path component) or ?2 (the whole argument), both lower-cased;
+ * cli_name_matches then decides. Another source of names (world or area names) is one more
+ * UNION ALL arm here. The type is the corpus's (assets) where an entry holds the asset. */
+static const char name_sources_sql[] =
+    "WITH named(asset_id, type, directory, name) AS ("
+    " SELECT n.asset_id, n.type, n.directory, n.name FROM asset_names n"
+    " WHERE lower(n.name) IN (?1, ?2)"
+    ") "
+    "SELECT DISTINCT x.asset_id, ifnull(a.type, x.type), x.directory, x.name,"
+    " (SELECT l.label FROM asset_label l WHERE l.asset_id = x.asset_id)"
+    " FROM named x LEFT JOIN (SELECT DISTINCT asset_id, type FROM assets) a"
+    " ON a.asset_id = x.asset_id ORDER BY 1, 2";
+
+#define NAME_MAX_LISTED 20
+
+typedef struct name_hits {
+    const char *arg, *type;
+    int n; /* distinct (type, id) matching */
+    struct {
+        uint32_t id;
+        char type[8];
+        char label[256];
+    } hit[NAME_MAX_LISTED];
+} name_hits;
+
+static int name_row(void *ctx, int ncols, const db_cell *c)
+{
+    name_hits *h = ctx;
+    if (ncols < 5 || c[0].type != DB_INT || c[3].type != DB_TEXT)
+        return 0;
+    const char *type = c[1].type == DB_TEXT ? c[1].s : "";
+    if (!cli_name_matches(h->arg, c[2].type == DB_TEXT ? c[2].s : NULL, c[3].s))
+        return 0;
+    if (h->type && strcasecmp(h->type, type) != 0)
+        return 0;
+    uint32_t id = (uint32_t)c[0].i;
+    int listed = h->n < NAME_MAX_LISTED ? h->n : NAME_MAX_LISTED;
+    for (int i = 0; i < listed; i++)
+        if (h->hit[i].id == id && !strcmp(h->hit[i].type, type))
+            return 0; /* named twice (a map and a PAK): one asset */
+    if (h->n < NAME_MAX_LISTED) {
+        h->hit[h->n].id = id;
+        snprintf(h->hit[h->n].type, sizeof h->hit[h->n].type, "%s", type);
+        snprintf(h->hit[h->n].label, sizeof h->hit[h->n].label, "%s",
+                 c[4].type == DB_TEXT ? c[4].s : c[3].s);
+    }
+    h->n++;
+    return 0;
+}
+
+int cli_asset_arg(struct db *d, const char *cmd, const char *arg, const char *type, uint32_t *id)
+{
+    if (util_parse_id(arg, id) == 0)
+        return EXIT_OK;
+    const char *base = arg + strlen(arg);
+    while (base > arg && base[-1] != '/' && base[-1] != '\\')
+        base--;
+    char *lb = strdup(base), *la = strdup(arg);
+    if (!lb || !la) {
+        free(lb);
+        free(la);
+        cli_error("%s: out of memory", cmd);
+        return EXIT_FATAL;
+    }
+    for (char *p = lb; *p; p++)
+        *p = (char)tolower((unsigned char)*p);
+    for (char *p = la; *p; p++)
+        *p = (char)tolower((unsigned char)*p);
+    name_hits h;
+    memset(&h, 0, sizeof h);
+    h.arg = arg;
+    h.type = type && *type ? type : NULL;
+    db_bind b[2] = {{DB_TEXT, 0, lb}, {DB_TEXT, 0, la}};
+    db_sink sink = {&h, NULL, name_row, NULL};
+    util_err e;
+    util_err_clear(&e);
+    int rc = *arg ? db_exec(d, name_sources_sql, 2, b, &sink, &e) : 0;
+    free(lb);
+    free(la);
+    const char *s = arg; /* cli_error and cli_say make it terminal-safe */
+    int out = EXIT_OK;
+    if (rc) {
+        cli_error("%s: looking up the name '%s': %s", cmd, s, e.msg);
+        out = EXIT_FATAL;
+    } else if (h.n == 0) {
+        cli_error("%s: '%s' is neither an asset ID (0x1A2B3C4D or up to 8 hex digits, or 9 "
+                  "to 10 decimal digits) nor the name of %s%s",
+                  cmd, s, h.type ? "an asset of type " : "an asset", h.type ? h.type : "");
+        out = EXIT_USAGE;
+    } else if (h.n > 1) {
+        cli_error("%s: '%s' names %d assets; give one of their IDs:", cmd, s, h.n);
+        for (int i = 0; i < h.n && i < NAME_MAX_LISTED; i++) {
+            cli_say(stderr, "  %-4s  %08" PRIX32 "  %s\n", h.hit[i].type, h.hit[i].id,
+                    h.hit[i].label);
+        }
+        if (h.n > NAME_MAX_LISTED)
+            cli_say(stderr, "  ... and %d more\n", h.n - NAME_MAX_LISTED);
+        out = EXIT_USAGE;
+    } else {
+        *id = h.hit[0].id;
+    }
+    return out;
+}
+
+/* The FourCC an ID parameter's name implies: ANCS_ID -> ANCS; NULL for ID and others. */
+static const char *type_of_param(const char *name, char *buf, size_t size)
+{
+    size_t n = strlen(name);
+    if (n != 7 || strcmp(name + 4, "_ID") != 0 || size < 5)
+        return NULL;
+    for (size_t i = 0; i < 4; i++)
+        if (!isupper((unsigned char)name[i]) && !isdigit((unsigned char)name[i]))
+            return NULL;
+    memcpy(buf, name, 4);
+    buf[4] = 0;
+    return buf;
+}
+
+int cli_query_resolve_names(struct db *d, db_bind *binds, const cli_query_info *q, int argc,
+                            char **argv, const char *qname)
+{
+    char cmd[96];
+    snprintf(cmd, sizeof cmd, "query %s", qname);
+    const char *type = NULL;
+    for (int i = 0; i < q->param_count && i < argc; i++)
+        if (!strcmp(q->params[i].name, "TYPE"))
+            type = argv[i];
+    for (int i = 0; i < q->param_count && i < argc; i++) {
+        const char *name = q->params[i].name;
+        if (!is_id_param(name) || !strcmp(name, "NAME_OR_ID") || binds[i].type != DB_TEXT)
+            continue; /* (NAME_OR_ID stays text: `character` matches a part of a name) */
+        char buf[8];
+        const char *t = type ? type : type_of_param(name, buf, sizeof buf);
+        uint32_t id;
+        int rc = cli_asset_arg(d, cmd, argv[i], t, &id);
+        if (rc)
+            return rc;
+        binds[i].type = DB_INT;
+        binds[i].i = id;
+        binds[i].s = NULL;
+    }
+    return EXIT_OK;
 }

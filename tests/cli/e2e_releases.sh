@@ -59,6 +59,8 @@ import csv, json, sys
 d = json.load(open(sys.argv[1]))["release_diff"][sys.argv[2]]
 rows = list(csv.DictReader(open(sys.argv[3])))
 def num(v):
+    if v and v.startswith("0x") and len(v) == 10:  # a sound ID
+        return int(v, 16)
     return int(v, 16) if v and all(c in "0123456789ABCDEF" for c in v) and len(v) == 8 else v
 have = set()
 for r in rows:
@@ -92,6 +94,13 @@ print("\n".join(out))
 EOF
 )
     check "release-diff-fields $2 $3 holds every field edit of truth" "" "$missing"
+    # sound IDs print as 0x + 8 upper-case hex digits, as everywhere
+    bad=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }
+        $h["field"] == "events.sound_id" { n++
+            for (k = 0; k < 2; k++) { v = $h[k ? "value_b" : "value_a"]
+                if (v != "" && v !~ /^0x[0-9A-F]{8}$/) b++ } }
+        END { print (n ? "" : "none ") (b + 0) }' "$T/fields.csv")
+    case $bad in none*) ;; *) check "release-diff-fields $2 $3: sound IDs as 0x + 8 hex digits" 0 "$bad" ;; esac
 done
 check "release-diff of a release with itself is empty" 1 \
     "$("$BIN" query --db "$DB" --format csv release-diff GM8E01_00 GM8E01_00 | wc -l)"

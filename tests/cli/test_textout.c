@@ -75,6 +75,15 @@ static void test_terminal(void **state)
     T("\x7f\xc2\x9b", "\\x7f\\x9b");
     T("\xe2\x80\xae", "\\u202e");
     assert_int_equal(cli_text_width("caf\xc3\xa9"), 4);
+    /* display width: CJK characters take two cells, combining marks none */
+    assert_int_equal(cli_text_width("\xe6\x97\xa5\xe6\x9c\xac"), 4); /* 日本 */
+    assert_int_equal(cli_text_width("e\xcc\x81"), 1);                /* e + U+0301 */
+    assert_int_equal(cli_text_width("\xef\xbc\xa1x"), 3);            /* fullwidth A */
+    size_t used = 0;
+    assert_int_equal(cli_text_fit("\xe6\x97\xa5\xe6\x9c\xac", 3, &used), 3); /* one of two */
+    assert_int_equal(used, 2);
+    assert_int_equal(cli_text_fit("abc", 5, &used), 3);
+    assert_int_equal(used, 3);
 }
 
 int main(void)

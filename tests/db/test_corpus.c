@@ -72,10 +72,15 @@ static void rs_free(rowset *r)
 /* Run SQL built from fmt (only integers and fixed words are formatted in) with binds. */
 static void q(rowset *out, int nb, const db_bind *b, const char *fmt, ...)
 {
-    char sql[4096];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(sql, sizeof sql, fmt, ap);
+    int len = vsnprintf(NULL, 0, fmt, ap); /* the named queries are longer than any buffer */
+    va_end(ap);
+    assert_true(len >= 0);
+    char *sql = malloc((size_t)len + 1);
+    assert_non_null(sql);
+    va_start(ap, fmt);
+    vsnprintf(sql, (size_t)len + 1, fmt, ap);
     va_end(ap);
     memset(out, 0, sizeof *out);
     util_err e;
@@ -83,6 +88,7 @@ static void q(rowset *out, int nb, const db_bind *b, const char *fmt, ...)
     db_sink s = {out, NULL, rs_row, NULL};
     if (db_exec(g_db, sql, nb, b, &s, &e) != 0)
         fail_msg("SQL failed: %s\n%s", e.msg, sql);
+    free(sql);
 }
 
 static long qn(const char *fmt, ...)
