@@ -2,10 +2,14 @@
 # The benchmark (issue: performance). One command: bench/run.sh
 # Builds the release binary, makes two corpora with the fixture builder (1x: real-game
 # counts with ~0.9 GB of opaque resources per game; 10x: ten times the asset, ANCS and EVNT
-# counts with small opaque resources), then measures with a warm page cache:
+# counts with small opaque resources, or with BENCH_REAL10=1 ten times the 1x with real-size
+# opaque resources, ~9 GB a game), then measures with a warm page cache:
 #   (a) read-all   reading every byte of every PAK once
+#   (f) floor      bench_read_all --full: one thread reads every PAK, inflates every compressed
+#                  entry and XXH3-hashes every resource (the work a first ingest must do)
 #   (b) minimal    mapping each PAK, parsing tables, inflating only ANCS/EVNT
-#   (c) ingest     `ancsdb ingest` into an empty database
+#   (c) ingest     `ancsdb ingest` into an empty database; its CPU time (user + sys), the cores
+#                  it used (CPU / wall) and c / f, the ratio to the floor
 #   (d) re-ingest  the unchanged corpus again
 #   (e) who-references (median of 100 IDs, whole process) and unknown-census
 # with peak RSS of each (/usr/bin/time -v) and the database size, and prints one table.
@@ -42,6 +46,7 @@ measure() {
     t1=${EPOCHREALTIME/./}
     wall=$(awk "BEGIN { printf \"%.3f\", ($t1 - $t0) / 1e6 }")
     rss=$(awk -F': ' '/Maximum resident set size/ {printf "%.1f", $2/1024}' "$log")
+    cpu=$(awk -F': ' '/User time|System time/ {s += $2} END {printf "%.2f", s}' "$log")
 }
 
 calc() { awk "BEGIN { x = $1; print x }" 2>/dev/null || echo 0; }
@@ -49,11 +54,14 @@ calc() { awk "BEGIN { x = $1; print x }" 2>/dev/null || echo 0; }
 rows=()
 for size in $( [ "${BENCH_FOLDERS:-0}" = 0 ] || echo "$SIZES"); do
     dir="$W/corpus-$size"
+    [ "$size" = 1x ] || [ "${BENCH_REAL10:-0}" = 0 ] || dir="$W/corpus-$size-real"
     if [ ! -f "$dir/.complete" ]; then
         rm -rf "$dir"
         echo "building the $size corpus in $dir ..." >&2
         if [ "$size" = 1x ]; then
             "$B/ancsdb" demo --build-only --quiet --scale 1 --opaque-mib 900 "$dir"
+        elif [ "${BENCH_REAL10:-0}" = 1 ]; then
+            "$B/ancsdb" demo --build-only --quiet --scale 10 --opaque-mib 9000 "$dir"
         else
             "$B/ancsdb" demo --build-only --quiet --scale 10 "$dir"
         fi
@@ -62,10 +70,11 @@ for size in $( [ "${BENCH_FOLDERS:-0}" = 0 ] || echo "$SIZES"); do
     paks_bytes=$(du -sb "$dir" | cut -f1)
     "$B/bench/bench_read_all" "$dir" >/dev/null # warm the page cache
     measure "$B/bench/bench_read_all" "$dir"; a_wall=$wall; a_rss=$rss
+    measure "$B/bench/bench_read_all" --full "$dir"; f_wall=$wall; f_cpu=$cpu
     measure "$B/bench/bench_minimal" "$dir"; b_wall=$wall; b_rss=$rss
     db="$W/bench-$size.db"
     rm -f "$db" "$db-wal" "$db-shm"
-    measure "$B/ancsdb" ingest --quiet --db "$db" "$dir"; c_wall=$wall; c_rss=$rss
+    measure "$B/ancsdb" ingest --quiet --db "$db" "$dir"; c_wall=$wall; c_rss=$rss; c_cpu=$cpu
     measure "$B/ancsdb" ingest --quiet --db "$db" "$dir"; d_wall=$wall; d_rss=$rss
     db_size=$(stat -c %s "$db")
     # 100 different particle IDs
@@ -90,11 +99,11 @@ for size in $( [ "${BENCH_FOLDERS:-0}" = 0 ] || echo "$SIZES"); do
     fi
     measure "$B/ancsdb" query --db "$db" --format tsv who-references PART "${ids[0]:-0}"; e_rss=$rss
     measure "$B/ancsdb" query --db "$db" --format tsv unknown-census; cen_wall=$wall; cen_rss=$rss
-    rows+=("$(printf '%s|%.2f GB|%s|%s|%s|%s|%s|%s|%s|%s|%s ms (SQL %s ms)|%s|%s|%s|%.1f MB|%.2f|%.2f|%.1f%%' \
-        "$size" "$(calc "$paks_bytes/1000000000")" "$a_wall" "$a_rss" "$b_wall" "$b_rss" \
-        "$c_wall" "$c_rss" "$d_wall" "$d_rss" "$wr_med" "$sq_med" "$e_rss" "$cen_wall" "$cen_rss" \
+    rows+=("$(printf '%s|%.2f GB|%s|%s|%s (CPU %s)|%s|%s|%s (CPU %s)|%.2f|%s|%s|%s|%s ms (SQL %s ms)|%s|%s|%s|%.1f MB|%.2f|%.2f|%.2f|%.1f%%' \
+        "$size" "$(calc "$paks_bytes/1000000000")" "$a_wall" "$a_rss" "$f_wall" "$f_cpu" "$b_wall" "$b_rss" \
+        "$c_wall" "$c_cpu" "$(calc "$c_cpu/$c_wall")" "$c_rss" "$d_wall" "$d_rss" "$wr_med" "$sq_med" "$e_rss" "$cen_wall" "$cen_rss" \
         "$(calc "$db_size/1000000")" \
-        "$(calc "$c_wall/$a_wall")" "$(calc "$c_wall/$b_wall")" \
+        "$(calc "$c_wall/$f_wall")" "$(calc "$c_wall/$a_wall")" "$(calc "$c_wall/$b_wall")" \
         "$(calc "100*$d_wall/$c_wall")")")
 done
 
@@ -124,8 +133,8 @@ fi
 
 echo
 echo "machine: $(nproc) cores, $(uname -sr), $(date -u +%Y-%m-%d); ingest --jobs default ($(nproc), the cores); load average $(cut -d' ' -f1-3 /proc/loadavg)"
-[ ${#rows[@]} -gt 0 ] && echo "| size | PAK bytes | (a) read-all s | RSS MiB | (b) minimal s | RSS MiB | (c) ingest s | RSS MiB | (d) re-ingest s | RSS MiB | (e) who-references median | RSS MiB | census s | RSS MiB | db size | c/a | c/b | d/c |"
-[ ${#rows[@]} -gt 0 ] && echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+[ ${#rows[@]} -gt 0 ] && echo "| size | PAK bytes | (a) read-all s | RSS MiB | (f) floor s | (b) minimal s | RSS MiB | (c) ingest s | cores used | RSS MiB | (d) re-ingest s | RSS MiB | (e) who-references median | RSS MiB | census s | RSS MiB | db size | c/f | c/a | c/b | d/c |"
+[ ${#rows[@]} -gt 0 ] && echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for r in "${rows[@]}"; do echo "| ${r//|/ | } |"; done
 if [ "${BENCH_IMAGES:-1}" != 0 ]; then
     echo

@@ -119,7 +119,29 @@ static const char *const common_evnt[] = {
     "DELETE FROM contents WHERE content_id = ?3",
 };
 
+/* Tables keyed by (game, mlvl_id) that hold rows derived from one MLVL. */
+static const char *const mlvl_tables[] = {
+    "mlvl_worlds", "mlvl_memory_relays", "mlvl_audio_groups", "mlvl_areas",   "area_layers",
+    "area_deps",   "area_attached",      "area_dock_links",   "area_modules", "mlvl_ref_labels",
+};
+static const char *const common_mlvl[] = {
+    ("DELETE FROM asset_refs WHERE game = ?1 AND src_type = 'MLVL' AND src_id = ?2 AND "
+     "content_id = ?3"),
+    "DELETE FROM warnings WHERE content_id = ?3",
+    "DELETE FROM census_contents WHERE content_id = ?3",
+    "DELETE FROM contents WHERE content_id = ?3",
+};
+static const char *const common_strg[] = {
+    "DELETE FROM strg WHERE game = ?1 AND strg_id = ?2 AND content_id = ?3",
+    "DELETE FROM strings WHERE game = ?1 AND strg_id = ?2 AND content_id = ?3",
+    "DELETE FROM warnings WHERE content_id = ?3",
+    "DELETE FROM census_contents WHERE content_id = ?3",
+    "DELETE FROM contents WHERE content_id = ?3",
+};
+
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+_Static_assert(NELEM(mlvl_tables) + NELEM(common_mlvl) <= 16, "del_mlvl too small");
+_Static_assert(NELEM(common_strg) <= 8, "del_strg too small");
 _Static_assert(NELEM(ancs_tables) + NELEM(common_ancs) <= 32, "del_ancs too small");
 _Static_assert(NELEM(common_evnt) <= 8, "del_evnt too small");
 
@@ -143,6 +165,16 @@ static int prepare_all(db *d, util_err *err)
         TRY(prepare(d, common_ancs[i], &d->del_ancs[d->ndel_ancs++], err));
     for (size_t i = 0; i < NELEM(common_evnt); i++)
         TRY(prepare(d, common_evnt[i], &d->del_evnt[d->ndel_evnt++], err));
+    for (size_t k = 0; k < NELEM(mlvl_tables); k++) {
+        snprintf(sql, sizeof sql,
+                 "DELETE FROM %s WHERE game = ?1 AND mlvl_id = ?2 AND content_id = ?3",
+                 mlvl_tables[k]);
+        TRY(prepare(d, sql, &d->del_mlvl[d->ndel_mlvl++], err));
+    }
+    for (size_t i = 0; i < NELEM(common_mlvl); i++)
+        TRY(prepare(d, common_mlvl[i], &d->del_mlvl[d->ndel_mlvl++], err));
+    for (size_t i = 0; i < NELEM(common_strg); i++)
+        TRY(prepare(d, common_strg[i], &d->del_strg[d->ndel_strg++], err));
     return rc;
 }
 
@@ -285,28 +317,44 @@ static int cannot_write(const char *path)
     return r;
 }
 
-/* Version 5 -> 6: the objects of 31_name_search.sql, the trigrams of the names already
- * imported, in one transaction (a failure leaves version 5). A later version must say how
- * a version-5 or -6 file gets its own objects too, or refuse it. */
-_Static_assert(DB_SCHEMA_VERSION == 6, "a new schema version: upgrade or refuse version 5 and 6");
-static int upgrade_from_5(db *d, util_err *err)
+/* The schema file called name (db/schema/NAME.sql), or NULL. */
+static const char *schema_file(const char *name)
 {
-    const char *sql = NULL;
     for (size_t i = 0; db_schema_files[i][0]; i++)
-        if (!strcmp(db_schema_files[i][0], "31_name_search"))
-            sql = db_schema_files[i][1];
-    if (!sql)
-        return util_fail(err, UTIL_ESQL, UINT64_MAX, "no 31_name_search.sql in this ancsdb");
+        if (!strcmp(db_schema_files[i][0], name))
+            return db_schema_files[i][1];
+    return NULL;
+}
+
+/* An older file gets the objects added since its version, in one transaction (a failure
+ * leaves it as it was):
+ *   5 -> 6: 31_name_search.sql, the trigrams of the names already imported;
+ *   6 -> 7: 60_worlds.sql (worlds and string tables); MLVL and STRG entries were not decoded
+ *           when the file was written, so every PAK is read again by the next ingest (its
+ *           tables hash is forgotten: an unchanged PAK is no longer skipped once).
+ * A later version must say how a version-5, -6 or -7 file gets its own objects too, or
+ * refuse it. */
+_Static_assert(DB_SCHEMA_VERSION == 7, "a new schema version: upgrade or refuse versions 5 to 7");
+static int upgrade(db *d, int64_t from, util_err *err)
+{
+    const char *names = schema_file("31_name_search"), *worlds = schema_file("60_worlds");
+    if (!names || !worlds)
+        return util_fail(err, UTIL_ESQL, UINT64_MAX, "schema files missing in this ancsdb");
     int rc = dbi_exec(d, "BEGIN IMMEDIATE", err);
     if (rc != 0)
         return rc;
-    if ((rc = dbi_exec(d, sql, err)) != 0 || (rc = dbi_names_reindex(d, err)) != 0 ||
-        (rc = dbi_exec(d, "PRAGMA user_version = 6", err)) != 0 ||
-        (rc = dbi_exec(d, "COMMIT", err)) != 0) {
-        db_rollback(d);
-        return rc;
-    }
+    if (from <= 5 && ((rc = dbi_exec(d, names, err)) != 0 || (rc = dbi_names_reindex(d, err)) != 0))
+        goto fail;
+    if (from <= 6 && ((rc = dbi_exec(d, worlds, err)) != 0 ||
+                      (rc = dbi_exec(d, "UPDATE paks SET tables_hash = NULL", err)) != 0))
+        goto fail;
+    if ((rc = dbi_exec(d, "PRAGMA user_version = 7", err)) != 0 ||
+        (rc = dbi_exec(d, "COMMIT", err)) != 0)
+        goto fail;
     return 0;
+fail:
+    db_rollback(d);
+    return rc;
 }
 
 int db_open(db **out, const char *path, int mode, util_err *err)
@@ -378,16 +426,17 @@ int db_open_wait(db **out, const char *path, int mode, void (*waiting)(void *ctx
                        path, appid, ver, tables);
         goto done;
     }
-    /* Version 5 lacks only what 31_name_search.sql creates: a writer upgrades it in place
-     * (below); a reader cannot. */
-    if (tables != 0 && ver == 5 && d->readonly) {
+    /* Versions 5 and 6 lack only what later schema files create: a writer upgrades them in
+     * place (below); a reader cannot. */
+    int older = ver == 5 || ver == 6;
+    if (tables != 0 && older && d->readonly) {
         rc = util_fail(err, DB_EVERSION, UINT64_MAX,
-                       "%s has schema version 5, this ancsdb uses %d: the next 'ancsdb ingest' "
-                       "or 'ancsdb names import' into it upgrades it in place",
-                       path, DB_SCHEMA_VERSION);
+                       "%s has schema version %" PRId64 ", this ancsdb uses %d: the next "
+                       "'ancsdb ingest' or 'ancsdb names import' into it upgrades it in place",
+                       path, ver, DB_SCHEMA_VERSION);
         goto done;
     }
-    if (tables != 0 && ver != DB_SCHEMA_VERSION && ver != 5) {
+    if (tables != 0 && ver != DB_SCHEMA_VERSION && !older) {
         rc = util_fail(err, DB_EVERSION, UINT64_MAX,
                        "%s has schema version %" PRId64 ", this ancsdb uses %d: %s", path, ver,
                        DB_SCHEMA_VERSION,
@@ -452,7 +501,7 @@ int db_open_wait(db **out, const char *path, int mode, void (*waiting)(void *ctx
         if ((rc = dbi_exec(d, "COMMIT", err)) != 0)
             goto done;
     }
-    if (ver == 5 && (rc = upgrade_from_5(d, err)) != 0)
+    if (tables != 0 && older && (rc = upgrade(d, ver, err)) != 0)
         goto done;
     if ((rc = prepare_all(d, err)) != 0)
         goto done;
@@ -477,6 +526,10 @@ void db_close(db *d)
         sqlite3_finalize(d->del_ancs[i]);
     for (size_t i = 0; i < d->ndel_evnt; i++)
         sqlite3_finalize(d->del_evnt[i]);
+    for (size_t i = 0; i < d->ndel_mlvl; i++)
+        sqlite3_finalize(d->del_mlvl[i]);
+    for (size_t i = 0; i < d->ndel_strg; i++)
+        sqlite3_finalize(d->del_strg[i]);
     /* analysis_limit: ANALYZE samples about 1000 rows per index instead of reading every row
      * (0.5 s after a 10x bulk load; the query plans stay the same). */
     if (d->h && !d->readonly && d->ours)

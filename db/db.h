@@ -14,14 +14,15 @@
 #include "ancs.h"
 #include "pak.h"
 #include "util.h"
+#include "world.h"
 
 /* An SQLite call failed (err.msg has SQLite's message). */
 enum { UTIL_ESQL = UTIL_ELAST - 1 };
 
-/* PRAGMA user_version of the schema this code writes. A database of version 5 opened for
- * writing is upgraded in place (db/schema/31_name_search.sql); one opened for reading, or
- * with another non-zero version, is refused (DB_EVERSION). */
-#define DB_SCHEMA_VERSION 6
+/* PRAGMA user_version of the schema this code writes. A database of version 5 or 6 opened
+ * for writing is upgraded in place (db/schema/31_name_search.sql, 60_worlds.sql); one opened
+ * for reading, or with another non-zero version, is refused (DB_EVERSION). */
+#define DB_SCHEMA_VERSION 7
 
 /* PRAGMA application_id of an ancsdb database ("ANDB"): a file without it is not ours and
  * is never written (not even its journal mode). */
@@ -130,6 +131,13 @@ int db_put_ancs(db *d, const char *game, uint32_t asset_id, int64_t content_id, 
 /* Write the rows of one decoded EVNT resource: evnt, events, asset_refs, warnings. */
 int db_put_evnt(db *d, const char *game, uint32_t asset_id, int64_t content_id,
                 const ancs_evnt_file *ev, util_err *err);
+/* Write the rows of one decoded MLVL (mlvl_worlds, mlvl_areas, area_layers, area_deps, ...;
+ * db/schema/60_worlds.sql) or STRG (strg, strings) of content content_id, and its decoder
+ * warnings. The MLVL's asset_refs rows are made by the final pass (they name its areas). */
+int db_put_mlvl(db *d, const char *game, uint32_t asset_id, int64_t content_id, const world_mlvl *m,
+                util_err *err);
+int db_put_strg(db *d, const char *game, uint32_t asset_id, int64_t content_id, const world_strg *s,
+                util_err *err);
 /* Delete every row derived from content content_id of asset (game, type, asset_id), and the
  * contents row itself. */
 int db_delete_content(db *d, const char *game, const char *type, uint32_t asset_id,

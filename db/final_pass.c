@@ -108,6 +108,7 @@ static int redecode_one(ing *g, const redo *r)
             ing_job_run(&j);
             if (j.hashed) { /* else the file changed since: the next ingest sees it */
                 g->force_cid = r->cid;
+                g->cur_pak = -1; /* its contents decoded before: no not_mlvl warning */
                 rc = ing_finish_entry(g, &j, r->path, r->game);
                 g->force_cid = 0;
             }

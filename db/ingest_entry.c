@@ -1,5 +1,6 @@
 /* ingest_entry.c — one resource-table entry on the writer's side: note its hashes (every
- * entry: the content of every type is known, for release-diff), and for an ANCS/EVNT find
+ * entry: the content of every type is known, for release-diff), and for an
+ * ANCS/EVNT/MLVL/STRG find
  * its content (game, type, asset ID, hash) or make it: decode, a contents row, the decode's
  * rows. Each distinct content is decoded once, whatever PAK or release holds it. */
 #include <stdint.h>
@@ -41,7 +42,7 @@ int ing_finish_entry(ing *g, ing_job *j, const char *path, const char *game)
     uint32_t i = j->entry;
     ing_entry_out *o = &g->out[i];
     int is_ancs = e->type == UTIL_FCC_ANCS;
-    const char *tname = is_ancs ? "ANCS" : "EVNT";
+    const char *tname = ing_type_name(e->type);
     int rc = 0;
     util_test_point("entry");
     if (!e->in_bounds)
@@ -62,8 +63,22 @@ int ing_finish_entry(ing *g, ing_job *j, const char *path, const char *game)
         ing_cache_put(&g->pl, j->stored_hash, e->size, j->hash);
         g->st->inflated++;
     }
-    if (e->type != UTIL_FCC_ANCS && e->type != UTIL_FCC_EVNT)
+    if (!ing_decoded_type(e->type))
         return 0;
+    /* An entry typed MLVL/STRG whose bytes do not start with the format's magic is not a world
+     * file at all (a mislabelled entry, or the fixture builder's filler): a warning of its PAK,
+     * not decoded. Anything after a right magic that does not decode is a load error. */
+    if ((e->type == UTIL_FCC_MLVL && !world_is_mlvl(j->buf, j->len)) ||
+        (e->type == UTIL_FCC_STRG && !world_is_strg(j->buf, j->len))) {
+        char msg[160];
+        snprintf(msg, sizeof msg,
+                 "entry %u: the bytes do not start with the %s magic (0x%08X): "
+                 "not decoded",
+                 i, tname, e->type == UTIL_FCC_MLVL ? WORLD_MLVL_MAGIC : WORLD_STRG_MAGIC);
+        return dbi_warn(g->d, game, tname, e->id, 0,
+                        e->type == UTIL_FCC_MLVL ? "not_mlvl" : "not_strg", msg, g->cur_pak,
+                        g->err);
+    }
     /* a content seen before (in any PAK of any release)? */
     sqlite3_stmt *q = g->d->st[S_CONTENT_GET];
     sqlite3_bind_text(q, 1, game, -1, SQLITE_STATIC);
@@ -119,6 +134,10 @@ int ing_finish_entry(ing *g, ing_job *j, const char *path, const char *game)
             g->st->ancs++;
             g->st->characters += j->set.char_count;
         }
+    } else if (e->type == UTIL_FCC_MLVL) {
+        rc = db_put_mlvl(g->d, game, e->id, cid, &j->mlvl, g->err);
+    } else if (e->type == UTIL_FCC_STRG) {
+        rc = db_put_strg(g->d, game, e->id, cid, &j->strg, g->err);
     } else {
         rc = db_put_evnt(g->d, game, e->id, cid, &j->ev, g->err);
         g->st->evnt += !have;
@@ -128,11 +147,11 @@ int ing_finish_entry(ing *g, ing_job *j, const char *path, const char *game)
 
 int ing_want_decode(ing *g, const char *game, const pak_entry *e)
 {
-    if (e->type != UTIL_FCC_ANCS && e->type != UTIL_FCC_EVNT)
+    if (!ing_decoded_type(e->type))
         return 0;
     sqlite3_stmt *q = g->d->st[S_CONTENT_ANY];
     sqlite3_bind_text(q, 1, game, -1, SQLITE_STATIC);
-    sqlite3_bind_text(q, 2, e->type == UTIL_FCC_ANCS ? "ANCS" : "EVNT", -1, SQLITE_STATIC);
+    sqlite3_bind_text(q, 2, ing_type_name(e->type), -1, SQLITE_STATIC);
     sqlite3_bind_int64(q, 3, e->id);
     int s = sqlite3_step(q);
     sqlite3_reset(q);

@@ -13,16 +13,23 @@
 #include "ingest_walk.h"
 #include "internal.h"
 
+typedef struct ing ing;
+
 /* ---- reading a PAK (ingest_read.c) -------------------------------------------------------
  * A PAK is read through a util_src, never mapped: pak_open_src_tables, then (when it is not
  * skipped) pak_read_entry_info, then each ANCS/EVNT payload by pak_inflate when its job runs.
  * Memory follows the tables and the payloads in flight, not the file size. Workers read the
  * same source concurrently (pread). */
 
+/* Ask the kernel to start reading item it's bytes (a PAK file, or its range of a disc
+ * image) into the page cache, so that a cold read overlaps the work on the PAK before it. A
+ * hint: failures are ignored. */
+void ing_prefetch(const ing *g, const iw_item *it);
 /* XXH3-64 of every byte of src (--rehash). */
 int ing_hash_all(const util_src *src, uint64_t *out, util_err *err);
 /* The ANCS signal of the game decision: what the first readable ANCS among the first 4 in
- * bounds says (ancs_guess_game), PAK_GAME_UNKNOWN when none tells. */
+ * bounds says (ancs_guess_game), else the version of an MLVL or STRG (4 entries read in
+ * all), PAK_GAME_UNKNOWN when none tells. */
 pak_game ing_game_from_ancs(const pak_file *p, size_t budget);
 
 /* ---- decode jobs and workers (ingest_jobs.c) ---------------------------------------------- */
@@ -46,8 +53,8 @@ typedef struct ing_hcache {
 struct ing_pipeline;
 
 /* One resource-table entry on its way from the PAK to the writer: read and hashed (every
- * type; inflated unless its stored bytes are known), for ANCS/EVNT also decoded. The writer
- * sets the inputs before a worker may claim the job, and reads the results once `done` is
+ * type; inflated unless its stored bytes are known), for ANCS/EVNT/MLVL/STRG also decoded. The
+ * writer sets the inputs before a worker may claim the job, and reads the results once `done` is
  * set. */
 typedef struct ing_job {
     const pak_file *p;       /* read through its source */
@@ -74,7 +81,13 @@ typedef struct ing_job {
     util_arena arena;
     ancs_set set;
     ancs_evnt_file ev;
+    world_mlvl mlvl;
+    world_strg strg;
 } ing_job;
+
+/* Whether entries of this type are decoded (ANCS, EVNT, MLVL, STRG), and its name. */
+int ing_decoded_type(uint32_t type);
+const char *ing_type_name(uint32_t type);
 
 void ing_job_set(ing_job *j, const pak_file *p, uint32_t entry, ancs_game game, int want);
 /* Inflate and hash the entry; decode it when asked to. */
@@ -144,7 +157,7 @@ typedef struct ing_pak_at {
     const char *disc_id;   /* the disc's game ID ("GM8E"), NULL without a disc */
 } ing_pak_at;
 
-typedef struct ing {
+struct ing {
     db *d;
     const db_ingest_opts *o;
     db_ingest_stats *st;
@@ -159,9 +172,10 @@ typedef struct ing {
     ing_pipeline pl;
     ing_entry_out *out;      /* the current PAK's entries */
     int64_t force_cid;       /* ing_finish_entry: decode again into this content (final pass) */
+    int64_t cur_pak;         /* paks.pak_id of the PAK whose entries are being finished (-1) */
     const uint8_t *mem_data; /* db_ingest_mem: the one PAK's bytes, used instead of its path */
     size_t mem_len;
-} ing;
+};
 
 /* faults.c: one load_errors row, the count, and a line on the log. entry < 0: whole PAK. */
 int ing_fault(ing *g, const char *path, const char *game, int64_t entry, uint32_t type, uint32_t id,

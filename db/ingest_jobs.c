@@ -12,11 +12,41 @@
 
 #include "ingest_internal.h"
 
+int ing_decoded_type(uint32_t type)
+{
+    return type == UTIL_FCC_ANCS || type == UTIL_FCC_EVNT || type == UTIL_FCC_MLVL ||
+           type == UTIL_FCC_STRG;
+}
+
+const char *ing_type_name(uint32_t type)
+{
+    switch (type) {
+    case UTIL_FCC_ANCS:
+        return "ANCS";
+    case UTIL_FCC_EVNT:
+        return "EVNT";
+    case UTIL_FCC_MLVL:
+        return "MLVL";
+    case UTIL_FCC_STRG:
+        return "STRG";
+    default:
+        return "?";
+    }
+}
+
 void ing_job_decode(ing_job *j)
 {
     const pak_entry *e = &j->p->entries[j->entry];
     if (e->type == UTIL_FCC_ANCS)
         j->dec_rc = ancs_decode(&j->set, j->buf, j->len, j->game, &j->arena, &j->e);
+    else if (e->type == UTIL_FCC_MLVL)            /* docs/formats.md §11 */
+        j->dec_rc = world_is_mlvl(j->buf, j->len) /* else not decoded: ing_finish_entry */
+                        ? world_mlvl_decode(&j->mlvl, j->buf, j->len, &j->arena, &j->e)
+                        : UTIL_EFORMAT;
+    else if (e->type == UTIL_FCC_STRG) /* §12 */
+        j->dec_rc = world_is_strg(j->buf, j->len)
+                        ? world_strg_decode(&j->strg, j->buf, j->len, &j->arena, &j->e)
+                        : UTIL_EFORMAT;
     else
         j->dec_rc = ancs_evnt_decode(&j->ev, j->buf, j->len, j->game, &j->arena, &j->e);
     j->decoded = 1;
@@ -118,12 +148,12 @@ void ing_cache_free(ing_pipeline *pl)
 
 /* ---- jobs ------------------------------------------------------------------------------ */
 
-/* Read and hash the entry, inflating it unless its stored bytes are known (ANCS/EVNT are
- * always inflated: they may be decoded); decode it when asked to. */
+/* Read and hash the entry, inflating it unless its stored bytes are known (ANCS, EVNT, MLVL
+ * and STRG are always inflated: they may be decoded); decode it when asked to. */
 void ing_job_run(ing_job *j)
 {
     const pak_entry *e = &j->p->entries[j->entry];
-    int keep = e->type == UTIL_FCC_ANCS || e->type == UTIL_FCC_EVNT;
+    int keep = ing_decoded_type(e->type);
     util_err_clear(&j->e);
     if (!e->in_bounds)
         return;

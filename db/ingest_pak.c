@@ -250,6 +250,7 @@ static int do_pak_file(ing *g, const ing_pak_at *at, const struct stat *sb, pak_
         goto rollback;
     if ((rc = insert_pak_row(g, at, sb, p, game, pak_game_name(det), "ok", &pak_id)) != 0)
         goto rollback;
+    g->cur_pak = pak_id;
     /* Hand the first jobs to the workers: they read, hash and decode while the names are
      * written. */
     if (pl->nthreads > 0) {

@@ -4,7 +4,9 @@
  * through pak.h's pak_open_src_tables / pak_read_entry_info / pak_entry_read: an unchanged
  * PAK costs a stat and one read of its tables; a changed one a read of every byte (each
  * entry is hashed). */
+#include <fcntl.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <xxhash.h>
 
@@ -44,6 +46,22 @@ size_t ing_cache_bytes(const ing *g)
     return m;
 }
 
+void ing_prefetch(const ing *g, const iw_item *it)
+{
+    if (g->mem_data)
+        return;
+    const iw_release *r = &g->L.rels[it->rel];
+    if (!it->file && r->image && r->image->container.kind != DISC_KIND_GCM)
+        return; /* a container: its offsets are the disc's, not the file's */
+    const char *file = it->file ? it->file : g->L.rels[it->rel].source;
+    int fd = file ? open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK) : -1;
+    if (fd < 0)
+        return; /* only a hint: the read proper reports what is wrong */
+    (void)posix_fadvise(fd, it->file ? 0 : (off_t)it->off, it->file ? 0 : (off_t)it->len,
+                        POSIX_FADV_WILLNEED);
+    close(fd);
+}
+
 int ing_hash_all(const util_src *src, uint64_t *out, util_err *err)
 {
     uint64_t size = util_src_size(src);
@@ -69,24 +87,46 @@ int ing_hash_all(const util_src *src, uint64_t *out, util_err *err)
     return rc;
 }
 
+/* What the version of an MLVL or STRG says (docs/formats.md §11.1, §12.1: MLVL 0x11 / 0x17,
+ * STRG 0 / 1 after their magic). */
+static pak_game world_version_game(const uint8_t *buf, size_t n)
+{
+    if (n < 8)
+        return PAK_GAME_UNKNOWN;
+    uint32_t v = (uint32_t)buf[4] << 24 | (uint32_t)buf[5] << 16 | (uint32_t)buf[6] << 8 | buf[7];
+    world_game g = world_is_mlvl(buf, n)   ? world_mlvl_version_game(v)
+                   : world_is_strg(buf, n) ? world_strg_version_game(v)
+                                           : WORLD_GAME_UNKNOWN;
+    return g == WORLD_GAME_MP1   ? PAK_GAME_MP1
+           : g == WORLD_GAME_MP2 ? PAK_GAME_MP2
+                                 : PAK_GAME_UNKNOWN;
+}
+
 pak_game ing_game_from_ancs(const pak_file *p, size_t budget)
 {
     int tried = 0;
-    for (uint32_t i = 0; i < p->entry_count && tried < 4; i++) {
-        const pak_entry *e = &p->entries[i];
-        if (e->type != UTIL_FCC_ANCS || !e->in_bounds || ing_entry_need(e) > budget)
-            continue;
-        tried++;
-        uint8_t *buf = NULL;
-        size_t n = 0;
-        if (pak_inflate(&buf, &n, p, i, PAK_MAX_INFLATE, NULL) != 0)
-            continue;
-        ancs_game g = ancs_guess_game(buf, n);
-        free(buf);
-        if (g == ANCS_GAME_MP1)
-            return PAK_GAME_MP1;
-        if (g == ANCS_GAME_MP2)
-            return PAK_GAME_MP2;
-    }
+    for (int pass = 0; pass < 2; pass++) /* ANCS first; then the worlds' versions */
+        for (uint32_t i = 0; i < p->entry_count && tried < 4; i++) {
+            const pak_entry *e = &p->entries[i];
+            int want = pass == 0 ? e->type == UTIL_FCC_ANCS
+                                 : e->type == UTIL_FCC_MLVL || e->type == UTIL_FCC_STRG;
+            if (!want || !e->in_bounds || ing_entry_need(e) > budget)
+                continue;
+            tried++;
+            uint8_t *buf = NULL;
+            size_t n = 0;
+            if (pak_inflate(&buf, &n, p, i, PAK_MAX_INFLATE, NULL) != 0)
+                continue;
+            pak_game pg = PAK_GAME_UNKNOWN;
+            if (pass == 0) {
+                ancs_game g = ancs_guess_game(buf, n);
+                pg = g == ANCS_GAME_MP1 ? PAK_GAME_MP1 : g == ANCS_GAME_MP2 ? PAK_GAME_MP2 : pg;
+            } else {
+                pg = world_version_game(buf, n);
+            }
+            free(buf);
+            if (pg != PAK_GAME_UNKNOWN)
+                return pg;
+        }
     return PAK_GAME_UNKNOWN;
 }

@@ -11,9 +11,18 @@
 int db_delete_content(db *d, const char *game, const char *type, uint32_t asset_id,
                       int64_t content_id, util_err *err)
 {
-    int is_ancs = !strcmp(type, "ANCS");
-    sqlite3_stmt **list = is_ancs ? d->del_ancs : d->del_evnt;
-    size_t n = is_ancs ? d->ndel_ancs : d->ndel_evnt;
+    sqlite3_stmt **list = d->del_evnt;
+    size_t n = d->ndel_evnt;
+    if (!strcmp(type, "ANCS")) {
+        list = d->del_ancs;
+        n = d->ndel_ancs;
+    } else if (!strcmp(type, "MLVL")) {
+        list = d->del_mlvl;
+        n = d->ndel_mlvl;
+    } else if (!strcmp(type, "STRG")) {
+        list = d->del_strg;
+        n = d->ndel_strg;
+    }
     for (size_t i = 0; i < n; i++) {
         sqlite3_stmt *st = list[i];
         int s = SQLITE_ERROR;

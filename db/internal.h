@@ -12,6 +12,7 @@
  *   rows_ancs.c     an ANCS: ancs, characters and their sub-tables, asset_refs (ancs_reach)
  *   rows_anim.c     an ANCS's animation set: animations, meta-animation trees, transitions
  *   rows_evnt.c     an EVNT, event nodes, asset_refs and decoder-warning rows
+ *   rows_world.c    an MLVL (worlds, areas, layers, dependencies) and a STRG (strings)
  *   faults.c        warnings and load_errors rows; the ingest's fault line
  *   ingest.c        db_ingest_paths / db_ingest_mem: the run, releases rows, PAKs gone
  *   ingest_walk.c   the releases and PAKs of the PATHs given: files, folders, disc images,
@@ -88,6 +89,8 @@ struct db {
     sqlite3_stmt *st[S_COUNT];
     sqlite3_stmt *del_ancs[32], *del_evnt[8]; /* db_delete_content's statements */
     size_t ndel_ancs, ndel_evnt;
+    sqlite3_stmt *del_mlvl[16], *del_strg[8]; /* the same for MLVL and STRG contents */
+    size_t ndel_mlvl, ndel_strg;
     long rows_warned; /* warnings rows written (stats; less those of contents decoded again) */
     int64_t content;  /* contents.content_id of the decode being written (0: none) */
     /* row writer */

@@ -51,7 +51,18 @@
     T(evnt, 1, 0, 0)                                                                               \
     T(event_sets, 1, 0, 5)                                                                         \
     T(events, 1, 0, 5)                                                                             \
-    T(asset_refs, 1, 1, 5)
+    T(asset_refs, 1, 1, 5)                                                                         \
+    T(mlvl_worlds, 1, 0, 0)                                                                        \
+    T(mlvl_memory_relays, 1, 0, 0)                                                                 \
+    T(mlvl_audio_groups, 1, 0, 0)                                                                  \
+    T(mlvl_areas, 1, 0, 0)                                                                         \
+    T(area_layers, 1, 0, 0)                                                                        \
+    T(area_deps, 1, 0, 6)                                                                          \
+    T(area_attached, 1, 0, 5)                                                                      \
+    T(area_dock_links, 1, 0, 5)                                                                    \
+    T(area_modules, 1, 0, 0)                                                                       \
+    T(strg, 1, 0, 0)                                                                               \
+    T(strings, 1, 0, 5)
 
 /* paks: pak_id is the rowid SQLite assigns. */
 // clang-format off
@@ -162,6 +173,40 @@
     C(t, echoes_unknown_d)
 #define DBT_asset_refs(C, t)                                                                       \
     C(t, src_type) C(t, src_id) C(t, dst_type) C(t, dst_id) C(t, char_index) C(t, via)
+#define DBT_mlvl_worlds(C, t)                                                                      \
+    C(t, mlvl_id) C(t, version) C(t, world_name_strg) C(t, dark_world_name_strg)                   \
+    C(t, temple_key_world_index) C(t, savw_id) C(t, default_skybox_id) C(t, memory_relay_count)    \
+    C(t, area_count) C(t, unknown_after_area_count) C(t, mapw_id) C(t, script_layer_header)        \
+    C(t, script_instance_count) C(t, audio_group_count) C(t, unknown_string)                       \
+    C(t, layer_name_count) C(t, size) C(t, trailing_len)
+#define DBT_mlvl_memory_relays(C, t)                                                               \
+    C(t, mlvl_id) C(t, relay_index) C(t, instance_id) C(t, target_id) C(t, message) C(t, active)
+#define DBT_mlvl_audio_groups(C, t)                                                                \
+    C(t, mlvl_id) C(t, group_index) C(t, group_id) C(t, agsc_id)
+#define DBT_mlvl_areas(C, t)                                                                       \
+    C(t, mlvl_id) C(t, area_index) C(t, mrea_id) C(t, area_id) C(t, name_strg)                     \
+    C(t, internal_name) C(t, layer_count) C(t, layer_flags) C(t, attached_count) C(t, unknown)     \
+    C(t, dependency_count) C(t, dock_count) C(t, module_count) C(t, transform) C(t, position_x)     \
+    C(t, position_y) C(t, position_z) C(t, min_x) C(t, min_y) C(t, min_z) C(t, max_x)              \
+    C(t, max_y) C(t, max_z) C(t, byte_offset)
+#define DBT_area_layers(C, t)                                                                      \
+    C(t, mlvl_id) C(t, area_index) C(t, layer_index) C(t, name) C(t, active)                       \
+    C(t, dependency_count)
+#define DBT_area_deps(C, t)                                                                        \
+    C(t, mlvl_id) C(t, area_index) C(t, layer_index) C(t, dep_index) C(t, seq) C(t, type)          \
+    C(t, asset_id)
+#define DBT_area_attached(C, t)                                                                    \
+    C(t, mlvl_id) C(t, area_index) C(t, attached_index) C(t, other_area_index)
+#define DBT_area_dock_links(C, t)                                                                  \
+    C(t, mlvl_id) C(t, area_index) C(t, dock_index) C(t, link_index) C(t, other_area_index)        \
+    C(t, other_dock_index) C(t, coordinate_count)
+#define DBT_area_modules(C, t)                                                                     \
+    C(t, mlvl_id) C(t, area_index) C(t, module_index) C(t, layer_index) C(t, name)
+#define DBT_strg(C, t)                                                                             \
+    C(t, strg_id) C(t, version) C(t, language_count) C(t, string_count) C(t, name_count)           \
+    C(t, languages) C(t, size) C(t, trailing_len)
+#define DBT_strings(C, t)                                                                          \
+    C(t, strg_id) C(t, language) C(t, string_index) C(t, name) C(t, text)
 // clang-format on
 
 #define DBT_COL_ENUM(t, c)                  DBC_##t##_##c,

@@ -31,7 +31,8 @@ static void demo_usage(FILE *f)
           "Then it ingests the images into DIR/corpus.db, imports the names (ancsdb names\n"
           "import), prints answers (the releases, who uses a particle, characters found by part\n"
           "of a name, release-diff and release-diff-fields of each game, a character's deps, the\n"
-          "unknown-field census) and writes the HTML report to DIR/report (ancsdb report),\n"
+          "unknown-field census; when the corpus has worlds, which rooms load a character and\n"
+          "a world's rooms) and writes the HTML report to DIR/report (ancsdb report),\n"
           "printing its file:// address. Each step runs the same code as its command.\n\n"
           "  --scale F        counts relative to the real games (default 0.05)\n"
           "  --seed N         generator seed (default 1); the same seed gives the same bytes\n"
@@ -378,6 +379,48 @@ static const char summary_pivot[] =
     "ifnull(max(CASE item WHEN 'load_errors' THEN count END), 0) AS errors "
     "FROM q GROUP BY game, release ORDER BY game, release <> '(all)', release";
 
+/* Where a character is loaded and a world's areas, when the corpus has worlds (MLVL); nothing
+ * otherwise. */
+static int worlds_answers(db *d)
+{
+    int rc = 0;
+    char wname[256] = "";
+    int64_t worlds = scalar(d, "SELECT count(*) FROM mlvl_worlds", 0, NULL, 0);
+    if (worlds <= 0) /* nothing to show: no world of the corpus decoded */
+        return 0;
+    /* the ANCS loaded in the most (area, layer) places, with its first character's name */
+    char name[128] = "";
+    int64_t ancs = scalar(d,
+                          "SELECT d.asset_id, (SELECT c.name FROM characters c WHERE c.game = "
+                          "d.game AND c.ancs_id = d.asset_id ORDER BY c.char_index LIMIT 1) FROM "
+                          "area_deps d WHERE d.type = 'ANCS' GROUP BY d.game, d.asset_id ORDER "
+                          "BY count(*) DESC, d.asset_id LIMIT 1",
+                          -1, name, sizeof name);
+    if (ancs >= 0) {
+        char idbuf[32], type[] = "ANCS", title[192];
+        snprintf(idbuf, sizeof idbuf, "0x%08llX", (unsigned long long)(ancs & 0xFFFFFFFF));
+        char *wargv[] = {type, idbuf};
+        snprintf(title, sizeof title, "Which rooms load %s", name[0] ? name : "this character");
+        static const char *const cols[] = {"game",        "world", "area_index", "area",
+                                           "layer_index", "layer", "active",     NULL};
+        rc |= show(d, title, "where-loaded", 2, wargv, cols, 10);
+    }
+    /* the world with the most areas */
+    if (scalar(d,
+               "SELECT area_count, name FROM worlds WHERE name IS NOT NULL ORDER BY area_count "
+               "DESC, name LIMIT 1",
+               -1, wname, sizeof wname) >= 0 &&
+        wname[0]) {
+        char *aargv[] = {wname};
+        char title[320];
+        snprintf(title, sizeof title, "The rooms of %s", wname);
+        static const char *const cols[] = {"game",   "area_index",    "name",         "mrea_id",
+                                           "layers", "active_layers", "dependencies", NULL};
+        rc |= show(d, title, "areas", 1, aargv, cols, 12);
+    }
+    return rc;
+}
+
 static int answers(demo *dm, db *d)
 {
     int rc = 0;
@@ -440,6 +483,7 @@ static int answers(demo *dm, db *d)
         static const char *const dep_cols[] = {"dst_type", "dst_id", "dst_id_name", "via", NULL};
         rc |= show(d, title, "deps", 2, dargv, dep_cols, 10);
     }
+    rc |= worlds_answers(d);
     rc |= show_wrapped(
         d, "Fields known only as 'unknown', one line each", "unknown-census", census_outer,
         "distinct values and the most common per game; every value: ancsdb query unknown-census");

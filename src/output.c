@@ -22,9 +22,33 @@ int out_parse_format(const char *s, out_format *out)
 int out_is_asset_column(const char *name)
 {
     static const char *const cols[] = {
-        "asset_id",        "ancs_id",        "model_id", "skin_id",     "skeleton_id",
-        "frozen_model_id", "frozen_skin_id", "cspp_id",  "particle_id", "anim_asset_id",
-        "evnt_asset_id",   "evnt_id",        "owner_id", "src_id",      "dst_id",
+        "asset_id",
+        "ancs_id",
+        "model_id",
+        "skin_id",
+        "skeleton_id",
+        "frozen_model_id",
+        "frozen_skin_id",
+        "cspp_id",
+        "particle_id",
+        "anim_asset_id",
+        "evnt_asset_id",
+        "evnt_id",
+        "owner_id",
+        "src_id",
+        "dst_id",
+        /* worlds (MLVL) and string tables (STRG); area_id is not an asset */
+        "mlvl_id",
+        "mrea_id",
+        "strg_id",
+        "world_name_strg",
+        "dark_world_name_strg",
+        "name_strg",
+        "savw_id",
+        "mapw_id",
+        "default_skybox_id",
+        "agsc_id",
+        "through",
     };
     if (!name)
         return 0;

@@ -1,7 +1,8 @@
 /* report.h — `ancsdb report`: a static HTML site of the database that opens from file:// with
  * no server and no network. report_main.c (options, progress, the run), report_html.c (page
  * frame, escaping, style sheet, inline-SVG bar charts), report_index.c (index, census, search
- * index), report_ancs.c (one page per ANCS with its dependency graph, one per asset). */
+ * index), report_ancs.c (one page per ANCS with its dependency graph, one per asset),
+ * report_world.c (one page per world; where ANCS and assets are loaded). */
 #ifndef ANCSDB_REPORT_H
 #define ANCSDB_REPORT_H
 
@@ -120,5 +121,18 @@ int rep_ref_texts(report *r, const rep_ref *x, const char **character, const cha
                   const char **via);
 /* Close the temporary files, free the refs. */
 void rep_free(report *r);
+
+/* ---- report_world.c ---- */
+/* One page per world (world/GAME_ID.html): areas, layers, what each loads. After the asset
+ * pages (it links the ones written). */
+int rep_write_world_pages(report *r);
+/* The index's list of worlds (nothing when the database has none). */
+int rep_index_worlds(report *r, FILE *f);
+/* An ANCS or asset page's "Loaded in" section: the areas and layers whose dependency lists
+ * hold (game, type, id); type '????' matches any type. root is the page's way to index.html. */
+int rep_loaded_in(report *r, FILE *f, const char *game, const char *type, uint32_t id,
+                  const char *root);
+/* Relative href of a world page into buf ("world/MP1_1A2B3C4D.html"). */
+void rep_world_href(char *buf, size_t size, const char *game, uint32_t id);
 
 #endif

@@ -657,6 +657,8 @@ static int ancs_page(report *r, const ancs_row *a, const char *deps_sql)
         fputs("</table></div>\n", f);
     else
         fputs("<p class=\"muted\">No character of this set reaches another asset.</p>\n", f);
+    if (!rc)
+        rc = rep_loaded_in(r, f, a->game, "ANCS", a->id, "../");
     rep_page_end(r, f, "../");
     cells_free(&ch);
     cells_free(&dp);
@@ -833,6 +835,11 @@ static int asset_page(report *r, const rep_ref *first, size_t count)
             "</code> lists them with references no character owns.</p>\n",
             strcmp(first->type, "????") ? first->type : "PART", first->id,
             strcmp(first->type, "????") ? first->type : "PART", first->id);
+    if (rep_loaded_in(r, f, first->game, first->type, first->id, "../")) {
+        fclose(f);
+        free(name);
+        return -1;
+    }
     rep_page_end(r, f, "../");
     int rc = rep_close(r, f) ? -1 : rep_find_add(r, first->type, first->game, first->id, name, rel);
     free(name);

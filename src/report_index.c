@@ -284,7 +284,15 @@ int rep_write_index(report *r)
     }
     if (sets.nrows)
         fputs("</table></div>\n", f);
-    fputs("</section>\n<section id=\"unknowns\"><h2>Unknown fields</h2>\n<p><a "
+    fputs("</section>\n", f);
+    if (rep_index_worlds(r, f)) {
+        fclose(f);
+        tab_free(&counts);
+        tab_free(&types);
+        tab_free(&sets);
+        return -1;
+    }
+    fputs("<section id=\"unknowns\"><h2>Unknown fields</h2>\n<p><a "
           "href=\"census.html\">The census</a> charts the values of every field known only as "
           "\"unknown\", per game.</p>\n</section>\n",
           f);

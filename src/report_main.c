@@ -136,6 +136,8 @@ int cmd_report(int argc, char **argv)
     if (!rc)
         rc = rep_write_asset_pages(&r);
     if (!rc)
+        rc = rep_write_world_pages(&r);
+    if (!rc)
         rc = rep_write_census(&r);
     if (!rc)
         rc = rep_write_index(&r);

@@ -248,7 +248,7 @@ int world_strg_decode(world_strg *out, const uint8_t *buf, size_t len, util_aren
     uint64_t data_start = util_rd_off(&d->r);
     uint64_t end = data_start;
     for (uint32_t k = 0; k < g->language_count; k++) {
-        uint64_t te;
+        uint64_t te = 0; /* set by dec_table on success; -O2 cannot see it */
         TRY(dec_table(s, g, k, data_start, 16 + (uint64_t)entry * k, &te));
         if (te > end)
             end = te;

@@ -45,7 +45,7 @@ CREATE TABLE pak_entries (
                                      -- (every entry; NULL when it could not be read)
     stored_hash INTEGER,             -- XXH3-64 of the stored bytes of a compressed entry (lets
                                      -- a later ingest know the content without inflating)
-    content_id INTEGER,              -- ANCS/EVNT: contents.content_id of these bytes
+    content_id INTEGER,              -- ANCS/EVNT/MLVL/STRG: contents.content_id of these bytes
     PRIMARY KEY (pak_id, entry_index)
 ) WITHOUT ROWID;
 CREATE INDEX pak_entries_asset ON pak_entries(asset_id, type);
@@ -79,7 +79,7 @@ CREATE INDEX assets_type ON assets(type, game);
 CREATE TABLE contents (
     content_id INTEGER PRIMARY KEY,  -- row id
     game TEXT NOT NULL,              -- 'MP1' / 'MP2'
-    type TEXT NOT NULL,              -- 'ANCS' or 'EVNT'
+    type TEXT NOT NULL,              -- 'ANCS', 'EVNT', 'MLVL' or 'STRG'
     asset_id INTEGER NOT NULL,       -- asset ID
     hash INTEGER NOT NULL,           -- XXH3-64 of the inflated bytes without trailing 0xFF
     size INTEGER,                    -- inflated bytes of the copy decoded
@@ -476,7 +476,7 @@ CREATE INDEX events_particle ON events(particle_id) WHERE particle_id IS NOT NUL
 
 CREATE TABLE asset_refs (
     game TEXT NOT NULL,              -- 'MP1' / 'MP2'
-    src_type TEXT NOT NULL,          -- 'ANCS' or 'EVNT'
+    src_type TEXT NOT NULL,          -- 'ANCS', 'EVNT' or 'MLVL' (a world's areas)
     src_id INTEGER NOT NULL,         -- referring asset
     dst_type TEXT,                   -- FourCC of the target (NULL: third-list ID, type unknown)
     dst_id INTEGER NOT NULL,         -- target asset

@@ -183,13 +183,21 @@ if r.returncode != 1:
 if dump(db) != before:
     errors.append("after a refused map: the database changed")
 
-# ---- a version-5 file: the name-search objects dropped by the sqlite3 shell ------------
+# ---- a version-5 file: the name-search objects (version 6) and the worlds' (version 7,
+# db/schema/60_worlds.sql) dropped by the sqlite3 shell ---------------------------------
 v5 = os.path.join(T, "v5.db")
 shutil.copy(db, v5)
 for s in ("-wal", "-shm"):
     if os.path.exists(db + s):
         shutil.copy(db + s, v5 + s)
-subprocess.run(["sqlite3", v5, "DROP TABLE asset_name_trigrams; DROP TABLE "
+WORLDS_V7 = ("DROP VIEW mlvl_latest; DROP VIEW v_strings; DROP VIEW v_area_attached; "
+             "DROP VIEW v_area_deps; DROP VIEW v_area_layers; DROP VIEW v_areas; "
+             "DROP VIEW v_worlds; DROP VIEW areas; DROP VIEW worlds; DROP VIEW strg_names; "
+             "DROP TABLE strings; DROP TABLE strg; DROP TABLE area_modules; "
+             "DROP TABLE area_dock_links; DROP TABLE area_attached; DROP TABLE area_deps; "
+             "DROP TABLE area_layers; DROP TABLE mlvl_areas; DROP TABLE mlvl_audio_groups; "
+             "DROP TABLE mlvl_memory_relays; DROP TABLE mlvl_worlds; DROP TABLE mlvl_ref_labels;")
+subprocess.run(["sqlite3", v5, WORLDS_V7 + "DROP TABLE asset_name_trigrams; DROP TABLE "
                 "asset_name_trigram_docs; DROP INDEX asset_names_pak; PRAGMA user_version = 5;"],
                check=True)
 r = run("query", "--db", v5, "find", "samus")
@@ -203,8 +211,8 @@ if r.returncode:
                                                                       r.stderr.decode()))
 maps["names_c.xml"] = {0x00000300: ("Upgrade_door", "C/", "TXTR")}
 ver = subprocess.run(["sqlite3", v5, "PRAGMA user_version"], capture_output=True, text=True)
-if ver.stdout.strip() != "6":
-    errors.append("after the upgrade: user_version %r, want 6" % ver.stdout.strip())
+if ver.stdout.strip() != "7":
+    errors.append("after the upgrade: user_version %r, want 7" % ver.stdout.strip())
 check(v5, maps, "upgraded from version 5")
 fresh = os.path.join(T, "fresh.db")
 run("names", "import", "--db", fresh, os.path.join(T, "names_c.xml"))

@@ -120,7 +120,21 @@ print(n)
 EOF
 )
 check "ANCS/EVNT contents: one per distinct content of the four releases" "$want" \
-    "$(q "$DB" "SELECT count(*) FROM contents")"
+    "$(q "$DB" "SELECT count(*) FROM contents WHERE type IN ('ANCS', 'EVNT')")"
+# the same for the worlds (MLVL) and string tables (STRG)
+want=$(python3 - "$TRUTH" <<'EOF'
+import json, sys
+t = json.load(open(sys.argv[1]))
+n = 0
+for g in ("mp1", "mp2"):
+    d = t["release_diff"][g]
+    n += len(t["worlds"][g]["mlvls"]) + len(t["worlds"][g]["strings"])
+    n += sum(1 for x in d["changed"] + d["added"] if x[0] in ("MLVL", "STRG"))
+print(n)
+EOF
+)
+check "MLVL/STRG contents: one per distinct content of the four releases" "$want" \
+    "$(q "$DB" "SELECT count(*) FROM contents WHERE type IN ('MLVL', 'STRG')")"
 want=$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))["release_diff"]
 print(sum(1 for g in d.values() for t, i in g["changed"] if t == "ANCS"))' "$TRUTH")
 check "two ancs rows only for the ANCS that changed" "$want" \

@@ -1,0 +1,108 @@
+-- What changed in the worlds between two releases: per (world, area, script layer) the assets added or removed, areas and worlds renamed (old and new name), worlds added or removed
+-- param: A — label of the first release (releases.label, e.g. GM8E01_00)
+-- param: B — label of the second release
+--
+-- Each release's MLVL and STRG contents are those its PAK entries hold. `change` is 'added'
+-- (in the layer's list in B only), 'removed' (in A only), 'area renamed', 'world renamed'
+-- (the English name, string 0 of the name STRG each release holds, differs: name_a, name_b),
+-- 'world added' or 'world removed'. Layer -1 is an area's own group. Only worlds whose
+-- contents differ are compared entry by entry.
+WITH r AS (
+    SELECT (SELECT release_id FROM releases WHERE label = ?1) AS ra,
+           (SELECT release_id FROM releases WHERE label = ?2) AS rb
+),
+held AS MATERIALIZED (
+    SELECT DISTINCT p.release_id AS rid, e.type, p.game, e.asset_id, e.content_id
+    FROM r CROSS JOIN paks p CROSS JOIN pak_entries e ON e.pak_id = p.pak_id
+    WHERE p.release_id IN (r.ra, r.rb) AND e.type IN ('MLVL', 'STRG')
+      AND e.content_id IS NOT NULL
+),
+mc AS (SELECT rid, game, asset_id AS mlvl_id, content_id FROM held WHERE type = 'MLVL'),
+-- worlds: on which side, and whether the sides' content sets differ
+ws AS (
+    SELECT m.game, m.mlvl_id, max(m.rid = r.ra) AS in_a, max(m.rid = r.rb) AS in_b,
+           group_concat(CASE WHEN m.rid = r.ra THEN m.content_id END) AS ca,
+           group_concat(CASE WHEN m.rid = r.rb THEN m.content_id END) AS cb
+    FROM (SELECT * FROM mc ORDER BY content_id) m CROSS JOIN r
+    GROUP BY m.game, m.mlvl_id
+),
+-- the English name of a STRG in a release
+nm(rid, game, strg_id, name) AS (
+    SELECT h.rid, h.game, h.asset_id, max(s.text)
+    FROM held h JOIN strings s ON s.game = h.game AND s.strg_id = h.asset_id
+                              AND s.content_id = h.content_id
+    WHERE h.type = 'STRG' AND s.language = 'ENGL' AND s.string_index = 0
+    GROUP BY h.rid, h.game, h.asset_id
+),
+-- world names per side
+wn AS (
+    SELECT m.rid, m.game, m.mlvl_id, max(n.name) AS name
+    FROM mc m JOIN mlvl_worlds w ON w.game = m.game AND w.mlvl_id = m.mlvl_id
+                                AND w.content_id = m.content_id
+    LEFT JOIN nm n ON n.rid = m.rid AND n.game = m.game AND n.strg_id = w.world_name_strg
+    GROUP BY m.rid, m.game, m.mlvl_id
+),
+-- area names per side
+an AS (
+    SELECT m.rid, m.game, m.mlvl_id, a.area_index, max(n.name) AS name
+    FROM mc m JOIN mlvl_areas a ON a.game = m.game AND a.mlvl_id = m.mlvl_id
+                               AND a.content_id = m.content_id
+    LEFT JOIN nm n ON n.rid = m.rid AND n.game = m.game AND n.strg_id = a.name_strg
+    GROUP BY m.rid, m.game, m.mlvl_id, a.area_index
+),
+-- the dependency entries of the worlds whose contents differ, per side
+dd AS (
+    SELECT DISTINCT m.rid, d.game, d.mlvl_id, d.area_index, d.layer_index, d.type, d.asset_id
+    FROM ws CROSS JOIN mc m ON m.game = ws.game AND m.mlvl_id = ws.mlvl_id
+    CROSS JOIN area_deps d ON d.game = m.game AND d.mlvl_id = m.mlvl_id
+                          AND d.content_id = m.content_id
+    WHERE ws.in_a AND ws.in_b AND ws.ca IS NOT ws.cb
+),
+ch AS (
+    SELECT d.game, d.mlvl_id, d.area_index, d.layer_index, d.type, d.asset_id,
+           CASE WHEN max(d.rid = r.ra) THEN 'removed' ELSE 'added' END AS change,
+           NULL AS name_a, NULL AS name_b
+    FROM dd d CROSS JOIN r
+    GROUP BY d.game, d.mlvl_id, d.area_index, d.layer_index, d.type, d.asset_id
+    HAVING max(d.rid = r.ra) <> max(d.rid = r.rb)
+    UNION ALL
+    SELECT x.game, x.mlvl_id, x.area_index, NULL, NULL, NULL, 'area renamed', x.name, y.name
+    FROM r CROSS JOIN an x
+    JOIN an y ON y.game = x.game AND y.mlvl_id = x.mlvl_id AND y.area_index = x.area_index
+    WHERE x.rid = r.ra AND y.rid = r.rb AND x.name IS NOT y.name
+    UNION ALL
+    SELECT x.game, x.mlvl_id, NULL, NULL, NULL, NULL, 'world renamed', x.name, y.name
+    FROM r CROSS JOIN wn x
+    JOIN wn y ON y.game = x.game AND y.mlvl_id = x.mlvl_id
+    WHERE x.rid = r.ra AND y.rid = r.rb AND x.name IS NOT y.name
+    UNION ALL
+    SELECT ws.game, ws.mlvl_id, NULL, NULL, NULL, NULL,
+           CASE WHEN ws.in_a THEN 'world removed' ELSE 'world added' END,
+           (SELECT name FROM wn WHERE wn.rid = r.ra AND wn.game = ws.game AND wn.mlvl_id = ws.mlvl_id),
+           (SELECT name FROM wn WHERE wn.rid = r.rb AND wn.game = ws.game AND wn.mlvl_id = ws.mlvl_id)
+    FROM ws CROSS JOIN r WHERE NOT (ws.in_a AND ws.in_b)
+)
+SELECT c.game,
+       c.mlvl_id,
+       coalesce((SELECT name FROM wn WHERE wn.rid = r.rb AND wn.game = c.game AND wn.mlvl_id = c.mlvl_id),
+                (SELECT name FROM wn WHERE wn.rid = r.ra AND wn.game = c.game AND wn.mlvl_id = c.mlvl_id))
+           AS world,
+       c.area_index,
+       coalesce((SELECT name FROM an WHERE an.rid = r.rb AND an.game = c.game
+                 AND an.mlvl_id = c.mlvl_id AND an.area_index = c.area_index),
+                (SELECT name FROM an WHERE an.rid = r.ra AND an.game = c.game
+                 AND an.mlvl_id = c.mlvl_id AND an.area_index = c.area_index)) AS area,
+       c.layer_index,
+       (SELECT max(l.name) FROM mc m JOIN area_layers l ON l.game = m.game AND l.mlvl_id = m.mlvl_id
+                                                    AND l.content_id = m.content_id
+        WHERE m.game = c.game AND m.mlvl_id = c.mlvl_id AND l.area_index = c.area_index
+          AND l.layer_index = c.layer_index) AS layer,
+       c.change,
+       c.type,
+       c.asset_id,
+       (SELECT n.label FROM asset_label n WHERE n.asset_id = c.asset_id) AS asset_id_name,
+       c.name_a,
+       c.name_b
+FROM ch c CROSS JOIN r
+ORDER BY c.game, c.mlvl_id, c.area_index IS NOT NULL, c.area_index, c.layer_index,
+         c.change, c.type, c.asset_id;
