@@ -302,6 +302,7 @@ int db_ingest_paths(db *d, const char *const *paths, int npaths, const db_ingest
     long warn0 = d->rows_warned;
     memset(stats, 0, sizeof *stats);
     g.L.release_opt = opts->release;
+    g.L.cache_bytes = ing_cache_bytes(&g);
     g.L.fault = walk_fault;
     g.L.ctx = &g;
     for (int i = 0; i < npaths && !rc; i++) {

@@ -15,6 +15,7 @@ enum { EXIT_OK = 0, EXIT_PARTIAL = 1, EXIT_USAGE = 2, EXIT_FATAL = 3, EXIT_INTER
 /* Each subcommand gets argv with argv[0] = its own name ("pak", "ingest", ...). */
 int cmd_pak(int argc, char **argv);
 int cmd_ancs(int argc, char **argv);
+int cmd_disc(int argc, char **argv);
 int cmd_ingest(int argc, char **argv);
 /* db_ingest_opts.progress for a terminal: a bar on the FILE * ctx (stderr). */
 void cli_ingest_progress(void *ctx, size_t done, size_t total, const char *path);

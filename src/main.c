@@ -19,6 +19,7 @@ static const struct {
     {"sql", cmd_sql, "run read-only SQL against the database"},
     {"pak", cmd_pak, "list or extract the resources of one PAK"},
     {"ancs", cmd_ancs, "decode one ANCS and print its whole structure"},
+    {"disc", cmd_disc, "list a GameCube disc's header and files (image, RVZ/WIA/GCZ/CISO)"},
     {"graph", cmd_graph, "draw a character's dependencies as Graphviz DOT or SVG"},
     {"export", cmd_export, "one ANCS, character or EVNT as a nested JSON document"},
     {"names", cmd_names, "import or export asset name maps (AssetNameMap32.xml)"},

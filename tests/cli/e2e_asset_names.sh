@@ -7,16 +7,8 @@
 # names and IDs are read here from the corpus's name map (python3's XML parser) and
 # truth.json's named resources.
 set -u
-BIN=$1
-SHARED=$2
-CORPUS=$SHARED/corpus
-if [ ! -f "$CORPUS/truth.json" ] || [ ! -f "$CORPUS/names/AssetNameMap32.xml" ]; then
-    echo "skipping: no corpus or name map at $CORPUS"
-    exit 77
-fi
-. "$(dirname "$0")/check.sh"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/lib.sh"
+need_corpus names/AssetNameMap32.xml
 DB=$T/c.db
 { "$BIN" ingest --quiet --db "$DB" "$CORPUS/mp1" "$CORPUS/mp2" &&
     "$BIN" names import --db "$DB" "$CORPUS/names/AssetNameMap32.xml"; } >/dev/null 2>"$T/ingest.err" || {
@@ -129,4 +121,4 @@ mkdir -p "$T/x"
 "$BIN" pak extract --id "$PAKNAME" -o "$T/x" "$CORPUS/$PAK" >/dev/null 2>"$T/err"
 check "pak extract --id NAME: exit status" 0 $?
 check "pak extract --id NAME: the file of that ID" 1 "$(ls "$T/x" | grep -ci "^$PAKID\.")"
-exit $fail
+finish

@@ -5,15 +5,8 @@
 # each animation, the MP1 resource pairs read as a map from ANIM ID to the FIRST pair's EVNT,
 # the MP2 event sets) and the EVNT contents, never from ancsdb's own output.
 set -u
-BIN=$1
-SHARED=$2
-CORPUS=$SHARED/corpus
-if [ ! -f "$CORPUS/truth.json" ]; then
-    echo "skipping: no corpus at $CORPUS"
-    exit 77
-fi
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/lib.sh"
+need_corpus
 DB=$T/c.db
 "$BIN" ingest --quiet --db "$DB" "$CORPUS/mp1" "$CORPUS/mp2" 2>"$T/ingest.err" || {
     echo "FAIL: ingest: $(tail -3 "$T/ingest.err")"
@@ -196,4 +189,4 @@ EOF
 n=$(grep -c 'label="sound\\n' "$T/g.dot")
 bad=$(grep 'label="sound\\n' "$T/g.dot" | grep -vc 'label="sound\\n0x[0-9A-F]\{8\}"')
 [ "$n" -gt 0 ] && [ "$bad" -eq 0 ] || { echo "FAIL: graph: $n sound nodes, $bad not 0x + 8 hex digits"; fail=1; }
-exit $fail
+finish

@@ -5,17 +5,10 @@
 # the corpus's GM8E01_00.iso with one name in its FST string table changed by python3 (the
 # FST found from the header, docs/formats.md §10); the PAK count from truth.json.
 set -u
-BIN=$1
-CORPUS=$2/corpus
+. "$(dirname "$0")/lib.sh"
 ISO=$CORPUS/iso/GM8E01_00.iso
-if [ ! -f "$ISO" ] || ! command -v python3 >/dev/null; then
-    echo "SKIP: no corpus image or no python3"
-    exit 77
-fi
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
-. "$(dirname "$0")/check.sh"
+need_corpus iso/GM8E01_00.iso
+need_tools python3
 cp "$ISO" "$T/d.iso"
 chmod u+w "$T/d.iso"
 python3 - "$T/d.iso" <<'PY' || { echo "FAIL: could not patch the FST"; exit 1; }
@@ -46,4 +39,4 @@ check "one load_errors row for the second entry, with its offset" "1" \
 check "a second run: exit 1 again" 1 $?
 check "a second run: still one row, no more PAKs" "1 $want" \
     "$(sq "SELECT (SELECT count(*) FROM load_errors) || ' ' || (SELECT count(*) FROM paks)")"
-exit $fail
+finish

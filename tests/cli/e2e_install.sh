@@ -6,15 +6,11 @@
 # bash and driven through COMP_WORDS/COMP_CWORD, completes commands, subcommands, options,
 # query names and release labels read from a database (expected labels: the sqlite3 shell).
 set -u
-BIN=$(realpath "${1:?usage: e2e_install.sh ANCSDB}")
+. "$(dirname "$0")/lib.sh"
+BIN=$(realpath "$BIN")
 BUILD=$(dirname "$BIN")
-[ -f "$BUILD/cmake_install.cmake" ] || { echo "e2e_install: $BUILD is not a CMake build: skipped"; exit 77; }
-for tool in man sqlite3; do
-    command -v $tool >/dev/null || { echo "e2e_install: no $tool: skipped"; exit 77; }
-done
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-. "$(dirname "$0")/check.sh"
+[ -f "$BUILD/cmake_install.cmake" ] || skip "$BUILD is not a CMake build"
+need_tools man sqlite3
 P=$T/prefix
 cmake --install "$BUILD" --prefix "$P" >"$T/install.out" 2>&1
 check "cmake --install exit" 0 $?
@@ -72,5 +68,4 @@ check "release lists: the label after a comma" "$first,$first " \
     "$(complete_words ancsdb query --db="$DB" --release "$first,${first:0:2}" | tr ' ' '\n' | grep -x "$first,$first" | tr '\n' ' ')"
 check "release-diff A B: labels" "$labels" "$(complete_words ancsdb query --db "$DB" release-diff '')"
 
-[ "$fail" -eq 0 ] && echo "e2e_install: passed"
-exit "$fail"
+finish

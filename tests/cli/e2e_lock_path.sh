@@ -5,15 +5,8 @@
 # with a short message and nothing written, never an ingest without the lock; a foreign SQLite
 # file that is refused keeps nothing beside it. Hand-built PAK bytes, no corpus.
 set -u
-BIN=$1
-if ! command -v sqlite3 >/dev/null; then
-    echo "SKIP: no sqlite3 shell"
-    exit 77
-fi
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
-. "$(dirname "$0")/check.sh"
+. "$(dirname "$0")/lib.sh"
+need_tools sqlite3
 # an empty PAK: version 0x00030005, unused, 0 named, 0 resources, padded to 32 bytes
 printf '\x00\x03\x00\x05\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00' >"$T/e.pak"
 printf '\x00%.0s' $(seq 16) >>"$T/e.pak"
@@ -64,4 +57,4 @@ check "a foreign SQLite file: exit 3" 3 $?
 short_message "foreign file" "$T/err"
 check "no foo.db-lock left" "" "$(cd "$T" && ls -d foo.db-* 2>/dev/null)"
 
-exit $fail
+finish

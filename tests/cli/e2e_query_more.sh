@@ -5,11 +5,9 @@
 # `ingest --help` mentions disc images; querying a database that does not exist says how to
 # make one (exit 3) and creates nothing.
 set -u
-BIN=$(realpath "${1:?usage: e2e_query_more.sh ANCSDB}")
-command -v sqlite3 >/dev/null || { echo "e2e_query_more: no sqlite3 shell: skipped"; exit 77; }
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-. "$(dirname "$0")/check.sh"
+. "$(dirname "$0")/lib.sh"
+BIN=$(realpath "$BIN")
+need_tools sqlite3
 DB=$T/c.db
 "$BIN" demo --quiet --build-only --scale 0.02 "$T/demo" >/dev/null 2>&1 &&
     "$BIN" ingest --quiet --db "$DB" "$T/demo/mp1" "$T/demo/mp2" 2>"$T/ingest.err" || {
@@ -46,5 +44,4 @@ for cmd in "query corpus-summary" "names export" "graph 1A2B3C4D" "report -o $T/
     check "${cmd%% *} of a missing database creates nothing" "" "$(ls "$T" | grep none)"
 done
 
-[ "$fail" -eq 0 ] && echo "e2e_query_more: passed"
-exit "$fail"
+finish

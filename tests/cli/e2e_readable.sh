@@ -8,16 +8,8 @@
 #    cells with U+2026; --wide and a pipe print everything; display width, not characters:
 #    CJK text takes two cells and the next column still lines up.
 set -u
-BIN=$1
-SHARED=$2
-CORPUS=$SHARED/corpus
-if [ ! -f "$CORPUS/truth.json" ]; then
-    echo "skipping: no corpus at $CORPUS"
-    exit 77
-fi
-. "$(dirname "$0")/check.sh"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/lib.sh"
+need_corpus
 DB=$T/c.db
 "$BIN" ingest --quiet --db "$DB" "$CORPUS/mp1" "$CORPUS/mp2" 2>"$T/ingest.err" || {
     echo "FAIL: ingest: $(tail -3 "$T/ingest.err")"
@@ -196,4 +188,4 @@ if not errors:
     print("ok: deps --all-paths, who-references (%d particles) and terminal tables" % checked)
 sys.exit(1 if errors else 0)
 EOF
-exit $fail
+finish

@@ -4,16 +4,8 @@
 # what a scope of two releases holds is compared with resources.tsv (release A of both games:
 # mp1/ + mp2/) and relb/resources.tsv (release B), counted here with python3.
 set -u
-BIN=$1
-SHARED=$2
-CORPUS=$SHARED/corpus
-if [ ! -f "$CORPUS/iso/GM8E01_00.iso" ] || [ ! -f "$CORPUS/relb/resources.tsv" ]; then
-    echo "skipping: no disc images at $CORPUS/iso"
-    exit 77
-fi
-. "$(dirname "$0")/check.sh"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/lib.sh"
+need_corpus iso/GM8E01_00.iso relb/resources.tsv
 DB=$T/c.db
 "$BIN" ingest --quiet --db "$DB" "$CORPUS/iso" 2>"$T/ingest.err" || {
     echo "FAIL: ingest: $(tail -3 "$T/ingest.err")"
@@ -56,4 +48,4 @@ ancs=$("$BIN" sql --db "$DB" --format tsv "SELECT printf('%08X', asset_id) FROM 
 check "graph --release A,B exit status" 0 $?
 "$BIN" export --db "$DB" --release GM8E01_00,G2ME01_00 ancs "$ancs" >"$T/x.json" 2>"$T/err"
 check "export --release A,B exit status" 0 $?
-exit $fail
+finish

@@ -9,10 +9,8 @@
 #    `dot` (a hook on PATH) holds the first run's Graphviz step until the second run has
 #    finished completely; both exit 0 and every ANCS page of the result has its graph.
 set -u
-BIN=$(realpath "${1:?usage: e2e_report_files.sh ANCSDB}")
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
+. "$(dirname "$0")/lib.sh"
+BIN=$(realpath "$BIN")
 DB=$T/c.db
 "$BIN" demo --quiet --build-only --scale 0.02 "$T/demo" >/dev/null 2>&1 &&
     "$BIN" ingest --quiet --db "$DB" "$T/demo/mp1" "$T/demo/mp2" 2>"$T/ingest.err" || {
@@ -84,5 +82,4 @@ EOF
     [ "$pages" -gt 0 ] && [ "$graphs" -eq "$pages" ] || { echo "FAIL: concurrent reports: $graphs of $pages ANCS pages have their graph"; fail=1; }
 fi
 
-[ $fail -eq 0 ] && echo "e2e_report_files: passed"
-exit $fail
+finish

@@ -4,16 +4,9 @@
 # summary says so (0 changed, every PAK unchanged, read from another copy) and the database
 # holds the same PAK entries. PAK count from truth.json.
 set -u
-BIN=$1
-CORPUS=$2/corpus
-if [ ! -d "$CORPUS/extracted/GM8E01_02" ] || ! command -v python3 >/dev/null; then
-    echo "SKIP: no corpus extracted disc or no python3"
-    exit 77
-fi
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
-. "$(dirname "$0")/check.sh"
+. "$(dirname "$0")/lib.sh"
+need_corpus extracted/GM8E01_02
+need_tools python3
 n=$(python3 -c 'import json, sys
 for r in json.load(open(sys.argv[1]))["releases"]:
     if r["extracted"] == "extracted/GM8E01_02":
@@ -30,4 +23,4 @@ check "the summary says nothing changed, read from another copy" 0 $?
 [ $fail = 0 ] || cat "$T/err2"
 check "the same entries" "$before" "$(sq "$entries")"
 check "its PAKs are now read from files/" "$n" "$(sq "SELECT count(*) FROM paks WHERE path LIKE '%/files/%'")"
-exit $fail
+finish

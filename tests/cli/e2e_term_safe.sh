@@ -6,11 +6,9 @@
 # The ingest summary's suggested command shell-quotes --db: run by bash as printed, it opens
 # a database whose path holds a ' (python3 reads the output bytes; bash runs the command).
 set -u
-BIN=$(realpath "${1:?usage: e2e_term_safe.sh ANCSDB}")
-command -v python3 >/dev/null || { echo "e2e_term_safe: no python3: skipped"; exit 77; }
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
+. "$(dirname "$0")/lib.sh"
+BIN=$(realpath "$BIN")
+need_tools python3
 
 # names with every kind of control the policy must stop
 python3 - "$T" <<'PY'
@@ -97,5 +95,4 @@ for k, want in (("s", b"\xc2\x9b\x9b"), ("t", b"A\xc2\x9d\x9dB\xff")):
 print("ok: JSON keeps a valid C1 control and a lone C1 byte apart")
 PY
 
-[ $fail -eq 0 ] && echo "e2e_term_safe: passed"
-exit $fail
+finish

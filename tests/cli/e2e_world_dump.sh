@@ -5,15 +5,9 @@
 # python3); a raw MLVL/STRG file (bytes cut out of a PAK by python3) is told by its magic; a
 # hand-built bad STRG is exit 1 naming the byte offset.
 set -u
-BIN=$1
-SHARED=$2
-CORPUS=$SHARED/corpus
-if [ ! -f "$CORPUS/truth.json" ] || ! command -v python3 >/dev/null; then
-    echo "skipping: no corpus at $CORPUS or no python3"
-    exit 77
-fi
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/lib.sh"
+need_corpus
+need_tools python3
 python3 - "$BIN" "$CORPUS" "$T" <<'PY'
 import concurrent.futures, csv, json, os, struct, subprocess, sys
 
@@ -170,6 +164,5 @@ if errors:
     sys.exit(1)
 print("ok: %d MLVL and %d STRG dumps match truth.json" % (counts["MLVL"], counts["STRG"]))
 PY
-rc=$?
-[ $rc -eq 0 ] && echo "e2e_world_dump: passed"
-exit $rc
+[ $? -eq 0 ] || fail=1
+finish

@@ -7,16 +7,9 @@
 # MLVL dependencies, `--release` names, a malformed MLVL in a hand-built PAK (a load_errors
 # row, the rest loads) and the upgrade of a version-6 database.
 set -u
-BIN=$1
-SHARED=$2
-CORPUS=$SHARED/corpus
-if [ ! -f "$CORPUS/truth.json" ]; then
-    echo "skipping: no corpus at $CORPUS"
-    exit 77
-fi
-command -v sqlite3 >/dev/null || { echo "skipping: no sqlite3 shell"; exit 77; }
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/lib.sh"
+need_corpus
+need_tools sqlite3
 DB=$T/c.db
 "$BIN" ingest --quiet --db "$DB" "$CORPUS/mp1" "$CORPUS/mp2" 2>"$T/ingest.err" || {
     echo "FAIL: ingest: $(tail -3 "$T/ingest.err")"
@@ -33,7 +26,7 @@ for rel in A_MP1:mp1 A_MP2:mp2 B_MP1:relb/mp1 B_MP2:relb/mp2; do
     }
 done
 
-python3 - "$BIN" "$DB" "$DBR" "$CORPUS/truth.json" "$T" <<'EOF'
+python3 - "$BIN" "$DB" "$DBR" "$CORPUS/truth.json" "$T" <<'EOF' || fail=1
 import csv, io, json, os, sqlite3, struct, subprocess, sys
 
 bin_, db, dbr, truth_path, T = sys.argv[1:6]
@@ -477,3 +470,4 @@ for e in errors:
 print("e2e_worlds: %s" % ("FAILED" if errors else "ok"))
 sys.exit(1 if errors else 0)
 EOF
+finish

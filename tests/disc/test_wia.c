@@ -619,7 +619,7 @@ static void test_dolphin_containers(void **state)
 {
     (void)state;
     if (!have_dolphin())
-        skip();
+        TU_SKIP();
     for (size_t i = 0; i < sizeof conversions / sizeof *conversions; i++) {
         const conversion *c = &conversions[i];
         char out[600];
@@ -639,7 +639,7 @@ static void test_dolphin_packs_junk(void **state)
 {
     (void)state;
     if (!have_dolphin())
-        skip();
+        TU_SKIP();
     const scene *s = &g_scene;
     /* the bytes outside the files: how many are not zero (junk), and junk where it belongs:
      * the image's tail, from 28 bytes past the last file's end rounded up to 4 */
@@ -701,5 +701,5 @@ int main(void)
         cmocka_unit_test(test_handbuilt_methods),  cmocka_unit_test(test_hostile),
         cmocka_unit_test(test_dolphin_containers), cmocka_unit_test(test_dolphin_packs_junk),
     };
-    return cmocka_run_group_tests(tests, setup_scene, teardown_scene);
+    return tu_status(cmocka_run_group_tests(tests, setup_scene, teardown_scene));
 }

@@ -504,7 +504,7 @@ static void test_mp1(void **state)
 {
     (void)state;
     if (!truth)
-        skip();
+        TU_SKIP();
     run("mp1", "resources.tsv", "mp1", WORLD_GAME_MP1, need(need(truth, "worlds"), "mp1"), 1);
 }
 
@@ -512,7 +512,7 @@ static void test_mp2(void **state)
 {
     (void)state;
     if (!truth)
-        skip();
+        TU_SKIP();
     run("mp2", "resources.tsv", "mp2", WORLD_GAME_MP2, need(need(truth, "worlds"), "mp2"), 1);
 }
 
@@ -520,7 +520,7 @@ static void test_release_b_mp1(void **state)
 {
     (void)state;
     if (!truth)
-        skip();
+        TU_SKIP();
     const jm_node *w = need(need(truth, "release_b"), "worlds");
     run("relb/mp1", "relb/resources.tsv", "mp1", WORLD_GAME_MP1, need(w, "mp1"), 0);
 }
@@ -529,7 +529,7 @@ static void test_release_b_mp2(void **state)
 {
     (void)state;
     if (!truth)
-        skip();
+        TU_SKIP();
     const jm_node *w = need(need(truth, "release_b"), "worlds");
     run("relb/mp2", "relb/resources.tsv", "mp2", WORLD_GAME_MP2, need(w, "mp2"), 0);
 }
@@ -542,5 +542,5 @@ int main(void)
         cmocka_unit_test(test_release_b_mp1),
         cmocka_unit_test(test_release_b_mp2),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return tu_status(cmocka_run_group_tests(tests, setup, teardown));
 }
