@@ -75,11 +75,14 @@ typedef struct db_ingest_opts {
     int rehash;          /* also compare a hash of every byte before skipping an unchanged PAK */
     const char *release; /* --release LABEL: the release of PATHs that are not discs; NULL:
                             the base name of the PATH given (of its folder for a PAK file) */
-    FILE *log;           /* diagnostics; NULL = silent */
+    /* Diagnostics (NULL = silent): one line at a time without its newline (a fault, a PAK
+     * removed from its release); the caller prints it. */
+    void (*log)(void *ctx, const char *line);
+    void *log_ctx;
     /* Progress (NULL = none): called with path set before each of the `total` PAKs (done of
      * them finished) and with done == total and path "finishing" before the final pass; with
      * path NULL when a line is about to be written on the log and at the end of the run (a
-     * bar drawn on the log should be cleared then). db/ draws nothing itself. */
+     * bar drawn on the log should be cleared then). db/ draws and prints nothing itself. */
     void (*progress)(void *ctx, size_t done, size_t total, const char *path);
     void *progress_ctx;
     /* When *stop becomes non-zero (a signal handler sets it) the run ends after the PAK being

@@ -1,34 +1,12 @@
-/* faults.c — the rows that record what went wrong: warnings (odd but loaded) and
- * load_errors (not loaded), and the ingest's fault line on its log. */
+/* faults.c — what went wrong in the ingest: load_errors rows (not loaded; warnings rows are
+ * written by rows.c) and the ingest's lines for the log callback (db/ prints nothing). */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ingest_internal.h"
-
-int dbi_warn(db *d, const char *game, const char *type, int64_t asset_id, int64_t offset,
-             const char *code, const char *msg, int64_t pak_id, util_err *err)
-{
-    db_row r;
-    int rc = dbi_row_begin(&r, d, TBL(warnings), err);
-    if (rc)
-        return rc;
-    dbi_text(&r, COL(warnings, game), game);
-    dbi_text(&r, COL(warnings, type), type);
-    if (asset_id >= 0)
-        dbi_int(&r, COL(warnings, asset_id), asset_id);
-    if (offset >= 0)
-        dbi_int(&r, COL(warnings, byte_offset), offset);
-    dbi_text(&r, COL(warnings, code), code);
-    dbi_text(&r, COL(warnings, message), msg);
-    if (pak_id >= 0)
-        dbi_int(&r, COL(warnings, pak_id), pak_id);
-    else if (d->content > 0)
-        dbi_int(&r, COL(warnings, content_id), d->content); /* a decoder's warning */
-    if ((rc = dbi_row_end(&r, err)) == 0)
-        d->rows_warned++;
-    return rc;
-}
 
 int dbi_load_error(db *d, const char *path, const char *game, int64_t release_id, int64_t entry,
                    uint32_t type, uint32_t id, const char *stage, uint64_t off, const char *msg,
@@ -62,16 +40,33 @@ int ing_fault(ing *g, const char *path, const char *game, int64_t entry, uint32_
     if (rc)
         return rc;
     g->st->errors++;
-    if (g->o->log && !g->o->quiet) {
-        ing_progress_clear(g);
-        char at[32] = "", fc[5];
-        if (off != UINT64_MAX)
-            snprintf(at, sizeof at, " @0x%" PRIx64, off);
-        if (entry >= 0)
-            util_text_printf(g->o->log, "ancsdb: %s entry %" PRId64 " %s %08X %s%s: %s\n", path,
-                             entry, dbi_fourcc(type, fc), id, stage, at, msg);
-        else
-            util_text_printf(g->o->log, "ancsdb: %s %s%s: %s\n", path, stage, at, msg);
-    }
+    char at[32] = "", fc[5];
+    if (off != UINT64_MAX)
+        snprintf(at, sizeof at, " @0x%" PRIx64, off);
+    if (entry >= 0)
+        ing_log(g, "ancsdb: %s entry %" PRId64 " %s %08X %s%s: %s", path, entry,
+                dbi_fourcc(type, fc), id, stage, at, msg);
+    else
+        ing_log(g, "ancsdb: %s %s%s: %s", path, stage, at, msg);
     return 0;
+}
+
+void ing_log(ing *g, const char *fmt, ...)
+{
+    if (!g->o->log || g->o->quiet)
+        return;
+    if (g->o->progress) /* a bar drawn on the same stream is cleared first */
+        g->o->progress(g->o->progress_ctx, 0, g->L.nitems, NULL);
+    va_list ap, ap2;
+    va_start(ap, fmt);
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *line = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (line) {
+        vsnprintf(line, (size_t)n + 1, fmt, ap2);
+        g->o->log(g->o->log_ctx, line);
+        free(line);
+    }
+    va_end(ap2);
 }

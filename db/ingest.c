@@ -33,11 +33,6 @@ static void progress(ing *g, size_t done, const char *path)
         g->o->progress(g->o->progress_ctx, done, g->L.nitems, path);
 }
 
-void ing_progress_clear(ing *g)
-{
-    progress(g, 0, NULL);
-}
-
 /* ---- releases ------------------------------------------------------------------------- */
 
 /* The releases row of r (made or updated), r->release_id; a release with no PAK found that
@@ -143,11 +138,7 @@ static int remove_gone(ing *g, const iw_release *r)
         if ((rc = ing_tx_begin(g)) == 0) {
             rc = ing_set_pending(g, 1);
             for (size_t i = 0; i < n && !rc; i++) {
-                if (g->o->log && !g->o->quiet) {
-                    ing_progress_clear(g);
-                    util_text_printf(g->o->log, "%s: gone from release %s; removed\n", paths[i],
-                                     r->label);
-                }
+                ing_log(g, "%s: gone from release %s; removed", paths[i], r->label);
                 rc = ing_delete_pak(g, ids[i], paths[i]);
             }
             if (rc == 0)
@@ -311,6 +302,7 @@ int db_ingest_paths(db *d, const char *const *paths, int npaths, const db_ingest
     long warn0 = d->rows_warned;
     memset(stats, 0, sizeof *stats);
     g.L.release_opt = opts->release;
+    g.L.cache_bytes = ing_cache_bytes(&g);
     g.L.fault = walk_fault;
     g.L.ctx = &g;
     for (int i = 0; i < npaths && !rc; i++) {

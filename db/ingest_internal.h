@@ -180,14 +180,18 @@ struct ing {
 /* faults.c: one load_errors row, the count, and a line on the log. entry < 0: whole PAK. */
 int ing_fault(ing *g, const char *path, const char *game, int64_t entry, uint32_t type, uint32_t id,
               const char *stage, uint64_t off, const char *msg);
-/* ingest.c: clear the progress bar before a line is written on the log. */
-void ing_progress_clear(ing *g);
+/* faults.c: one line (printf format, no newline) handed to the log callback, the progress
+ * bar cleared first; nothing when there is no log or the run is quiet. */
+void ing_log(ing *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* ingest_read.c: open the PAK of item it: a file, a byte range of its release's image, or
- * db_ingest_mem's bytes. *image is an image source opened for the purpose (close it after
- * *out; NULL when none). owned: util_src_close. */
+/* ingest_read.c: open the PAK of item it: a file, a byte range of its release's image (a
+ * plain image or a container, disc_container_open), or db_ingest_mem's bytes. *image is an image
+ * source opened for the purpose (close it after *out; NULL when none). owned: util_src_close. */
 int ing_open(ing *g, const char *file, const char *image, int64_t off, uint64_t len,
              util_src **image_src, util_src **out, util_err *err);
+/* Bytes of decompressed disc container blocks kept between reads: a thirty-second of the
+ * run's --memory budget, within 1..8 MiB (the image is read by the decoder threads through it). */
+size_t ing_cache_bytes(const ing *g);
 
 /* ingest_tx.c: one PAK's changes are a transaction, or a savepoint of the bulk load's. */
 int ing_tx_begin(ing *g);

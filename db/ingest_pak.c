@@ -371,7 +371,11 @@ int ing_do_pak(ing *g, const iw_item *it)
         if (!it->file)
             sb.st_size = (off_t)it->len; /* a PAK inside an image: the image's time */
     }
-    rc = ing_open(g, it->file, r->source, at.source_offset, it->len, &image, &src, &e);
+    if (r->image && r->image->src && !g->mem_data && !it->file)
+        /* the image the walk opened (a container's blocks cached once for all its PAKs) */
+        rc = util_src_open_range(&src, r->image->src, it->off, it->len, &e);
+    else
+        rc = ing_open(g, it->file, r->source, at.source_offset, it->len, &image, &src, &e);
     if (rc == 0)
         rc = pak_open_src_tables(&p, src, &e);
     if (rc == 0 && g->o->rehash)

@@ -22,7 +22,10 @@ int ing_open(ing *g, const char *file, const char *image, int64_t off, uint64_t 
         return util_src_open_mem(out, g->mem_data, g->mem_len, err);
     if (off < 0)
         return util_src_open_file(out, file, err);
-    int rc = util_src_open_file(image_src, image, err);
+    util_src *f = NULL;
+    int rc = util_src_open_file(&f, image, err);
+    if (rc == 0 && (rc = disc_container_open(image_src, f, ing_cache_bytes(g), NULL, err)) != 0)
+        util_src_close(f); /* a plain image is f itself; a container owns f */
     if (rc == 0)
         rc = util_src_open_range(out, *image_src, (uint64_t)off, len, err);
     if (rc) {
@@ -32,10 +35,24 @@ int ing_open(ing *g, const char *file, const char *image, int64_t off, uint64_t 
     return rc;
 }
 
+size_t ing_cache_bytes(const ing *g)
+{
+    size_t m = g->o && g->o->memory ? g->o->memory : DB_INGEST_MEMORY;
+    m /= 32;
+    if (m < ((size_t)1 << 20))
+        m = (size_t)1 << 20;
+    if (m > ((size_t)8 << 20))
+        m = (size_t)8 << 20;
+    return m;
+}
+
 void ing_prefetch(const ing *g, const iw_item *it)
 {
     if (g->mem_data)
         return;
+    const iw_release *r = &g->L.rels[it->rel];
+    if (!it->file && r->image && r->image->container.kind != DISC_KIND_GCM)
+        return; /* a container: its offsets are the disc's, not the file's */
     const char *file = it->file ? it->file : g->L.rels[it->rel].source;
     int fd = file ? open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK) : -1;
     if (fd < 0)

@@ -76,15 +76,21 @@ static int is_pak_name(const char *name)
     return has_suffix(name, ".pak");
 }
 
+/* Disc images and the containers read in place (docs/formats.md §13), by name in folders;
+ * what they are is then decided by their magic. */
 static int is_image_name(const char *name)
 {
-    return has_suffix(name, ".iso") || has_suffix(name, ".gcm");
+    static const char *const sufs[] = {".iso", ".gcm", ".rvz", ".wia", ".gcz", ".ciso"};
+    for (size_t i = 0; i < sizeof sufs / sizeof sufs[0]; i++)
+        if (has_suffix(name, sufs[i]))
+            return 1;
+    return 0;
 }
 
 /* Names of the containers ancsdb refuses: recognised in folders by name, then by magic. */
 static int is_container_name(const char *name)
 {
-    static const char *const sufs[] = {".rvz", ".wia", ".gcz", ".ciso", ".wbfs", ".nkit"};
+    static const char *const sufs[] = {".wbfs", ".nkit"};
     for (size_t i = 0; i < sizeof sufs / sizeof sufs[0]; i++)
         if (has_suffix(name, sufs[i]))
             return 1;
@@ -241,7 +247,7 @@ static int add_image(iw_list *l, const char *path, util_err *err)
     disc_image *dk = NULL;
     util_err e;
     util_err_clear(&e);
-    int rc = disc_open_file(&dk, abs, &e);
+    int rc = disc_open_path(&dk, abs, l->cache_bytes, &e);
     if (rc != 0) {
         free(abs);
         if (rc == UTIL_ENOMEM)
@@ -474,13 +480,14 @@ static int add_file(iw_list *l, const char *path, const char *rel_path, size_t r
         if (!pak && !explicit_arg && !is_image_name(name) && !is_container_name(name))
             return 0;
         disc_kind k = sniff_file(path);
-        if (k == DISC_KIND_GCM)
+        if (k == DISC_KIND_GCM || disc_kind_container(k))
             return add_image(l, path, err);
         if (disc_kind_refused(k))
-            return fault(l, path, SIZE_MAX, "disc", 0,
-                         "%s: a %s, which ancsdb does not read; convert it to a plain GameCube "
-                         "image with `%s`",
-                         path, disc_kind_name(k), DISC_CONVERT_HINT);
+            return fault(l, path, SIZE_MAX, "disc",
+                         k == DISC_KIND_WII    ? 0x18
+                         : k == DISC_KIND_NKIT ? 0x200
+                                               : 0,
+                         "%s: %s", path, disc_kind_refusal(k));
         if (!pak && !explicit_arg)
             return fault(l, path, SIZE_MAX, "disc", 0x1C,
                          "%s: not a GameCube disc image (no 0xC2339F3D at 0x1C)", path);
@@ -583,7 +590,7 @@ int iw_add_path(iw_list *l, const char *path, util_err *err)
         }
     } else if (S_ISREG(sb.st_mode)) {
         disc_kind k = sniff_file(abs);
-        if (k == DISC_KIND_GCM) {
+        if (k == DISC_KIND_GCM || disc_kind_container(k)) {
             rc = add_image(l, abs, err);
         } else {
             /* a PAK file: the release of its folder */

@@ -49,14 +49,16 @@ typedef struct iw_list {
     struct iw_seen *seen; /* visited files and folders (dev, ino) */
     size_t nseen, capseen;
     const char *release_opt; /* --release LABEL, or NULL */
+    size_t cache_bytes;      /* a disc container's decompressed blocks kept (0: default) */
     iw_fault_fn fault;
     void *ctx;
 } iw_list;
 
 /* Add the releases and PAKs of one PATH given on the command line: a PAK file, a disc image
- * (recognised by its magic whatever its name), an extracted disc, or a folder searched
- * recursively for *.pak, *.iso and *.gcm (any case; extracted discs inside are releases of
- * their own). Other disc containers are refused through fault. Items of one release are in
+ * or a disc container read in place (RVZ, WIA, GCZ, CISO; recognised by its magic whatever
+ * its name), an extracted disc, or a folder searched recursively for *.pak, *.iso, *.gcm,
+ * *.rvz, *.wia, *.gcz and *.ciso (any case; extracted discs inside are releases of their
+ * own). WBFS, NKit images and Wii discs are refused through fault. Items of one release are in
  * path order. 0, or UTIL_ENOMEM / the fault callback's non-zero return. */
 int iw_add_path(iw_list *l, const char *path, util_err *err);
 

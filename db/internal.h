@@ -4,16 +4,18 @@
  * ingest_internal.h.
  *
  * The files of db/, one job each:
- *   connection.c    open/close, pragmas, schema check or creation, transactions, SQL helpers
+ *   sql.c           SQL helpers (dbi_exec, dbi_sql_fail, ...) and transactions
+ *   connection.c    open/close, pragmas, schema check or creation
  *   exec.c          db_exec: the statement runner of named queries and `ancsdb sql`
  *   names.c         asset name maps: import and export
  *   tables.h        every table the row writer fills, columns named in C
- *   rows.c          the row writer and its batcher (INSERT text built from tables.h)
+ *   rows.c          the row writer and its batcher (INSERT text built from tables.h); the
+ *                   warnings and asset_refs rows every decoder's writer shares
  *   rows_ancs.c     an ANCS: ancs, characters and their sub-tables, asset_refs (ancs_reach)
  *   rows_anim.c     an ANCS's animation set: animations, meta-animation trees, transitions
- *   rows_evnt.c     an EVNT, event nodes, asset_refs and decoder-warning rows
+ *   rows_evnt.c     an EVNT and event nodes
  *   rows_world.c    an MLVL (worlds, areas, layers, dependencies) and a STRG (strings)
- *   faults.c        warnings and load_errors rows; the ingest's fault line
+ *   faults.c        load_errors rows; the ingest's lines for the log callback
  *   ingest.c        db_ingest_paths / db_ingest_mem: the run, releases rows, PAKs gone
  *   ingest_walk.c   the releases and PAKs of the PATHs given: files, folders, disc images,
  *                   extracted discs (no SQLite)
@@ -139,7 +141,7 @@ void dbi_rows_free(db *d);
 /* Finalize the statements db_exec_ex keeps (before the connection closes). */
 void dbi_cache_free(db *d);
 
-/* ---- warnings and load_errors rows (faults.c) ------------------------------------------- */
+/* ---- warnings (rows.c) and load_errors (faults.c) rows ------------------------------------ */
 
 /* One warnings row. asset_id, offset, pak_id < 0: NULL. A row with no PAK written while a
  * decode is written (d->content) belongs to that content. */
@@ -151,12 +153,12 @@ int dbi_load_error(db *d, const char *path, const char *game, int64_t release_id
                    uint32_t type, uint32_t id, const char *stage, uint64_t off, const char *msg,
                    util_err *err);
 
-/* ---- decoded rows (rows_ancs.c, rows_anim.c, rows_evnt.c) -------------------------------- */
+/* ---- decoded rows (rows_ancs.c, rows_anim.c, rows_evnt.c; shared helpers in rows.c) ------ */
 
-/* One asset_refs row from the current decode; char_index < 0: NULL (set level). */
+/* rows.c: one asset_refs row from the current decode; char_index < 0: NULL (set level). */
 int dbi_put_ref(db *d, const char *src_type, uint32_t src_id, const char *dst_type, uint32_t dst_id,
                 int64_t char_index, const char *via, util_err *err);
-/* A warnings row per decoder warning of the report. */
+/* rows.c: a warnings row per decoder warning of the report. */
 int dbi_put_report_warnings(db *d, const char *game, const char *type, uint32_t id,
                             const ancs_report *rep, util_err *err);
 /* events rows of one event set (owner 'ANCS', anim_index >= 0) or EVNT (anim_index -1). */

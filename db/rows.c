@@ -293,3 +293,58 @@ int dbi_batch_end(db *d, int discard, util_err *err)
     d->batching = 0;
     return rc;
 }
+
+/* ---- rows every decoder's writer shares: warnings, asset_refs ------------------------- */
+
+int dbi_warn(db *d, const char *game, const char *type, int64_t asset_id, int64_t offset,
+             const char *code, const char *msg, int64_t pak_id, util_err *err)
+{
+    db_row r;
+    int rc = dbi_row_begin(&r, d, TBL(warnings), err);
+    if (rc)
+        return rc;
+    dbi_text(&r, COL(warnings, game), game);
+    dbi_text(&r, COL(warnings, type), type);
+    if (asset_id >= 0)
+        dbi_int(&r, COL(warnings, asset_id), asset_id);
+    if (offset >= 0)
+        dbi_int(&r, COL(warnings, byte_offset), offset);
+    dbi_text(&r, COL(warnings, code), code);
+    dbi_text(&r, COL(warnings, message), msg);
+    if (pak_id >= 0)
+        dbi_int(&r, COL(warnings, pak_id), pak_id);
+    else if (d->content > 0)
+        dbi_int(&r, COL(warnings, content_id), d->content); /* a decoder's warning */
+    if ((rc = dbi_row_end(&r, err)) == 0)
+        d->rows_warned++;
+    return rc;
+}
+
+int dbi_put_ref(db *d, const char *src_type, uint32_t src_id, const char *dst_type, uint32_t dst_id,
+                int64_t char_index, const char *via, util_err *err)
+{
+    db_row r;
+    int rc = dbi_row_begin(&r, d, TBL(asset_refs), err);
+    if (rc)
+        return rc;
+    dbi_text(&r, COL(asset_refs, src_type), src_type);
+    dbi_int(&r, COL(asset_refs, src_id), src_id);
+    dbi_text(&r, COL(asset_refs, dst_type), dst_type);
+    dbi_int(&r, COL(asset_refs, dst_id), dst_id);
+    if (char_index >= 0)
+        dbi_int(&r, COL(asset_refs, char_index), char_index);
+    dbi_text(&r, COL(asset_refs, via), via);
+    return dbi_row_end(&r, err);
+}
+
+int dbi_put_report_warnings(db *d, const char *game, const char *type, uint32_t id,
+                            const ancs_report *rep, util_err *err)
+{
+    for (const ancs_warning *w = rep->warnings; w; w = w->next) {
+        int rc = dbi_warn(d, game, type, id, w->offset == UINT64_MAX ? -1 : (int64_t)w->offset,
+                          w->code, w->msg, -1, err);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}

@@ -1,38 +1,8 @@
 /* rows_evnt.c — the rows of event data: an EVNT resource (evnt, its events, the particles
- * it names as asset_refs) and the event nodes of MP2 ANCS event sets; decoder warnings of
- * ANCS and EVNT; asset_refs rows. */
+ * it names as asset_refs) and the event nodes of MP2 ANCS event sets. */
 #include <string.h>
 
 #include "internal.h"
-
-int dbi_put_ref(db *d, const char *src_type, uint32_t src_id, const char *dst_type, uint32_t dst_id,
-                int64_t char_index, const char *via, util_err *err)
-{
-    db_row r;
-    int rc = dbi_row_begin(&r, d, TBL(asset_refs), err);
-    if (rc)
-        return rc;
-    dbi_text(&r, COL(asset_refs, src_type), src_type);
-    dbi_int(&r, COL(asset_refs, src_id), src_id);
-    dbi_text(&r, COL(asset_refs, dst_type), dst_type);
-    dbi_int(&r, COL(asset_refs, dst_id), dst_id);
-    if (char_index >= 0)
-        dbi_int(&r, COL(asset_refs, char_index), char_index);
-    dbi_text(&r, COL(asset_refs, via), via);
-    return dbi_row_end(&r, err);
-}
-
-int dbi_put_report_warnings(db *d, const char *game, const char *type, uint32_t id,
-                            const ancs_report *rep, util_err *err)
-{
-    for (const ancs_warning *w = rep->warnings; w; w = w->next) {
-        int rc = dbi_warn(d, game, type, id, w->offset == UINT64_MAX ? -1 : (int64_t)w->offset,
-                          w->code, w->msg, -1, err);
-        if (rc)
-            return rc;
-    }
-    return 0;
-}
 
 /* The columns every kind of event node has. */
 static void put_poi(db_row *r, const ancs_poi *b)

@@ -1,6 +1,7 @@
-/* disc.h — GameCube disc images (docs/formats.md §10): the disc header, the file system table
- * (FST), each file as a byte range of the image read through a util_src, Dolphin's extracted
- * layout (sys/boot.bin beside files/), and recognising other disc containers to refuse them.
+/* disc.h — GameCube disc images (docs/formats.md §10): the disc header, the file system
+ * table (FST), each file as a byte range of the image read through a util_src, Dolphin's
+ * extracted layout (sys/boot.bin beside files/), and disc containers (§13): RVZ, WIA, GCZ and
+ * CISO read in place as a byte source; WBFS, NKit and Wii discs recognised and refused.
  * Knows nothing of PAKs: a file is a path, an offset and a length. */
 #ifndef ANCSDB_DISC_H
 #define ANCSDB_DISC_H
@@ -21,8 +22,23 @@
 #define DISC_MAX_PATH       1024u       /* bytes of one "dir/sub/name", terminator excluded */
 #define DISC_MAX_PATH_BYTES (64u << 20) /* all paths of one FST together */
 #define DISC_MAX_DEPTH      64u         /* folder depth walked in an extracted disc */
-/* The conversion that turns every refused container into a plain GameCube image. */
-#define DISC_CONVERT_HINT "dolphin-tool convert --format=iso"
+/* Decompressed container blocks kept between reads when the caller gives no budget. */
+#define DISC_CACHE_DEFAULT (8u << 20)
+/* Largest GCZ or CISO block accepted (Dolphin writes 32 KiB to 2 MiB). */
+#define DISC_MAX_BLOCK (64u << 20)
+
+/* What a file holds (disc_sniff). */
+typedef enum {
+    DISC_KIND_UNKNOWN = 0, /* none of these: not a disc image */
+    DISC_KIND_GCM,         /* a plain GameCube image: readable */
+    DISC_KIND_WII,         /* Wii disc (0x5D1C9EA3 at 0x18) */
+    DISC_KIND_NKIT,        /* NKit GameCube/Wii image ("NKIT" at 0x200) */
+    DISC_KIND_RVZ,         /* "RVZ\x01" at 0 */
+    DISC_KIND_WIA,         /* "WIA\x01" at 0 */
+    DISC_KIND_GCZ,         /* 0xB10BC001 little-endian at 0 */
+    DISC_KIND_CISO,        /* "CISO" at 0 */
+    DISC_KIND_WBFS,        /* "WBFS" at 0 */
+} disc_kind;
 
 /* ---- header (boot.bin) ------------------------------------------------------------
  * 0x000 game ID, 4 chars (the 4th is the region letter) | 0x004 maker, 2 chars
@@ -46,7 +62,7 @@ typedef struct disc_header {
 } disc_header;
 
 /* Parse the header from the first len bytes of an image (or a boot.bin). UTIL_EFORMAT when
- * disc_sniff recognises a refused container (the message names it and DISC_CONVERT_HINT);
+ * disc_sniff recognises a container (the message says what it is: disc_kind_refusal);
  * UTIL_ETRUNC when len < DISC_HEADER_SIZE; UTIL_EFORMAT at 0x1C without the GameCube magic,
  * at the byte when the game code is not 6 upper-case
  * letters or digits. FST offset and size are not checked here (disc_open does). */
@@ -96,8 +112,19 @@ const disc_file *disc_fst_find(const disc_fst *f, const char *path);
 
 /* ---- images and extracted discs ----------------------------------------------------- */
 
+/* What holds the disc's bytes. */
+typedef struct disc_container_info {
+    disc_kind kind;            /* DISC_KIND_GCM (a plain image), RVZ, WIA, GCZ or CISO */
+    uint64_t file_size;        /* bytes of the file */
+    uint64_t disc_size;        /* bytes of the disc image it holds */
+    uint32_t block_size;       /* container block (WIA/RVZ chunk) size; 0 for a plain image */
+    const char *compression;   /* "none", "zlib" (GCZ), "purge", "bzip2", "LZMA", "LZMA2", "zstd" */
+    int32_t compression_level; /* WIA/RVZ: as stored; else 0 */
+} disc_container_info;
+
 typedef struct disc_image {
     disc_header header;
+    disc_container_info container;
     disc_fst fst;
     uint64_t size;   /* image size in bytes (extracted disc: 0) */
     util_src *src;   /* the image; borrowed from disc_open_src, else owned (extracted: NULL) */
@@ -115,7 +142,12 @@ typedef struct disc_image {
  * the FST runs past the end of the image, those of disc_fst_parse, UTIL_EIO from the
  * source. owned: caller frees *out with disc_close. */
 int disc_open_src(disc_image **out, util_src *src, util_err *err);
-/* The same on a file (opened through util_src_open_file; disc_close closes it). */
+/* The same on a file: a plain image, or any container disc_container_open reads (recognised
+ * by its magic whatever the name; disc_close closes it). cache_bytes bounds the container's
+ * decompressed blocks kept between reads (0: DISC_CACHE_DEFAULT). A fault of the container
+ * is UTIL_EFORMAT / UTIL_ETRUNC whose message names the container offset. */
+int disc_open_path(disc_image **out, const char *path, size_t cache_bytes, util_err *err);
+/* disc_open_path with the default cache. */
 int disc_open_file(disc_image **out, const char *path, util_err *err);
 /* The same on bytes in memory (borrowed: p must outlive the disc). */
 int disc_open_mem(disc_image **out, const uint8_t *p, size_t len, util_err *err);
@@ -143,17 +175,6 @@ int disc_file_open(util_src **out, const disc_image *d, const disc_file *f, util
 
 /* ---- recognising containers -------------------------------------------------------- */
 
-typedef enum {
-    DISC_KIND_UNKNOWN = 0, /* none of these: not a disc image */
-    DISC_KIND_GCM,         /* a plain GameCube image: readable */
-    DISC_KIND_WII,         /* Wii disc (0x5D1C9EA3 at 0x18) */
-    DISC_KIND_NKIT,        /* NKit GameCube/Wii image ("NKIT" at 0x200) */
-    DISC_KIND_RVZ,         /* "RVZ\x01" at 0 */
-    DISC_KIND_WIA,         /* "WIA\x01" at 0 */
-    DISC_KIND_GCZ,         /* 0xB10BC001 little-endian at 0 */
-    DISC_KIND_CISO,        /* "CISO" at 0 */
-    DISC_KIND_WBFS,        /* "WBFS" at 0 */
-} disc_kind;
 
 /* What the file is, from its first head_len bytes (DISC_SNIFF_SIZE are enough; fewer only
  * recognise what they hold) and its size (a GCM needs at least the header). */
@@ -164,9 +185,28 @@ int disc_sniff_src(disc_kind *out, const util_src *src, util_err *err);
 /* "GameCube disc image", "RVZ", "WIA", "GCZ", "CISO", "WBFS", "NKit", "Wii disc",
  * "unknown". */
 const char *disc_kind_name(disc_kind k);
-/* 1 for a container ancsdb refuses (every kind but UNKNOWN and GCM): convert it with
- * DISC_CONVERT_HINT. */
+/* 1 for what ancsdb refuses: WBFS, NKit images, Wii discs. */
 int disc_kind_refused(disc_kind k);
+/* 1 for a container read in place: RVZ, WIA, GCZ, CISO. */
+int disc_kind_container(disc_kind k);
+/* Why a refused kind is not read (what it is, and that ancsdb reads GameCube discs), one
+ * sentence without a trailing period; NULL for a kind that is read. */
+const char *disc_kind_refusal(disc_kind k);
+
+/* ---- containers (docs/formats.md §13) ----------------------------------------------------
+ * The disc image held in file: a source of the disc's bytes at disc offsets. A plain image
+ * (or a file of no known kind, left for disc_parse_header to judge) is file itself; RVZ, WIA,
+ * GCZ and CISO are decoded on demand (blocks decompressed by the thread that reads, at most
+ * cache_bytes of them kept; 0: DISC_CACHE_DEFAULT), their tables checked against the file's
+ * size before anything is allocated. On success *out owns file (closing *out closes it); on
+ * failure the caller still does. UTIL_EFORMAT naming a refused kind (disc_kind_refusal) or
+ * the container offset of a bad header or table; UTIL_ETRUNC when the tables or blocks run
+ * past the end of the file; UTIL_ENOMEM; UTIL_EIO from the file. Reads of *out are safe from
+ * several threads; a corrupt block, a hash that does not match or a truncated file is
+ * UTIL_EFORMAT whose message names the container offset and the disc offset, and whose
+ * util_err offset is the disc offset. info may be NULL. */
+int disc_container_open(util_src **out, util_src *file, size_t cache_bytes,
+                        disc_container_info *info, util_err *err);
 
 /* ---- junk (docs/formats.md §13.2) ----------------------------------------------------
  * The bytes Nintendo's mastering filled a GameCube disc's gaps with: a lagged Fibonacci

@@ -99,7 +99,27 @@ const char *disc_kind_name(disc_kind k)
 
 int disc_kind_refused(disc_kind k)
 {
-    return k != DISC_KIND_UNKNOWN && k != DISC_KIND_GCM;
+    return k == DISC_KIND_WBFS || k == DISC_KIND_NKIT || k == DISC_KIND_WII;
+}
+
+int disc_kind_container(disc_kind k)
+{
+    return k == DISC_KIND_RVZ || k == DISC_KIND_WIA || k == DISC_KIND_GCZ || k == DISC_KIND_CISO;
+}
+
+const char *disc_kind_refusal(disc_kind k)
+{
+    switch (k) {
+    case DISC_KIND_WII:
+        return "a Wii disc (0x5D1C9EA3 at 0x18); ancsdb reads GameCube discs only";
+    case DISC_KIND_NKIT:
+        return "an NKit image (a disc with its padding removed, \"NKIT\" at 0x200); ancsdb reads "
+               "GameCube discs as full images (ISO/GCM, RVZ, WIA, GCZ, CISO): restore it with NKit";
+    case DISC_KIND_WBFS:
+        return "a WBFS file (a Wii disc store); ancsdb reads GameCube discs only";
+    default:
+        return NULL;
+    }
 }
 
 /* Title bytes to UTF-8 (see disc_header.title). ASCII is copied; every other character is
@@ -144,9 +164,16 @@ int disc_parse_header(disc_header *out, const uint8_t *buf, size_t len, util_err
     /* out is written only once every check passed (disc_open_src passes NULL with len short) */
     disc_kind kind = disc_sniff(buf, len, len);
     if (disc_kind_refused(kind))
-        return util_fail(err, UTIL_EFORMAT, kind == DISC_KIND_WII ? 0x18 : 0,
-                         "%s image, not a plain GameCube image: convert it with `%s`",
-                         disc_kind_name(kind), DISC_CONVERT_HINT);
+        return util_fail(err, UTIL_EFORMAT,
+                         kind == DISC_KIND_WII    ? 0x18
+                         : kind == DISC_KIND_NKIT ? 0x200
+                                                  : 0,
+                         "%s", disc_kind_refusal(kind));
+    if (disc_kind_container(kind))
+        return util_fail(err, UTIL_EFORMAT, 0,
+                         "%s container where a plain disc image was expected (open it with "
+                         "disc_container_open)",
+                         disc_kind_name(kind));
     if (len < DISC_HEADER_SIZE)
         return util_fail(err, UTIL_ETRUNC, len, "disc header needs 0x%x bytes, only %zu are there",
                          DISC_HEADER_SIZE, len);

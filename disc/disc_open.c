@@ -65,6 +65,10 @@ int disc_open_src(disc_image **out, util_src *src, util_err *err)
         return rc;
     d->src = src;
     d->size = size;
+    d->container.kind = DISC_KIND_GCM;
+    d->container.file_size = size;
+    d->container.disc_size = size;
+    d->container.compression = "none";
     rc = disc_parse_header(&d->header, head, sizeof head, err);
     if (rc)
         goto done;
@@ -109,12 +113,27 @@ static int open_owned(disc_image **out, util_src *src, util_err *err)
     return 0;
 }
 
-int disc_open_file(disc_image **out, const char *path, util_err *err)
+int disc_open_path(disc_image **out, const char *path, size_t cache_bytes, util_err *err)
 {
     *out = NULL;
-    util_src *src = NULL;
-    int rc = util_src_open_file(&src, path, err);
-    return rc ? rc : open_owned(out, src, err);
+    util_src *file = NULL, *src = NULL;
+    disc_container_info info;
+    int rc = util_src_open_file(&file, path, err);
+    if (rc)
+        return rc;
+    if ((rc = disc_container_open(&src, file, cache_bytes, &info, err)) != 0) {
+        util_src_close(file);
+        return rc;
+    }
+    if ((rc = open_owned(out, src, err)) != 0)
+        return rc;
+    (*out)->container = info;
+    return 0;
+}
+
+int disc_open_file(disc_image **out, const char *path, util_err *err)
+{
+    return disc_open_path(out, path, 0, err);
 }
 
 int disc_open_mem(disc_image **out, const uint8_t *p, size_t len, util_err *err)

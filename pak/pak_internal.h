@@ -11,6 +11,9 @@ typedef struct pak_priv {
     size_t anomaly_cap;
 } pak_priv;
 
+/* Largest LZO1X output for one 0x4000-byte segment: n + n/16 + 64 + 3 (docs/formats.md §3.2). */
+#define PAK_LZO_SEGMENT_BOUND (PAK_LZO_SEGMENT + PAK_LZO_SEGMENT / 16 + 64 + 3)
+
 /* A new pak_file of `size` bytes with no source, or NULL out of memory. */
 pak_file *pak_new(uint64_t size);
 

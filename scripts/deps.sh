@@ -8,6 +8,9 @@ pkgs="build-essential cmake pkg-config zlib1g-dev libdeflate-dev libsqlite3-dev 
 pkgs="$pkgs man-db"
 # the test command also needs chromium (e2e_report loads the HTML report in headless Chromium)
 [ "${1:-}" = "--with-fuzz" ] && pkgs="$pkgs libclang-rt-dev chromium"
+# the test command also needs dolphin-emu: its /usr/games/dolphin-tool writes the RVZ, WIA and
+# GCZ files e2e_containers reads (an independent writer; the test skips without it)
+[ "${1:-}" = "--with-fuzz" ] && pkgs="$pkgs dolphin-emu"
 missing=""
 for p in $pkgs; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -15,9 +15,12 @@ enum { EXIT_OK = 0, EXIT_PARTIAL = 1, EXIT_USAGE = 2, EXIT_FATAL = 3, EXIT_INTER
 /* Each subcommand gets argv with argv[0] = its own name ("pak", "ingest", ...). */
 int cmd_pak(int argc, char **argv);
 int cmd_ancs(int argc, char **argv);
+int cmd_disc(int argc, char **argv);
 int cmd_ingest(int argc, char **argv);
 /* db_ingest_opts.progress for a terminal: a bar on the FILE * ctx (stderr). */
 void cli_ingest_progress(void *ctx, size_t done, size_t total, const char *path);
+/* db_ingest_opts.log: the line, made terminal-safe, and a newline on the FILE * ctx. */
+void cli_ingest_log(void *ctx, const char *line);
 int cmd_query(int argc, char **argv);
 int cmd_sql(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
@@ -26,10 +29,8 @@ int cmd_export(int argc, char **argv);
 int cmd_names(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 
-/* The entry of subcommand name ("ingest", "names", ...) as main dispatches to it; NULL when
- * this build has no such command (the demo skips what is missing). */
+/* A subcommand's entry (cmd_ingest, cmd_names, ...), as main dispatches to it. */
 typedef int (*cli_command_fn)(int argc, char **argv);
-cli_command_fn cli_command(const char *name);
 
 /* Print "ancsdb: <msg>\n" to stderr, msg made terminal-safe (cli_say). */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -64,6 +65,15 @@ void cli_args_init(cli_args *a, const char *cmd, int argc, char **argv);
  * CLI_END, or CLI_ERR after printing "ancsdb: CMD: --x needs a value" or "unknown option":
  * the caller exits with EXIT_USAGE. */
 int cli_next(cli_args *a, const cli_option *opts);
+
+/* ---- the database (opt.c) -------------------------------------------------------------
+ * The one way a reading command opens the database: dbpath in mode (DB_OPEN_READONLY or
+ * DB_OPEN_READWRITE), then --release LABEL (NULL: every release) as TEMP views. EXIT_OK with
+ * *out set; else "ancsdb: CMD: why" printed, *out NULL, e holding the error, and EXIT_USAGE
+ * for a release the database does not hold, EXIT_FATAL otherwise. */
+struct db;
+int cli_open_db(struct db **out, const char *cmd, const char *dbpath, int mode, const char *release,
+                util_err *e);
 
 /* ---- Ctrl-C (opt.c) --------------------------------------------------------------------
  * Install a SIGINT handler that sets *flag (once: a second Ctrl-C kills as usual). */

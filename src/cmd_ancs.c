@@ -34,6 +34,7 @@
 
 #include "ancs.h"
 #include "cli.h"
+#include "disc_arg.h"
 #include "pak.h"
 #include "world.h"
 
@@ -891,7 +892,8 @@ static int looks_evnt(const char *path, const uint8_t *buf, size_t len)
 
 static void usage(FILE *f)
 {
-    fputs("usage: ancsdb ancs dump [--game auto|MP1|MP2] [--json] FILE | FILE.pak:ID\n\n"
+    fputs("usage: ancsdb ancs dump [--game auto|MP1|MP2] [--json] FILE | FILE.pak:ID |\n"
+          "                        IMAGE:PATH:ID\n\n"
           "Decodes one ANCS, EVNT, MLVL (world) or STRG (string table) and prints its whole\n"
           "structure: an indented tree, or with\n"
           "--json one JSON object (snake_case fields; asset IDs as 8 hex digit strings; absent\n"
@@ -900,7 +902,9 @@ static void usage(FILE *f)
           "version 1 or 2; an MLVL or STRG by its magic); FILE.pak:ID inflates the first ANCS\n"
           "(else EVNT, MLVL, STRG) entry with that ID\n"
           "(ID as 0x1A2B3C4D or up to 8 hex digits, or 9 to 10 decimal digits); 'ancsdb pak\n"
-          "list --type ANCS FILE.pak' lists them. A PAK without :ID is a usage error.\n"
+          "list --type ANCS FILE.pak' lists them. A PAK without :ID is a usage error. The PAK\n"
+          "may sit inside a disc: IMAGE:PATH:ID (a disc image, RVZ/WIA/GCZ/CISO container or\n"
+          "extracted disc; PATH as the database prints it, e.g. GM8E01_00.rvz:Metroid1.pak).\n"
           "Strings are printed terminal-safe (control characters as \\xNN) in the tree and as\n"
           "valid UTF-8 in JSON (a byte XX that is not UTF-8 as \\udcXX).\n\n"
           "options:\n"
@@ -937,13 +941,14 @@ static int split_pak_arg(const char *arg, char **path, uint32_t *asset)
 static int load_from_pak(const char *path, uint32_t asset, uint8_t **buf, size_t *len,
                          ancs_game *game, uint32_t *type)
 {
-    pak_file *p = NULL;
+    cli_pak cp;
     util_err err;
     util_err_clear(&err);
-    if (pak_open(&p, path, &err)) {
+    if (cli_pak_open(&cp, path, &err)) {
         cli_error("%s: %s", path, err.msg);
         return err.code == UTIL_EIO ? EXIT_FATAL : EXIT_PARTIAL;
     }
+    pak_file *p = cp.pak;
     int rc = EXIT_OK;
     static const uint32_t types[] = {UTIL_FCC_ANCS, UTIL_FCC_EVNT, UTIL_FCC_MLVL, UTIL_FCC_STRG};
     uint32_t i = p->entry_count;
@@ -974,7 +979,7 @@ static int load_from_pak(const char *path, uint32_t asset, uint8_t **buf, size_t
         else if (pg == PAK_GAME_MP2)
             *game = ANCS_GAME_MP2;
     }
-    pak_close(p);
+    cli_pak_close(&cp);
     return rc;
 }
 

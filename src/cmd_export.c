@@ -776,15 +776,9 @@ int cmd_export(int argc, char **argv)
     ex x;
     memset(&x, 0, sizeof x);
     util_err_clear(&x.err);
-    if (db_open(&x.d, dbpath, DB_OPEN_READONLY, &x.err)) {
-        cli_error("export: %s", x.err.msg);
-        return EXIT_FATAL;
-    }
-    if (release && db_scope_release(x.d, release, &x.err) != 0) {
-        cli_error("export: %s", x.err.msg);
-        db_close(x.d);
-        return x.err.code == DB_ENORELEASE ? EXIT_USAGE : EXIT_FATAL;
-    }
+    int orc = cli_open_db(&x.d, "export", dbpath, DB_OPEN_READONLY, release, &x.err);
+    if (orc != EXIT_OK)
+        return orc;
     /* an ID, or the asset's name (cli_asset_arg: the rule of every command) */
     int rc = cli_asset_arg(x.d, "export", pos[1], kind == 2 ? "EVNT" : "ANCS", &id);
     if (rc != EXIT_OK) {

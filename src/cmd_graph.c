@@ -138,15 +138,9 @@ int cmd_graph(int argc, char **argv)
     db *d = NULL;
     util_err e;
     util_err_clear(&e);
-    if (db_open(&d, dbpath, DB_OPEN_READONLY, &e)) {
-        cli_error("graph: %s", e.msg);
-        return EXIT_FATAL;
-    }
-    if (release && db_scope_release(d, release, &e) != 0) {
-        cli_error("graph: %s", e.msg);
-        db_close(d);
-        return e.code == DB_ENORELEASE ? EXIT_USAGE : EXIT_FATAL;
-    }
+    int orc = cli_open_db(&d, "graph", dbpath, DB_OPEN_READONLY, release, &e);
+    if (orc != EXIT_OK)
+        return orc;
     /* an ID, or the asset's name (cli_asset_arg: the rule of every command) */
     int arc = cli_asset_arg(d, "graph", who ? pos[1] : pos[0], who ? type : "ANCS", &id);
     if (arc != EXIT_OK) {

@@ -20,10 +20,16 @@ static const char ingest_usage[] =
     "folder searched recursively for *.pak and disc images in any case; symbolic links to\n"
     "folders are followed once), inflates and decodes every\n"
     "ANCS and EVNT, and writes rows into the database (default corpus.db in the working\n"
-    "directory, created when missing). Each PAK is replaced in one transaction, so a re-run\n"
-    "never duplicates rows. A PAK whose size, modification time and table hash are unchanged\n"
-    "is skipped (only its tables are read; --rehash reads every byte). Into a database that\n"
-    "holds no PAK yet the whole run is one transaction. Each distinct ANCS/EVNT of a game\n"
+    "directory, created when missing). A PATH may also be a GameCube disc image, or a disc\n"
+    "kept in an RVZ, WIA, GCZ or CISO container (recognised by its magic; folders are\n"
+    "searched for *.iso *.gcm *.rvz *.wia *.gcz *.ciso too), or a folder extracted by\n"
+    "Dolphin: its PAKs are read in place, nothing is extracted or converted. WBFS, NKit and\n"
+    "Wii discs are refused with a load_errors row (--memory also bounds a container's\n"
+    "cached blocks: a 32nd of it, 1 to 8 MiB). Each PAK is replaced in one\n"
+    "transaction, so a re-run never duplicates rows. A PAK whose size, modification time\n"
+    "and table hash are unchanged is skipped (only its tables are read; --rehash reads\n"
+    "every byte). Into a database that holds no PAK yet the whole run is one transaction.\n"
+    "Each distinct ANCS/EVNT of a game\n"
     "is decoded once (its first copy); other copies are compared by a hash of their\n"
     "inflated bytes and differences recorded in `warnings` (code copy_differs).\n"
     "Faults (unreadable PAK, entry that does not inflate, resource that does not decode) are\n"
@@ -60,6 +66,11 @@ static const char *base_name(const char *path)
 {
     const char *s = strrchr(path, '/');
     return s ? s + 1 : path;
+}
+
+void cli_ingest_log(void *ctx, const char *line)
+{
+    util_text_printf(ctx, "%s\n", line);
 }
 
 void cli_ingest_progress(void *ctx, size_t done, size_t total, const char *path)
@@ -184,7 +195,8 @@ int cmd_ingest(int argc, char **argv)
                         .jobs = cores < 1    ? 1
                                 : cores > 64 ? 64
                                              : (int)cores,
-                        .log = stderr,
+                        .log = cli_ingest_log,
+                        .log_ctx = stderr,
                         .stop = &stop};
     const char **paths = calloc((size_t)argc + 1, sizeof *paths);
     int npaths = 0, rc = EXIT_OK, k;

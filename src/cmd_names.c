@@ -41,10 +41,8 @@ static int names_import(const char *dbpath, int n, char **maps)
     db *d = NULL;
     util_err e;
     util_err_clear(&e);
-    if (db_open(&d, dbpath, DB_OPEN_READWRITE, &e) != 0) {
-        cli_error("names: %s", e.msg);
+    if (cli_open_db(&d, "names", dbpath, DB_OPEN_READWRITE, NULL, &e) != EXIT_OK)
         return EXIT_FATAL;
-    }
     int rc = EXIT_OK;
     for (int i = 0; i < n && rc != EXIT_FATAL; i++) {
         db_names_stats st;
@@ -89,10 +87,8 @@ static int names_export(const char *dbpath, const char *out)
     db *d = NULL;
     util_err e;
     util_err_clear(&e);
-    if (db_open(&d, dbpath, DB_OPEN_READONLY, &e) != 0) {
-        cli_error("names: %s", e.msg);
+    if (cli_open_db(&d, "names", dbpath, DB_OPEN_READONLY, NULL, &e) != EXIT_OK)
         return EXIT_FATAL;
-    }
     FILE *f = stdout;
     if (out && !(f = fopen(out, "w"))) {
         cli_error("names: cannot write %s: %s", out, strerror(errno));

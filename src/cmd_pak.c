@@ -11,21 +11,27 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "disc_arg.h"
 #include "pak.h"
 
 static const char pak_usage[] =
-    "usage: ancsdb pak list [--format table|csv|json|tsv] [--type FOURCC] FILE.pak\n"
-    "       ancsdb pak extract [--type FOURCC] [--id ID] [-o DIR] [--force] FILE.pak\n"
+    "usage: ancsdb pak list [--format table|csv|json|tsv] [--type FOURCC] PAK\n"
+    "       ancsdb pak extract [--type FOURCC] [--id ID] [-o DIR] [--force] PAK\n"
     "\n"
-    "Reads one Metroid Prime 1/2 GameCube PAK (no database needed).\n"
+    "Reads one Metroid Prime 1/2 GameCube PAK (no database needed). PAK is a file, or\n"
+    "IMAGE:PATH: the PAK at PATH inside a disc image, an RVZ/WIA/GCZ/CISO container or a\n"
+    "folder extracted by Dolphin (PATH as the database prints it, e.g.\n"
+    "GM8E01_00.iso:Metroid1.pak; case-insensitive), read in place.\n"
     "  list     one row per resource-table entry\n"
     "  extract  write entries, inflated, as DIR/<ID>.<type>\n"
     "\n"
     "'ancsdb pak list --help' and 'ancsdb pak extract --help' describe each.\n";
 
 static const char list_usage[] =
-    "usage: ancsdb pak list [--format table|csv|json|tsv] [--type FOURCC] FILE.pak\n"
+    "usage: ancsdb pak list [--format table|csv|json|tsv] [--type FOURCC] PAK\n"
     "\n"
+    "PAK is a file, or IMAGE:PATH (a PAK inside a disc image, container or extracted disc,\n"
+    "as 'ancsdb disc list IMAGE' shows it: GM8E01_00.rvz:Metroid1.pak).\n"
     "Prints one row per resource-table entry of a Metroid Prime 1/2 GameCube PAK, in table\n"
     "order, with the columns entry_index, type, asset_id, compressed (the table's raw flag),\n"
     "data_offset, stored_size (padding included) and decompressed_size (for compressed\n"
@@ -45,8 +51,10 @@ static const char list_usage[] =
     "             2 usage error, 3 the PAK cannot be opened or parsed\n";
 
 static const char extract_usage[] =
-    "usage: ancsdb pak extract [--type FOURCC] [--id ID] [-o DIR] [--force] FILE.pak\n"
+    "usage: ancsdb pak extract [--type FOURCC] [--id ID] [-o DIR] [--force] PAK\n"
     "\n"
+    "PAK is a file, or IMAGE:PATH (a PAK inside a disc image, container or extracted disc,\n"
+    "as 'ancsdb disc list IMAGE' shows it: GM8E01_00.rvz:Metroid1.pak).\n"
     "Writes each selected resource of a Metroid Prime 1/2 GameCube PAK, inflated (zlib or\n"
     "segmented LZO, recognised from the data), as DIR/<ID>.<type>: the asset ID as 8\n"
     "upper-case hex digits and the FourCC in lower case (characters other than letters and\n"
@@ -91,11 +99,11 @@ static void print_anomalies(const char *path, const pak_file *p)
     }
 }
 
-static int open_pak(pak_file **out, const char *path)
+static int open_pak(cli_pak *out, const char *path)
 {
     util_err err;
     util_err_clear(&err);
-    if (pak_open(out, path, &err) == 0)
+    if (cli_pak_open(out, path, &err) == 0)
         return 0;
     if (err.offset != UINT64_MAX)
         cli_error("%s @0x%" PRIx64 ": %s: %s", path, err.offset, util_strerror(err.code), err.msg);
@@ -145,16 +153,17 @@ static int pak_list(int argc, char **argv)
         fputs(list_usage, stderr);
         return EXIT_USAGE;
     }
-    pak_file *p = NULL;
-    if (open_pak(&p, path))
+    cli_pak cp;
+    if (open_pak(&cp, path))
         return EXIT_FATAL;
+    pak_file *p = cp.pak;
     static const char *const cols[] = {"entry_index",      "type",        "asset_id",
                                        "compressed",       "data_offset", "stored_size",
                                        "decompressed_size"};
     out_table *t = out_begin(stdout, fmt, 7, cols);
     if (!t) {
         cli_error("out of memory");
-        pak_close(p);
+        cli_pak_close(&cp);
         return EXIT_FATAL;
     }
     int unreadable = 0;
@@ -176,7 +185,7 @@ static int pak_list(int argc, char **argv)
     }
     long rows = out_finish(t);
     print_anomalies(path, p);
-    pak_close(p);
+    cli_pak_close(&cp);
     if (rows < 0 || fflush(stdout) != 0) {
         cli_error("pak list: cannot write the output");
         return EXIT_FATAL;
@@ -365,6 +374,7 @@ static int pak_extract(int argc, char **argv)
     extract_opts o = {NULL, NULL, 0, 0, ".", 0};
     const char *path = NULL;
     pak_file *p = NULL;
+    cli_pak cp = {0};
     const pak_entry **sel = NULL;
     o.types = calloc((size_t)argc, sizeof *o.types);
     o.ids = calloc((size_t)argc, sizeof *o.ids);
@@ -421,10 +431,11 @@ static int pak_extract(int argc, char **argv)
         rc = EXIT_USAGE;
         goto done;
     }
-    if (open_pak(&p, path)) {
+    if (open_pak(&cp, path)) {
         rc = EXIT_FATAL;
         goto done;
     }
+    p = cp.pak;
     /* --id NAME: the PAK's named resources, by the rule every command uses (cli_name_matches) */
     for (size_t k = 0; k < nnames; k++) {
         uint32_t hits = 0, first = 0;
@@ -510,7 +521,7 @@ static int pak_extract(int argc, char **argv)
                 written, o.dir, nsel, path, failed ? " (some failed)" : "");
 done:
     free(sel);
-    pak_close(p);
+    cli_pak_close(&cp);
     free(o.types);
     free(o.ids);
     free(id_names);

@@ -304,18 +304,8 @@ int cmd_query(int argc, char **argv)
         rc = EXIT_USAGE;
         goto done;
     }
-    /* the one place the connection is opened before a named query runs */
-    if (db_open(&d, dbpath, DB_OPEN_READONLY, &e) != 0) {
-        cli_error("query: %s", e.msg);
-        rc = EXIT_FATAL;
+    if ((rc = cli_open_db(&d, "query", dbpath, DB_OPEN_READONLY, release, &e)) != EXIT_OK)
         goto done;
-    }
-    /* --release: TEMP views named like the tables show that release only */
-    if (release && db_scope_release(d, release, &e) != 0) {
-        cli_error("query: %s", e.msg);
-        rc = e.code == DB_ENORELEASE ? EXIT_USAGE : EXIT_FATAL;
-        goto done;
-    }
     if (all_paths && db_scope_flag(d, "opt_all_paths", &e) != 0) {
         cli_error("query: %s", e.msg);
         rc = EXIT_FATAL;
@@ -481,16 +471,8 @@ int cmd_sql(int argc, char **argv)
     }
     util_err e;
     util_err_clear(&e);
-    if (db_open(&d, dbpath, DB_OPEN_READONLY, &e) != 0) {
-        cli_error("sql: %s", e.msg);
-        rc = EXIT_FATAL;
+    if ((rc = cli_open_db(&d, "sql", dbpath, DB_OPEN_READONLY, release, &e)) != EXIT_OK)
         goto done;
-    }
-    if (release && db_scope_release(d, release, &e) != 0) {
-        cli_error("sql: %s", e.msg);
-        rc = e.code == DB_ENORELEASE ? EXIT_USAGE : EXIT_FATAL;
-        goto done;
-    }
     static volatile sig_atomic_t stop;
     cli_catch_sigint(&stop);
     db_exec_opts eo = {.nnamed = nnamed,

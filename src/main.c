@@ -19,19 +19,12 @@ static const struct {
     {"sql", cmd_sql, "run read-only SQL against the database"},
     {"pak", cmd_pak, "list or extract the resources of one PAK"},
     {"ancs", cmd_ancs, "decode one ANCS and print its whole structure"},
+    {"disc", cmd_disc, "list a GameCube disc's header and files (image, RVZ/WIA/GCZ/CISO)"},
     {"graph", cmd_graph, "draw a character's dependencies as Graphviz DOT or SVG"},
     {"export", cmd_export, "one ANCS, character or EVNT as a nested JSON document"},
     {"names", cmd_names, "import or export asset name maps (AssetNameMap32.xml)"},
     {"report", cmd_report, "write a static HTML report of the database (charts, graphs)"},
 };
-
-cli_command_fn cli_command(const char *name)
-{
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(name, commands[i].name))
-            return commands[i].fn;
-    return NULL;
-}
 
 static void usage(FILE *f)
 {

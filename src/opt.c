@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "db.h"
 
 void cli_error(const char *fmt, ...)
 {
@@ -24,6 +25,25 @@ static void on_sigint(int sig)
     (void)sig;
     if (sigint_flag)
         *sigint_flag = 1;
+}
+
+int cli_open_db(db **out, const char *cmd, const char *dbpath, int mode, const char *release,
+                util_err *e)
+{
+    *out = NULL;
+    db *d = NULL;
+    if (db_open(&d, dbpath, mode, e) != 0) {
+        cli_error("%s: %s", cmd, e->msg);
+        return EXIT_FATAL;
+    }
+    /* --release: TEMP views named like the tables show that release only */
+    if (release && db_scope_release(d, release, e) != 0) {
+        cli_error("%s: %s", cmd, e->msg);
+        db_close(d);
+        return e->code == DB_ENORELEASE ? EXIT_USAGE : EXIT_FATAL;
+    }
+    *out = d;
+    return EXIT_OK;
 }
 
 void cli_catch_sigint(volatile sig_atomic_t *flag)

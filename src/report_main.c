@@ -109,10 +109,8 @@ int cmd_report(int argc, char **argv)
     memset(&r, 0, sizeof r);
     r.dirfd = r.stagefd = -1;
     util_err_clear(&r.err);
-    if (db_open(&r.d, dbpath, DB_OPEN_READONLY, &r.err)) {
-        cli_error("report: %s", r.err.msg);
+    if (cli_open_db(&r.d, "report", dbpath, DB_OPEN_READONLY, NULL, &r.err) != EXIT_OK)
         return EXIT_FATAL;
-    }
     if (rep_stage_begin(&r, dir) != 0) {
         cli_error("report: %s", r.err.msg);
         rep_stage_abort(&r);

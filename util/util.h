@@ -182,10 +182,10 @@ int util_read_file(const char *path, uint8_t **out, size_t *len_out, size_t max,
 
 /* ---- byte sources ------------------------------------------------------------ */
 
-/* Where bytes come from: a regular file (pread, never mmap), memory, or a byte range of
- * another source (a PAK inside a disc image). Every reader of PAKs and discs goes through
- * one. A read past the end, or a short read because the file shrank, is UTIL_EIO naming
- * the absolute offset in this source. */
+/* Where bytes come from: a regular file (pread, never mmap), memory, a byte range of
+ * another source (a PAK inside a disc image), or a callback (a disc container). Every reader of
+ * PAKs and discs goes through one. A read past the end, or a short read because the file shrank, is
+ * UTIL_EIO naming the absolute offset in this source. */
 typedef struct util_src util_src;
 
 /* Open path if it is a regular file (O_NONBLOCK: a FIFO cannot block). owned: caller frees
@@ -196,6 +196,15 @@ int util_src_open_mem(util_src **out, const void *p, size_t len, util_err *e);
 /* The bytes [off, off + len) of parent, which must be inside it (UTIL_EIO otherwise) and
  * outlive the new source. Offsets of the new source start at 0. */
 int util_src_open_range(util_src **out, util_src *parent, uint64_t off, uint64_t len, util_err *e);
+/* A source whose bytes come from a callback (a disc container decompressing blocks): read
+ * gets [off, off + len) already checked to lie inside size, and must be safe to call from
+ * several threads at once; on failure it fills e (its offset: the offset in this source) and
+ * returns the code. close (NULL: none) gets ctx back when the source is closed. owned: caller
+ * frees with util_src_close. */
+typedef int (*util_src_read_fn)(void *ctx, void *dst, uint64_t off, size_t len, util_err *e);
+typedef void (*util_src_close_fn)(void *ctx);
+int util_src_open_custom(util_src **out, uint64_t size, util_src_read_fn read, void *ctx,
+                         util_src_close_fn close, util_err *e);
 void util_src_close(util_src *s);
 /* Size in bytes (the file's size when it was opened). */
 uint64_t util_src_size(const util_src *s);

@@ -1,6 +1,6 @@
-/* util_src.c — byte sources: a regular file read with pread, memory, and a byte range of
- * another source. No mmap: a file that shrinks under a reader is an error at an offset,
- * never SIGBUS. */
+/* util_src.c — byte sources: a regular file read with pread, memory, a byte range of
+ * another source, and a callback's bytes. No mmap: a file that shrinks under a reader is an error
+ * at an offset, never SIGBUS. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -10,7 +10,7 @@
 
 #include "util.h"
 
-enum { SRC_FILE, SRC_MEM, SRC_RANGE };
+enum { SRC_FILE, SRC_MEM, SRC_RANGE, SRC_CUSTOM };
 
 struct util_src {
     int kind;
@@ -19,6 +19,9 @@ struct util_src {
     const util_src *parent; /* SRC_RANGE: borrowed */
     uint64_t off;           /* SRC_RANGE: where byte 0 sits in parent */
     uint64_t size;
+    util_src_read_fn read;   /* SRC_CUSTOM */
+    util_src_close_fn close; /* SRC_CUSTOM, or NULL */
+    void *ctx;               /* SRC_CUSTOM: handed to read and close */
 };
 
 static int src_new(util_src **out, int kind, uint64_t size, util_err *e)
@@ -76,12 +79,26 @@ int util_src_open_range(util_src **out, util_src *parent, uint64_t off, uint64_t
     return rc;
 }
 
+int util_src_open_custom(util_src **out, uint64_t size, util_src_read_fn read, void *ctx,
+                         util_src_close_fn close_fn, util_err *e)
+{
+    int rc = src_new(out, SRC_CUSTOM, size, e);
+    if (rc == 0) {
+        (*out)->read = read;
+        (*out)->ctx = ctx;
+        (*out)->close = close_fn;
+    }
+    return rc;
+}
+
 void util_src_close(util_src *s)
 {
     if (!s)
         return;
     if (s->kind == SRC_FILE && s->fd >= 0)
         close(s->fd);
+    if (s->kind == SRC_CUSTOM && s->close)
+        s->close(s->ctx);
     free(s);
 }
 
@@ -106,6 +123,8 @@ int util_src_read(const util_src *s, void *dst, uint64_t off, size_t len, util_e
         if (len)
             memcpy(dst, s->mem + off, len);
         return 0;
+    case SRC_CUSTOM:
+        return len ? s->read(s->ctx, dst, off, len, e) : 0;
     case SRC_RANGE: {
         int rc = util_src_read(s->parent, dst, s->off + off, len, e);
         if (rc && e && e->offset != UINT64_MAX && e->offset >= s->off)

@@ -151,6 +151,8 @@ def readings(v):  # what a printed value may mean: text, decimal, 8 hex digits, 
         out.add(int(v))
     if len(v) == 8 and all(c in "0123456789abcdefABCDEF" for c in v):
         out.add(int(v, 16))
+    if v[:2] == "0x" and len(v) == 10:  # a sound ID (CONTRACT: 0x + 8 hex digits)
+        out.add(int(v, 16))
     return out
 bad = 0
 for line in open(man):

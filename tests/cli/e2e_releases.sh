@@ -163,14 +163,20 @@ if [ -d "$CORPUS/extracted/GM8E01_02" ]; then
 r.label = 'GM8E01_02' AND p.path LIKE '%/extracted/GM8E01_02/files/%'")"
 fi
 
-# ---- a refused container --------------------------------------------------------------------
+# ---- a refused container, and a broken one --------------------------------------------------
+printf 'WBFS' >"$T/game.wbfs"
+head -c 2000 /dev/zero >>"$T/game.wbfs"
+"$BIN" ingest --db "$T/wbfs.db" --quiet "$T/game.wbfs" 2>"$T/wbfs.err"
+check "a WBFS file: exit 1" 1 $?
+check "a WBFS file: one load_errors row saying what it is and that GameCube discs are read" 1 \
+    "$(q "$T/wbfs.db" "SELECT count(*) FROM load_errors WHERE message LIKE '%WBFS%' AND message \
+LIKE '%ancsdb reads GameCube discs%'")"
 printf 'RVZ\001' >"$T/game.rvz"
 head -c 2000 /dev/zero >>"$T/game.rvz"
 "$BIN" ingest --db "$T/rvz.db" --quiet "$T/game.rvz" 2>"$T/rvz.err"
-check "an RVZ image: exit 1" 1 $?
-check "an RVZ image: one load_errors row naming RVZ and the conversion" 1 \
-    "$(q "$T/rvz.db" "SELECT count(*) FROM load_errors WHERE message LIKE '%RVZ%' AND message \
-LIKE '%dolphin-tool convert --format=iso%'")"
+check "an RVZ file with a broken header: exit 1" 1 $?
+check "an RVZ file with a broken header: one load_errors row for it" 1 \
+    "$(q "$T/rvz.db" "SELECT count(*) FROM load_errors WHERE pak_path LIKE '%game.rvz'")"
 
 # ---- damaged images: a clear load_errors row, and every intact PAK still loads ------------
 size=$(stat -c %s "$CORPUS/iso/GM8E01_00.iso")

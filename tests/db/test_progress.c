@@ -36,6 +36,11 @@ static void on_progress(void *ctx, size_t done, size_t total, const char *path)
     c->total = total;
 }
 
+static void to_file(void *ctx, const char *line)
+{
+    fprintf(ctx, "%s\n", line);
+}
+
 static void test_progress(void **state)
 {
     (void)state;
@@ -60,7 +65,8 @@ static void test_progress(void **state)
     memset(&c, 0, sizeof c);
     db_ingest_opts o = {.game = PAK_GAME_UNKNOWN,
                         .jobs = 1,
-                        .log = log,
+                        .log = to_file,
+                        .log_ctx = log,
                         .progress = on_progress,
                         .progress_ctx = &c};
     db *d = NULL;

@@ -224,10 +224,72 @@ static void test_try_and_fourcc(void **state)
     assert_string_equal(s, "A???");
 }
 
+/* A callback source: reads are bounds-checked before the callback sees them, its faults come
+ * back as they are, a range over it shifts offsets, and close runs once with ctx. */
+typedef struct cb_state {
+    int reads, closes;
+} cb_state;
+
+static int cb_read(void *ctx, void *dst, uint64_t off, size_t len, util_err *e)
+{
+    cb_state *st = ctx;
+    st->reads++;
+    if (off <= 900 && off + len > 900)
+        return util_fail(e, UTIL_EFORMAT, 900, "byte 900 is broken");
+    uint8_t *p = dst;
+    for (size_t i = 0; i < len; i++)
+        p[i] = (uint8_t)((off + i) * 7);
+    return 0;
+}
+
+static void cb_close(void *ctx)
+{
+    ((cb_state *)ctx)->closes++;
+}
+
+static void test_custom(void **state)
+{
+    (void)state;
+    cb_state st = {0, 0};
+    util_src *s = NULL, *r = NULL;
+    util_err e;
+    assert_int_equal(util_src_open_custom(&s, 1000, cb_read, &st, cb_close, NULL), 0);
+    assert_int_equal(util_src_size(s), 1000);
+    uint8_t b[16];
+    assert_int_equal(util_src_read(s, b, 10, 4, NULL), 0);
+    assert_int_equal(b[0], (uint8_t)70);
+    assert_int_equal(b[3], (uint8_t)91);
+    assert_int_equal(st.reads, 1);
+    util_err_clear(&e);
+    assert_int_equal(util_src_read(s, b, 995, 16, &e), UTIL_EIO); /* past the end */
+    assert_int_equal(st.reads, 1);                                /* never asked */
+    util_err_clear(&e);
+    assert_int_equal(util_src_read(s, b, 895, 10, &e), UTIL_EFORMAT);
+    assert_int_equal(e.offset, 900);
+    assert_string_equal(e.msg, "byte 900 is broken");
+    assert_int_equal(util_src_open_range(&r, s, 800, 200, NULL), 0);
+    util_err_clear(&e);
+    assert_int_equal(util_src_read(r, b, 90, 16, &e), UTIL_EFORMAT);
+    assert_int_equal(e.offset, 100); /* named in the range */
+    assert_int_equal(util_src_read(r, b, 0, 2, NULL), 0);
+    assert_int_equal(b[1], (uint8_t)(801 * 7));
+    assert_int_equal(util_src_base(r), 800);
+    util_src_close(r);
+    assert_int_equal(st.closes, 0);
+    util_src_close(s);
+    assert_int_equal(st.closes, 1);
+    /* no close callback: nothing to call */
+    assert_int_equal(util_src_open_custom(&s, 0, cb_read, &st, NULL, NULL), 0);
+    assert_int_equal(util_src_read(s, b, 0, 0, NULL), 0);
+    util_src_close(s);
+    assert_int_equal(st.closes, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_file_reads),
+        cmocka_unit_test(test_custom),
         cmocka_unit_test(test_file_shrinks_after_open),
         cmocka_unit_test(test_memory_and_ranges),
         cmocka_unit_test(test_read_file),

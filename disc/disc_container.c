@@ -1,0 +1,195 @@
+/* disc_container.c — a disc container opened as a byte source of the disc it holds
+ * (docs/formats.md §13): recognised by its magic, then read through the WIA/RVZ, GCZ or
+ * CISO reader; and the block cache the readers share. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "disc_ctr.h"
+#include "disc_wia.h"
+
+/* ---- block cache -------------------------------------------------------------------------- */
+
+int disc_bcache_init(disc_bcache *c, size_t block_size, size_t cache_bytes, util_err *err)
+{
+    memset(c, 0, sizeof *c);
+    size_t n = cache_bytes / (block_size ? block_size : 1);
+    if (n < 1)
+        n = 1;
+    if (n > 4096)
+        n = 4096;
+    c->slots = calloc(n, sizeof *c->slots);
+    if (!c->slots)
+        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    if (pthread_mutex_init(&c->mu, NULL) != 0) {
+        free(c->slots);
+        c->slots = NULL;
+        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "cannot create a lock");
+    }
+    c->nslots = n;
+    c->block_size = block_size;
+    return 0;
+}
+
+void disc_bcache_free(disc_bcache *c)
+{
+    if (!c->slots)
+        return;
+    for (size_t i = 0; i < c->nslots; i++)
+        free(c->slots[i].buf);
+    free(c->slots);
+    pthread_mutex_destroy(&c->mu);
+    memset(c, 0, sizeof *c);
+}
+
+int disc_bcache_get(disc_bcache *c, uint64_t block, void *dst, size_t boff, size_t n)
+{
+    int hit = 0;
+    pthread_mutex_lock(&c->mu);
+    for (size_t i = 0; i < c->nslots; i++) {
+        disc_bcache_slot *s = &c->slots[i];
+        if (s->buf && s->block == block) {
+            memcpy(dst, s->buf + boff, n);
+            s->used = ++c->clock;
+            hit = 1;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&c->mu);
+    return hit;
+}
+
+void disc_bcache_put(disc_bcache *c, uint64_t block, uint8_t **buf)
+{
+    pthread_mutex_lock(&c->mu);
+    disc_bcache_slot *victim = &c->slots[0];
+    for (size_t i = 0; i < c->nslots; i++) {
+        disc_bcache_slot *s = &c->slots[i];
+        if (s->buf && s->block == block) { /* another thread brought it in meanwhile */
+            victim = s;
+            break;
+        }
+        if (!s->buf) {
+            victim = s;
+            break;
+        }
+        if (s->used < victim->used)
+            victim = s;
+    }
+    uint8_t *old = victim->buf;
+    victim->buf = *buf;
+    victim->block = block;
+    victim->used = ++c->clock;
+    *buf = old;
+    pthread_mutex_unlock(&c->mu);
+}
+
+/* ---- the container as a source ------------------------------------------------------------ */
+
+typedef struct ctr {
+    util_src *file; /* owned */
+    void *impl;     /* the reader's state */
+    int (*read)(void *impl, void *dst, uint64_t off, size_t len, util_err *err);
+    void (*close)(void *impl);
+} ctr;
+
+static int ctr_read(void *ctx, void *dst, uint64_t off, size_t len, util_err *err)
+{
+    ctr *c = ctx;
+    return c->read(c->impl, dst, off, len, err);
+}
+
+static void ctr_close(void *ctx)
+{
+    ctr *c = ctx;
+    c->close(c->impl);
+    util_src_close(c->file);
+    free(c);
+}
+
+/* WIA/RVZ through disc_wia.h: its faults name the container and disc offsets in the message
+ * and the container offset in the util_err; a source names offsets in itself (the disc). */
+static int wia_read(void *impl, void *dst, uint64_t off, size_t len, util_err *err)
+{
+    int rc = disc_wia_read(impl, dst, off, len, err);
+    if (rc && err)
+        err->offset = off;
+    return rc;
+}
+
+static void wia_close(void *impl)
+{
+    disc_wia_close(impl);
+}
+
+int disc_container_open(util_src **out, util_src *file, size_t cache_bytes,
+                        disc_container_info *info, util_err *err)
+{
+    disc_container_info tmp;
+    if (!info)
+        info = &tmp;
+    memset(info, 0, sizeof *info);
+    *out = NULL;
+    if (!cache_bytes)
+        cache_bytes = DISC_CACHE_DEFAULT;
+    disc_kind k;
+    int rc = disc_sniff_src(&k, file, err);
+    if (rc)
+        return rc;
+    uint64_t fsize = util_src_size(file);
+    info->file_size = fsize;
+    if (disc_kind_refused(k))
+        return util_fail(err, UTIL_EFORMAT,
+                         k == DISC_KIND_WII    ? 0x18
+                         : k == DISC_KIND_NKIT ? 0x200
+                                               : 0,
+                         "%s", disc_kind_refusal(k));
+    if (!disc_kind_container(k)) { /* a plain image, or for disc_parse_header to judge */
+        info->kind = DISC_KIND_GCM;
+        info->disc_size = fsize;
+        info->compression = "none";
+        *out = file;
+        return 0;
+    }
+    ctr *c = calloc(1, sizeof *c);
+    if (!c)
+        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    info->kind = k;
+    if (k == DISC_KIND_GCZ) {
+        rc = disc_gcz_open(&c->impl, file, cache_bytes, info, err);
+        c->read = disc_gcz_read;
+        c->close = disc_gcz_close;
+    } else if (k == DISC_KIND_CISO) {
+        rc = disc_ciso_open(&c->impl, file, info, err);
+        c->read = disc_ciso_read;
+        c->close = disc_ciso_close;
+    } else {
+        disc_wia *w = NULL;
+        rc = disc_wia_open(&w, file, cache_bytes, err);
+        if (rc == 0) {
+            const disc_wia_info *wi = disc_wia_get_info(w);
+            if (!wi) {
+                disc_wia_close(w);
+                rc =
+                    util_fail(err, UTIL_EFORMAT, 0, "%s container not readable", disc_kind_name(k));
+            } else {
+                info->disc_size = wi->iso_size;
+                info->block_size = wi->chunk_size;
+                info->compression = wi->compression_name ? wi->compression_name : "?";
+                info->compression_level = wi->compression_level;
+                c->impl = w;
+            }
+        }
+        c->read = wia_read;
+        c->close = wia_close;
+    }
+    if (rc == 0)
+        rc = util_src_open_custom(out, info->disc_size, ctr_read, c, ctr_close, err);
+    if (rc) {
+        if (c->impl)
+            c->close(c->impl);
+        free(c);
+        return rc;
+    }
+    c->file = file;
+    return 0;
+}

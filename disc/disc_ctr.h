@@ -1,0 +1,52 @@
+/* disc_ctr.h — internal to disc/: the GCZ and CISO readers behind disc_container_open, and
+ * the block cache they share. Each reader reads disc offsets from its container file (a
+ * util_src it borrows) and is safe to call from several threads at once. */
+#ifndef ANCSDB_DISC_CTR_H
+#define ANCSDB_DISC_CTR_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "disc.h"
+
+/* ---- block cache: decompressed blocks kept between reads, least recently used out ------ */
+typedef struct disc_bcache_slot {
+    uint64_t block; /* block index; valid when buf != NULL */
+    uint64_t used;  /* clock value of its last use */
+    uint8_t *buf;   /* block_size bytes, owned */
+} disc_bcache_slot;
+
+typedef struct disc_bcache {
+    pthread_mutex_t mu;
+    disc_bcache_slot *slots;
+    size_t nslots;
+    size_t block_size;
+    uint64_t clock;
+} disc_bcache;
+
+/* Room for cache_bytes / block_size blocks (at least 1, at most 4096); the buffers are
+ * allocated as blocks come in. UTIL_ENOMEM. */
+int disc_bcache_init(disc_bcache *c, size_t block_size, size_t cache_bytes, util_err *err);
+void disc_bcache_free(disc_bcache *c);
+/* Copy n bytes at boff of block into dst when the cache holds it: 1, else 0. */
+int disc_bcache_get(disc_bcache *c, uint64_t block, void *dst, size_t boff, size_t n);
+/* Keep *buf (block_size bytes of block, now owned by the cache); *buf becomes a buffer the
+ * caller owns again (an evicted block's, to reuse or free) or NULL. */
+void disc_bcache_put(disc_bcache *c, uint64_t block, uint8_t **buf);
+
+/* ---- the readers --------------------------------------------------------------------------
+ * open: check the header and tables against the file's size and fill info (kind, sizes,
+ * block size, compression); *ctx is owned (close). read: as util_src_read_fn, on disc
+ * offsets [off, off + len) inside info->disc_size; a fault names the container offset and
+ * the disc offset in its message, and its util_err offset is the disc offset. */
+int disc_gcz_open(void **ctx, util_src *file, size_t cache_bytes, disc_container_info *info,
+                  util_err *err);
+int disc_gcz_read(void *ctx, void *dst, uint64_t off, size_t len, util_err *err);
+void disc_gcz_close(void *ctx);
+
+int disc_ciso_open(void **ctx, util_src *file, disc_container_info *info, util_err *err);
+int disc_ciso_read(void *ctx, void *dst, uint64_t off, size_t len, util_err *err);
+void disc_ciso_close(void *ctx);
+
+#endif

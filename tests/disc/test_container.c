@@ -1,0 +1,556 @@
+/* test_container.c — GCZ and CISO containers (docs/formats.md §13.3, §13.4) read through
+ * disc_container_open: containers written here from the format's description (zlib blocks,
+ * block pointers with the stored flag, Adler-32 of the stored bytes; the CISO header and
+ * block map) give back every byte of the disc they hold, from several threads at once and
+ * through a one-block cache; hostile headers and tables (truncated files, a pointer past the
+ * data, a block size of 0 or too large, counts the file cannot hold, a hash that does not
+ * match, a corrupt or short zlib stream, a bad map byte) are refused with the container
+ * offset named, never a crash nor an allocation the file cannot justify; refused kinds say
+ * what they are. Expected bytes are the disc given to the writers. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <zlib.h>
+
+#include "disc.h"
+#include "fixture.h"
+#include "testutil.h"
+
+#define BS 0x8000u
+
+static uint8_t *g_disc;
+static size_t g_len;
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+    put32(p, (uint32_t)v);
+    put32(p + 4, (uint32_t)(v >> 32));
+}
+
+/* GCZ of disc[0..len) in blocks of bs; every third block stored uncompressed. */
+static uint8_t *gcz_build(const uint8_t *disc, size_t len, uint32_t bs, size_t *out_len)
+{
+    uint32_t n = (uint32_t)((len + bs - 1) / bs);
+    size_t data = 32 + (size_t)n * 12, cap = data + (size_t)n * (compressBound(bs) + 16);
+    uint8_t *o = calloc(1, cap), *blk = calloc(1, bs);
+    assert_non_null(o);
+    assert_non_null(blk);
+    uint64_t pos = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        size_t have = len - (size_t)i * bs < bs ? len - (size_t)i * bs : bs;
+        memset(blk, 0, bs);
+        memcpy(blk, disc + (size_t)i * bs, have);
+        uLongf clen = (uLongf)(cap - data - pos);
+        int stored = i % 3 == 1;
+        if (!stored) {
+            assert_int_equal(compress2(o + data + pos, &clen, blk, bs, 9), Z_OK);
+            if (clen >= bs)
+                stored = 1;
+        }
+        if (stored) {
+            memcpy(o + data + pos, blk, bs);
+            clen = bs;
+        }
+        put64(o + 32 + (size_t)i * 8, pos | (stored ? 1ull << 63 : 0));
+        put32(o + 32 + (size_t)n * 8 + (size_t)i * 4,
+              (uint32_t)adler32(adler32(0, Z_NULL, 0), o + data + pos, (uInt)clen));
+        pos += clen;
+    }
+    put32(o, 0xB10BC001u);
+    put32(o + 4, 0);
+    put64(o + 8, pos);
+    put64(o + 16, len);
+    put32(o + 24, bs);
+    put32(o + 28, n);
+    free(blk);
+    *out_len = data + (size_t)pos;
+    return o;
+}
+
+/* CISO of disc[0..len): blocks of zeros absent. */
+static uint8_t *ciso_build(const uint8_t *disc, size_t len, uint32_t bs, size_t *out_len,
+                           uint32_t *absent)
+{
+    uint32_t n = (uint32_t)((len + bs - 1) / bs);
+    uint8_t *o = calloc(1, 0x8000 + (size_t)n * bs);
+    assert_non_null(o);
+    memcpy(o, "CISO", 4);
+    put32(o + 4, bs);
+    size_t pos = 0x8000;
+    *absent = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        size_t have = len - (size_t)i * bs < bs ? len - (size_t)i * bs : bs;
+        int any = 0;
+        for (size_t k = 0; k < have && !any; k++)
+            any = disc[(size_t)i * bs + k] != 0;
+        o[8 + i] = (uint8_t)any;
+        if (any) {
+            memcpy(o + pos, disc + (size_t)i * bs, have);
+            pos += bs;
+        } else {
+            (*absent)++;
+        }
+    }
+    *out_len = pos;
+    return o;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    static uint8_t noise[70000], text[5000];
+    uint32_t x = 0x9E3779B9u;
+    for (size_t i = 0; i < sizeof noise; i++) {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        noise[i] = (uint8_t)(x >> 24);
+    }
+    for (size_t i = 0; i < sizeof text; i++)
+        text[i] = (uint8_t)("Metroid "[i % 8]);
+    static uint8_t zeros[200000];
+    const fixture_disc_file files[] = {
+        {.path = "Metroid1.pak", .data = noise, .len = sizeof noise},
+        {.path = "zeros.bin", .data = zeros, .len = sizeof zeros},
+        {.path = "Audio/text.txt", .data = text, .len = sizeof text},
+    };
+    fixture_disc_opts o;
+    fixture_disc_opts_init(&o, "GM8E01", 2, "Container Disc");
+    util_err err;
+    util_err_clear(&err);
+    if (fixture_disc_build(&g_disc, &g_len, &o, files, 3, &err) != 0)
+        fail_msg("%s", err.msg);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    free(g_disc);
+    return 0;
+}
+
+/* Open buf as a container; 0 and *disc, or the error code with err filled. */
+static int open_ctr(const uint8_t *buf, size_t len, size_t cache, util_src **file, util_src **disc,
+                    disc_container_info *info, util_err *err)
+{
+    assert_int_equal(util_src_open_mem(file, buf, len, NULL), 0);
+    util_err_clear(err);
+    int rc = disc_container_open(disc, *file, cache, info, err);
+    if (rc) {
+        assert_null(*disc);
+        util_src_close(*file);
+        *file = NULL;
+    }
+    return rc;
+}
+
+/* Every byte of src equals the disc, read in uneven pieces that straddle blocks. */
+static void expect_disc_bytes(const util_src *src)
+{
+    assert_int_equal(util_src_size(src) >= g_len, 1);
+    uint8_t *buf = malloc(g_len);
+    assert_non_null(buf);
+    size_t off = 0, step = 1;
+    while (off < g_len) {
+        size_t n = g_len - off < step ? g_len - off : step;
+        util_err err;
+        util_err_clear(&err);
+        if (util_src_read(src, buf + off, off, n, &err) != 0)
+            fail_msg("read at 0x%zx: %s", off, err.msg);
+        off += n;
+        step = step * 3 + 7;
+        if (step > 3 * BS)
+            step = 1;
+    }
+    assert_memory_equal(buf, g_disc, g_len);
+    free(buf);
+}
+
+static void expect_disc(util_src *src)
+{
+    disc_image *d = NULL;
+    util_err err;
+    util_err_clear(&err);
+    if (disc_open_src(&d, src, &err) != 0)
+        fail_msg("%s", err.msg);
+    assert_string_equal(d->header.label, "GM8E01_02");
+    const disc_file *f = disc_find(d, "audio/TEXT.txt");
+    assert_non_null(f);
+    util_src *fs = NULL;
+    uint8_t b[8];
+    assert_int_equal(disc_file_open(&fs, d, f, NULL), 0);
+    assert_int_equal(util_src_read(fs, b, 4992, 8, NULL), 0);
+    assert_memory_equal(b, "Metroid ", 8);
+    util_src_close(fs);
+    disc_close(d);
+}
+
+static void test_gcz(void **state)
+{
+    (void)state;
+    size_t len;
+    uint8_t *gcz = gcz_build(g_disc, g_len, BS, &len);
+    util_src *file, *src;
+    disc_container_info info;
+    util_err err;
+    assert_int_equal(open_ctr(gcz, len, 0, &file, &src, &info, &err), 0);
+    assert_int_equal(info.kind, DISC_KIND_GCZ);
+    assert_int_equal(info.disc_size, g_len);
+    assert_int_equal(info.file_size, len);
+    assert_int_equal(info.block_size, BS);
+    assert_string_equal(info.compression, "zlib");
+    assert_true(len < g_len); /* the zeros compressed */
+    expect_disc_bytes(src);
+    expect_disc(src);
+    util_src_close(src); /* closes file too */
+    /* a cache of one block: every read evicts, still the same bytes */
+    assert_int_equal(open_ctr(gcz, len, 1, &file, &src, &info, &err), 0);
+    expect_disc_bytes(src);
+    util_src_close(src);
+    /* a disc that is not a multiple of the block size */
+    size_t len2;
+    uint8_t *gcz2 = gcz_build(g_disc, g_len - 1000, BS, &len2);
+    assert_int_equal(open_ctr(gcz2, len2, 0, &file, &src, &info, &err), 0);
+    assert_int_equal(util_src_size(src), g_len - 1000);
+    uint8_t b[4];
+    assert_int_equal(util_src_read(src, b, g_len - 1004, 4, NULL), 0);
+    assert_memory_equal(b, g_disc + g_len - 1004, 4);
+    assert_int_equal(util_src_read(src, b, g_len - 1002, 4, NULL), UTIL_EIO);
+    util_src_close(src);
+    free(gcz2);
+    free(gcz);
+}
+
+static void test_ciso(void **state)
+{
+    (void)state;
+    size_t len;
+    uint32_t absent;
+    uint8_t *c = ciso_build(g_disc, g_len, BS, &len, &absent);
+    assert_true(absent >= 5); /* zeros.bin */
+    util_src *file, *src;
+    disc_container_info info;
+    util_err err;
+    assert_int_equal(open_ctr(c, len, 0, &file, &src, &info, &err), 0);
+    assert_int_equal(info.kind, DISC_KIND_CISO);
+    assert_int_equal(info.block_size, BS);
+    assert_int_equal(info.disc_size, (uint64_t)(0x8000 - 8) * BS); /* what the map spans */
+    assert_string_equal(info.compression, "none");
+    expect_disc_bytes(src);
+    expect_disc(src);
+    uint8_t b[16];
+    assert_int_equal(util_src_read(src, b, (uint64_t)1000 * BS, 16, NULL), 0); /* absent */
+    for (int i = 0; i < 16; i++)
+        assert_int_equal(b[i], 0);
+    util_src_close(src);
+    free(c);
+}
+
+/* ---- threads -------------------------------------------------------------------------- */
+
+typedef struct reader {
+    const util_src *src;
+    uint32_t seed;
+    int bad;
+} reader;
+
+static void *read_many(void *arg)
+{
+    reader *r = arg;
+    uint8_t buf[3 * BS];
+    uint32_t x = r->seed;
+    for (int i = 0; i < 300; i++) {
+        x = x * 1103515245u + 12345u;
+        size_t off = (x >> 4) % g_len;
+        size_t n = (x >> 8) % sizeof buf;
+        if (n > g_len - off)
+            n = g_len - off;
+        if (util_src_read(r->src, buf, off, n, NULL) != 0 || memcmp(buf, g_disc + off, n) != 0)
+            r->bad++;
+    }
+    return NULL;
+}
+
+static void test_threads(void **state)
+{
+    (void)state;
+    size_t len;
+    uint8_t *gcz = gcz_build(g_disc, g_len, BS, &len);
+    util_src *file, *src;
+    util_err err;
+    assert_int_equal(open_ctr(gcz, len, 2 * BS, &file, &src, NULL, &err), 0);
+    pthread_t t[4];
+    reader r[4];
+    for (int i = 0; i < 4; i++) {
+        r[i] = (reader){src, (uint32_t)i * 7919u + 1u, 0};
+        assert_int_equal(pthread_create(&t[i], NULL, read_many, &r[i]), 0);
+    }
+    for (int i = 0; i < 4; i++) {
+        pthread_join(t[i], NULL);
+        assert_int_equal(r[i].bad, 0);
+    }
+    util_src_close(src);
+    free(gcz);
+}
+
+/* ---- hostile GCZ ---------------------------------------------------------------------- */
+
+static uint32_t rd32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Open must fail with code at offset; the message holds want. */
+static void expect_open_fails(const uint8_t *buf, size_t len, int code, uint64_t off,
+                              const char *want)
+{
+    util_src *file, *src = NULL;
+    util_err err;
+    int rc = open_ctr(buf, len, 0, &file, &src, NULL, &err);
+    if (rc == 0)
+        util_src_close(src);
+    assert_int_equal(rc, code);
+    assert_int_equal(err.offset, off);
+    if (!strstr(err.msg, want))
+        fail_msg("'%s' not in '%s'", want, err.msg);
+}
+
+/* Open succeeds, reading the whole disc fails with code; the message holds want. */
+static void expect_read_fails(const uint8_t *buf, size_t len, int code, const char *want)
+{
+    util_src *file, *src = NULL;
+    util_err err;
+    assert_int_equal(open_ctr(buf, len, 0, &file, &src, NULL, &err), 0);
+    uint8_t *all = malloc(g_len);
+    assert_non_null(all);
+    util_err_clear(&err);
+    assert_int_equal(util_src_read(src, all, 0, g_len, &err), code);
+    assert_true(err.offset < g_len); /* a disc offset */
+    if (!strstr(err.msg, want))
+        fail_msg("'%s' not in '%s'", want, err.msg);
+    free(all);
+    util_src_close(src);
+}
+
+static void test_gcz_hostile(void **state)
+{
+    (void)state;
+    size_t len;
+    uint8_t *gcz = gcz_build(g_disc, g_len, BS, &len), *b = malloc(len);
+    assert_non_null(b);
+    uint32_t n = rd32(gcz + 28);
+    size_t data = 32 + (size_t)n * 12;
+    /* truncated: in the header, in the tables, in the blocks */
+    expect_open_fails(gcz, 20, UTIL_ETRUNC, 20, "GCZ");
+    expect_open_fails(gcz, 40, UTIL_ETRUNC, 40, "tables");
+    expect_open_fails(gcz, len - 1, UTIL_ETRUNC, len - 1, "truncated");
+    /* block size 0, and more than DISC_MAX_BLOCK */
+    memcpy(b, gcz, len);
+    put32(b + 24, 0);
+    expect_open_fails(b, len, UTIL_EFORMAT, 24, "block size");
+    put32(b + 24, DISC_MAX_BLOCK + 1);
+    expect_open_fails(b, len, UTIL_EFORMAT, 24, "block size");
+    /* a count the file cannot hold: refused before the tables are allocated */
+    memcpy(b, gcz, len);
+    put32(b + 28, 0x7FFFFFFFu);
+    put64(b + 16, (uint64_t)0x7FFFFFFFu * BS);
+    expect_open_fails(b, len, UTIL_ETRUNC, len, "tables");
+    /* the disc size does not fit the block count */
+    memcpy(b, gcz, len);
+    put64(b + 16, (uint64_t)n * BS + 1);
+    expect_open_fails(b, len, UTIL_EFORMAT, 16, "disc size");
+    put64(b + 16, 0);
+    expect_open_fails(b, len, UTIL_EFORMAT, 16, "disc size");
+    /* a pointer past the next block / the end of the data */
+    memcpy(b, gcz, len);
+    put64(b + 32 + 2 * 8, 0x10000000u);
+    expect_open_fails(b, len, UTIL_EFORMAT, 32 + 2 * 8, "points at");
+    memcpy(b, gcz, len);
+    put64(b + 32 + 3 * 8, 5); /* block 2 starts after block 3 */
+    expect_open_fails(b, len, UTIL_EFORMAT, 32 + 2 * 8, "past the next block");
+    memcpy(b, gcz, len);
+    put64(b + 32 + (size_t)(n - 1) * 8, len); /* the last block starts past the end */
+    expect_open_fails(b, len, UTIL_EFORMAT, 32 + (uint64_t)(n - 1) * 8, "end of the data");
+    /* a compressed block flagged stored: its size is not the block size */
+    memcpy(b, gcz, len);
+    b[32 + 0 * 8 + 7] |= 0x80;
+    expect_open_fails(b, len, UTIL_EFORMAT, 32, "stored block");
+    /* a hash that does not match */
+    memcpy(b, gcz, len);
+    b[32 + (size_t)n * 8 + 3 * 4] ^= 1;
+    expect_read_fails(b, len, UTIL_EFORMAT, "Adler-32");
+    /* corrupt zlib data (the hash made to match, so zlib sees it) */
+    memcpy(b, gcz, len);
+    uint64_t p0 = 0; /* block 0 is compressed */
+    uint64_t p1 = (uint64_t)rd32(b + 40) | (uint64_t)(rd32(b + 44) & 0x7FFFFFFFu) << 32;
+    b[data + p0 + 2] ^= 0xFF;
+    b[data + p0 + 3] ^= 0xFF;
+    put32(b + 32 + (size_t)n * 8,
+          (uint32_t)adler32(adler32(0, Z_NULL, 0), b + data, (uInt)(p1 - p0)));
+    expect_read_fails(b, len, UTIL_EFORMAT, "zlib data");
+    /* a zlib stream of half a block where a block is due */
+    {
+        uint8_t *half = calloc(1, BS);
+        uLongf clen = compressBound(BS);
+        uint8_t *z = malloc(clen);
+        assert_non_null(half);
+        assert_non_null(z);
+        assert_int_equal(compress2(z, &clen, half, BS / 2, 9), Z_OK);
+        assert_true(clen <= p1 - p0);
+        memcpy(b, gcz, len);
+        memcpy(b + data, z, clen);
+        put32(b + 32 + (size_t)n * 8,
+              (uint32_t)adler32(adler32(0, Z_NULL, 0), b + data, (uInt)(p1 - p0)));
+        expect_read_fails(b, len, UTIL_EFORMAT, "wrong size");
+        free(z);
+        free(half);
+    }
+    /* the container and disc offsets named in a read fault */
+    memcpy(b, gcz, len);
+    b[32 + (size_t)n * 8 + 4 * 4] ^= 1; /* block 4's hash */
+    {
+        util_src *file, *src = NULL;
+        util_err err;
+        assert_int_equal(open_ctr(b, len, 0, &file, &src, NULL, &err), 0);
+        uint8_t x[8];
+        util_err_clear(&err);
+        assert_int_equal(util_src_read(src, x, 4 * BS + 100, 8, &err), UTIL_EFORMAT);
+        assert_int_equal(err.offset, 4 * BS + 100);
+        char want[64];
+        uint64_t p4 =
+            (uint64_t)rd32(b + 32 + 4 * 8) | (uint64_t)(rd32(b + 36 + 4 * 8) & 0x7FFFFFFFu) << 32;
+        snprintf(want, sizeof want, "block 4 at 0x%llx (disc 0x%x)",
+                 (unsigned long long)(data + p4), 4 * BS);
+        if (!strstr(err.msg, want))
+            fail_msg("'%s' not in '%s'", want, err.msg);
+        util_src_close(src);
+    }
+    free(b);
+    free(gcz);
+}
+
+static void test_ciso_hostile(void **state)
+{
+    (void)state;
+    size_t len;
+    uint32_t absent;
+    uint8_t *c = ciso_build(g_disc, g_len, BS, &len, &absent), *b = malloc(len);
+    assert_non_null(b);
+    expect_open_fails(c, 0x7FFF, UTIL_ETRUNC, 0x7FFF, "header");
+    memcpy(b, c, len);
+    put32(b + 4, 0);
+    expect_open_fails(b, len, UTIL_EFORMAT, 4, "block size");
+    put32(b + 4, 0xFFFFFFFFu);
+    expect_open_fails(b, len, UTIL_EFORMAT, 4, "block size");
+    memcpy(b, c, len);
+    b[8 + 3] = 2;
+    expect_open_fails(b, len, UTIL_EFORMAT, 8 + 3, "neither 0 nor 1");
+    /* the map claims a stored block the file does not hold */
+    expect_open_fails(c, len - 2 * BS, UTIL_ETRUNC, len - 2 * BS, "truncated");
+    memcpy(b, c, len);
+    b[8 + 2000] = 1; /* one more stored block than the file has */
+    expect_open_fails(b, len, UTIL_ETRUNC, len, "block 2000 (disc 0x");
+    /* the last stored block cut short: a fault when its missing bytes are read */
+    expect_read_fails(c, len - 100, UTIL_EIO, "CISO block");
+    free(b);
+    free(c);
+}
+
+/* ---- kinds ---------------------------------------------------------------------------- */
+
+static void test_kinds(void **state)
+{
+    (void)state;
+    uint8_t h[0x440];
+    util_src *file, *src;
+    util_err err;
+    disc_container_info info;
+    /* a plain image is the file itself */
+    assert_int_equal(open_ctr(g_disc, g_len, 0, &file, &src, &info, &err), 0);
+    assert_ptr_equal(file, src);
+    assert_int_equal(info.kind, DISC_KIND_GCM);
+    assert_int_equal(info.disc_size, g_len);
+    util_src_close(src);
+    /* refused: say what it is and that GameCube discs are read */
+    memset(h, 0, sizeof h);
+    memcpy(h, "WBFS", 4);
+    expect_open_fails(h, sizeof h, UTIL_EFORMAT, 0, "WBFS");
+    expect_open_fails(h, sizeof h, UTIL_EFORMAT, 0, "ancsdb reads GameCube discs");
+    memcpy(h, g_disc, sizeof h);
+    memcpy(h + 0x200, "NKIT", 4);
+    expect_open_fails(h, sizeof h, UTIL_EFORMAT, 0x200, "NKit");
+    memset(h, 0, sizeof h);
+    memcpy(h, "RVZX01", 6);
+    h[0x18] = 0x5D, h[0x19] = 0x1C, h[0x1A] = 0x9E, h[0x1B] = 0xA3;
+    expect_open_fails(h, sizeof h, UTIL_EFORMAT, 0x18, "Wii disc");
+    /* a GCZ of a Wii disc opens as a container; its header is refused by the disc reader */
+    size_t len;
+    uint8_t *wii = malloc(g_len);
+    assert_non_null(wii);
+    memcpy(wii, g_disc, g_len);
+    memset(wii + 0x1C, 0, 4);
+    memcpy(wii + 0x18, "\x5D\x1C\x9E\xA3", 4);
+    uint8_t *gcz = gcz_build(wii, g_len, BS, &len);
+    assert_int_equal(open_ctr(gcz, len, 0, &file, &src, NULL, &err), 0);
+    disc_image *d = NULL;
+    util_err_clear(&err);
+    assert_int_equal(disc_open_src(&d, src, &err), UTIL_EFORMAT);
+    assert_non_null(strstr(err.msg, "Wii disc"));
+    util_src_close(src);
+    free(gcz);
+    free(wii);
+}
+
+/* disc_open_path on files: a GCZ and a CISO named anything, recognised by their magic. */
+static void test_open_path(void **state)
+{
+    (void)state;
+    char *dir = tu_tempdir();
+    assert_non_null(dir);
+    char path[4096];
+    size_t len;
+    uint32_t absent;
+    uint8_t *gcz = gcz_build(g_disc, g_len, BS, &len);
+    snprintf(path, sizeof path, "%s/disc.iso", dir);
+    assert_int_equal(tu_write_file(path, gcz, len), 0);
+    disc_image *d = NULL;
+    util_err err;
+    util_err_clear(&err);
+    if (disc_open_path(&d, path, 4 * BS, &err) != 0)
+        fail_msg("%s", err.msg);
+    assert_int_equal(d->container.kind, DISC_KIND_GCZ);
+    assert_int_equal(d->size, g_len);
+    assert_string_equal(d->header.label, "GM8E01_02");
+    disc_close(d);
+    free(gcz);
+    uint8_t *c = ciso_build(g_disc, g_len, BS, &len, &absent);
+    snprintf(path, sizeof path, "%s/game.bin", dir);
+    assert_int_equal(tu_write_file(path, c, len), 0);
+    assert_int_equal(disc_open_file(&d, path, NULL), 0);
+    assert_int_equal(d->container.kind, DISC_KIND_CISO);
+    assert_int_equal(d->fst.file_count, 3);
+    disc_close(d);
+    free(c);
+    assert_int_equal(tu_remove_tree(dir), 0);
+    free(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gcz),          cmocka_unit_test(test_ciso),
+        cmocka_unit_test(test_threads),      cmocka_unit_test(test_gcz_hostile),
+        cmocka_unit_test(test_ciso_hostile), cmocka_unit_test(test_kinds),
+        cmocka_unit_test(test_open_path),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
