@@ -12,20 +12,12 @@
 # exit 1 while the other inputs load. Exits 77 (skipped) without dolphin-tool, python3, the
 # sqlite3 shell or the sample corpus.
 set -u
-BIN=$1
-SHARED=$2
-CORPUS=$SHARED/corpus
+. "$(dirname "$0")/lib.sh"
 DT=${DOLPHIN_TOOL:-/usr/games/dolphin-tool}
 TOOL=${ANCSDB_DISC_IMAGE_TOOL:-$(dirname "$BIN")/tests/disc_image_tool}
-for need in python3 sqlite3; do
-    command -v $need >/dev/null 2>&1 || { echo "skipping: $need is not installed"; exit 77; }
-done
-[ -x "$DT" ] || { echo "skipping: $DT is not installed (Debian package dolphin-emu)"; exit 77; }
-[ -f "$CORPUS/iso/GM8E01_00.iso" ] || { echo "skipping: no sample corpus at $CORPUS"; exit 77; }
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail=0
-. "$(dirname "$0")/check.sh"
+need_tools python3 sqlite3
+[ -x "$DT" ] || skip "$DT is not installed (Debian package dolphin-emu)"
+need_corpus iso/GM8E01_00.iso
 q() { sqlite3 -batch -noheader -separator ' ' "$@"; }
 ISO=$CORPUS/iso/GM8E01_00.iso
 conv() { # IN OUT FORMAT BLOCK [COMPRESSION LEVEL]
@@ -248,4 +240,4 @@ check "damaged containers: the good image still loads whole, without a fault" "0
 (SELECT count(*) FROM paks WHERE path LIKE '%/good.iso:%' AND status = 'ok')")"
 "$BIN" pak list "$T/bad/truncated.gcz:Metroid1.pak" >/dev/null 2>"$T/err"
 check "pak list on a truncated GCZ: exit 3" 3 $?
-exit $fail
+finish
