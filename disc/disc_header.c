@@ -211,3 +211,15 @@ int disc_parse_header(disc_header *out, const uint8_t *buf, size_t len, util_err
     out->fst_max_size = be32(buf + 0x42C);
     return 0;
 }
+
+int disc_sniff_src(disc_kind *out, const util_src *src, util_err *err)
+{
+    uint8_t head[DISC_SNIFF_SIZE];
+    uint64_t size = util_src_size(src);
+    size_t n = size < sizeof head ? (size_t)size : sizeof head;
+    *out = DISC_KIND_UNKNOWN;
+    int rc = util_src_read(src, head, 0, n, err);
+    if (rc == 0)
+        *out = disc_sniff(head, n, size);
+    return rc;
+}

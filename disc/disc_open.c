@@ -144,18 +144,6 @@ int disc_open_mem(disc_image **out, const uint8_t *p, size_t len, util_err *err)
     return rc ? rc : open_owned(out, src, err);
 }
 
-int disc_sniff_src(disc_kind *out, const util_src *src, util_err *err)
-{
-    uint8_t head[DISC_SNIFF_SIZE];
-    uint64_t size = util_src_size(src);
-    size_t n = size < sizeof head ? (size_t)size : sizeof head;
-    *out = DISC_KIND_UNKNOWN;
-    int rc = util_src_read(src, head, 0, n, err);
-    if (rc == 0)
-        *out = disc_sniff(head, n, size);
-    return rc;
-}
-
 const disc_file *disc_find(const disc_image *d, const char *path)
 {
     return disc_fst_find(&d->fst, path);
