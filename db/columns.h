@@ -382,4 +382,126 @@
     C(size) C(trailing_len) C(content_id)
 // clang-format on
 
+/* ---- fields compared and counted --------------------------------------------------------
+ * DIFF(table, column): queries/release-diff-fields.sql.in compares this decoded field of the
+ * contents of two releases (`table.column`; an ID column's values print as 8 hex digits). */
+// clang-format off
+#define DB_DIFF_FIELDS(DIFF)                                                                       \
+    DIFF(ancs, character_count) DIFF(ancs, animation_count) DIFF(ancs, transition_count)           \
+    DIFF(ancs, animset_version)                                                                    \
+    DIFF(characters, char_id) DIFF(characters, version) DIFF(characters, name)                     \
+    DIFF(characters, model_id) DIFF(characters, skin_id) DIFF(characters, skeleton_id)             \
+    DIFF(characters, frozen_model_id) DIFF(characters, frozen_skin_id) DIFF(characters, cspp_id)   \
+    DIFF(characters, unknown_a) DIFF(characters, unknown_b) DIFF(characters, unknown_c)            \
+    DIFF(characters, anim_name_count) DIFF(characters, part_count) DIFF(characters, swhc_count)    \
+    DIFF(characters, third_list_count) DIFF(characters, elsc_count) DIFF(characters, spsc_count)   \
+    DIFF(characters, aabb_count) DIFF(characters, effect_count) DIFF(characters, id_map_count)     \
+    DIFF(characters, indexed_aabb_count) DIFF(characters, pas_state_count)                         \
+    DIFF(character_anims, anim_id) DIFF(character_anims, name)                                     \
+    DIFF(particle_refs, particle_type) DIFF(particle_refs, particle_id)                            \
+    DIFF(animations, name)                                                                         \
+    DIFF(anim_primitives, anim_asset_id) DIFF(anim_primitives, primitive_id)                       \
+    DIFF(anim_primitives, name)                                                                    \
+    DIFF(animation_resources, anim_asset_id) DIFF(animation_resources, evnt_asset_id)              \
+    DIFF(events, name) DIFF(events, poi_type) DIFF(events, time) DIFF(events, char_index)          \
+    DIFF(events, flags) DIFF(events, value) DIFF(events, locator_name) DIFF(events, duration)       \
+    DIFF(events, particle_type) DIFF(events, particle_id) DIFF(events, bone_name)                  \
+    DIFF(events, bone_id) DIFF(events, scale) DIFF(events, sound_id) DIFF(events, falloff)         \
+    DIFF(events, max_distance)
+
+/* The census of fields known only as "unknown" or constant (db/census/census.sql.in, for the
+ * ANCS and EVNT contents): each
+ * content not counted yet adds one census_contents row per (field, value) with the number of
+ * its rows holding that value. The rows of table are the content's (DB_OWNERS' key joins
+ * them; census_mt: the meta-transitions census.sql.in gathers first).
+ *   CV(field, table, column, where)  the value is the column as text
+ *   CX(field, table, value, where, group)  the value is an expression, rows grouped by group
+ * where: a condition on the rows counted, or "". */
+#define DB_CENSUS_FIELDS(CV, CX)                                                                   \
+    CV("ancs.version", ancs, ancs_version, "")                                                     \
+    CV("charset.version", ancs, charset_version, "")                                               \
+    CV("char.version", characters, version, "")                                                    \
+    CV("char.unknown_a", characters, unknown_a, "")                                                \
+    CV("char.unknown_b", characters, unknown_b, "unknown_b IS NOT NULL")                           \
+    CV("char.unknown_c", characters, unknown_c, "unknown_c IS NOT NULL")                           \
+    CV("char.particles.third_list.count", characters, third_list_count,                            \
+       "third_list_count IS NOT NULL")                                                             \
+    CX("char.anim_name.unknown_string", character_anims,                                           \
+       "CASE WHEN unknown = '' THEN '(empty)' ELSE unknown END", "unknown IS NOT NULL", "unknown")  \
+    CX("char.indexed_aabb.anim_id", indexed_aabbs,                                                 \
+       "CASE WHEN anim_id = seq THEN 'equals position' ELSE 'differs from position' END", "",      \
+       "anim_id = seq")                                                                            \
+    CX("char.effect_component.flags", effect_components, "printf('0x%08X', flags)", "", "flags")   \
+    CV("char.effect_component.parented_mode", effect_components, parented_mode, "")                \
+    CX("char.frozen_model", characters,                                                            \
+       "CASE frozen_model_id WHEN 0 THEN '00000000 (none)' WHEN 4294967295 THEN "                  \
+       "'FFFFFFFF (none)' ELSE 'an asset' END",                                                    \
+       "frozen_model_id IS NOT NULL",                                                              \
+       "CASE frozen_model_id WHEN 0 THEN 0 WHEN 4294967295 THEN 1 ELSE 2 END")                     \
+    CX("char.frozen_skin", characters,                                                             \
+       "CASE frozen_skin_id WHEN 0 THEN '00000000 (none)' WHEN 4294967295 THEN "                   \
+       "'FFFFFFFF (none)' ELSE 'an asset' END",                                                    \
+       "frozen_skin_id IS NOT NULL",                                                               \
+       "CASE frozen_skin_id WHEN 0 THEN 0 WHEN 4294967295 THEN 1 ELSE 2 END")                      \
+    CX("pas.magic", characters, "pas_magic", "", "pas_magic")                                      \
+    CV("pas.state.type", pas_states, state_type, "")                                               \
+    CX("pas.state.parm_count", pas_states, "CASE WHEN parm_count > 8 THEN '> 8' ELSE '<= 8' END",  \
+       "", "parm_count > 8")                                                                       \
+    CV("pas.parm.type", pas_parms, parm_type, "")                                                  \
+    CV("pas.parm.weight_function", pas_parms, weight_function, "")                                 \
+    CV("animset.version", ancs, animset_version, "")                                               \
+    CV("transition.unknown_id", transitions, unknown_id, "")                                       \
+    CV("metaanim.blend.unknown_flag", meta_anim_nodes, unknown_flag, "type IN (1, 2)")             \
+    CX("metaanim.random.probability_pattern", meta_anim_nodes, "prob_pattern", "type = 3",         \
+       "prob_pattern")                                                                             \
+    CV("metaanim.play.start_time.type", meta_anim_nodes, start_time_type, "type = 0")              \
+    CV("metatrans.type", census_mt, t, "")                                                         \
+    CV("metatrans.unknown_flag", census_mt, unknown_flag, "t IN (1, 2)")                           \
+    CV("metatrans.run_a", census_mt, run_a, "t IN (1, 2)")                                         \
+    CX("metatrans.flags", census_mt, "printf('0x%08X', flags)", "t IN (1, 2)", "flags")            \
+    CV("metatrans.duration.type", census_mt, duration_type, "t IN (1, 2)")                         \
+    CV("evnt.version", evnt, version, "")                                                          \
+    CV("evnt.embedded.version", event_sets, version, "")                                           \
+    CX("evnt.embedded.count_vs_animations", ancs,                                                  \
+       "CASE WHEN event_set_count = animation_count THEN 'equal' WHEN event_set_count > "          \
+       "animation_count THEN 'more sets than animations' ELSE 'fewer sets than animations' END",   \
+       "event_set_count IS NOT NULL",                                                              \
+       "CASE WHEN event_set_count = animation_count THEN 0 WHEN event_set_count > "                \
+       "animation_count THEN 1 ELSE 2 END")                                                        \
+    CV("poi.unknown_u16", events, unknown_u16, "")                                                 \
+    CX("poi.index", events, "CAST(\"index\" AS TEXT)", "", "\"index\"")                              \
+    CX("poi.unique", events, "CAST(\"unique\" AS TEXT)", "", "\"unique\"")                           \
+    CX("poi.flags", events, "printf('0x%08X', flags)", "", "flags")                                \
+    CX("poi.type per kind", events, "kind || ':' || poi_type", "", "kind, poi_type")               \
+    CX("poi.sound.id_high_bits", events, "printf('0x%08X', sound_id & 4294901760)",                \
+       "kind = 'sound'", "sound_id & 4294901760")                                                  \
+    CV("poi.sound.echoes_unknown_a", events, echoes_unknown_a, "echoes_unknown_a IS NOT NULL")     \
+    CV("poi.sound.echoes_unknown_b", events, echoes_unknown_b, "echoes_unknown_b IS NOT NULL")     \
+    CV("poi.sound.echoes_unknown_c", events, echoes_unknown_c, "echoes_unknown_c IS NOT NULL")     \
+    CV("poi.sound.echoes_unknown_d", events, echoes_unknown_d, "echoes_unknown_d IS NOT NULL")     \
+    CV("poi.particle.duration", events, duration, "kind = 'particle'")                             \
+    CV("poi.particle.parented_mode", events, parented_mode, "kind = 'particle'")
+
+/* The same for the MLVL and STRG contents, counted by db/census/20_world.sql.in. */
+#define DB_CENSUS_WORLD_FIELDS(CV, CX)                                                             \
+    CX("mlvl.version", mlvl_worlds, "printf('0x%X', version)", "", "version")                      \
+    CV("mlvl.unknown_after_area_count", mlvl_worlds, unknown_after_area_count,                     \
+       "unknown_after_area_count IS NOT NULL")                                                     \
+    CV("mlvl.script_layer_header", mlvl_worlds, script_layer_header, "")                           \
+    CV("mlvl.script_instance_count", mlvl_worlds, script_instance_count, "")                       \
+    CX("mlvl.unknown_string", mlvl_worlds,                                                         \
+       "CASE WHEN unknown_string = '' THEN '(empty)' ELSE unknown_string END",                     \
+       "unknown_string IS NOT NULL", "unknown_string")                                             \
+    CX("mlvl.padding", mlvl_worlds, "CASE WHEN trailing_len = 0 THEN 'none' ELSE 'present' END",   \
+       "", "trailing_len = 0")                                                                     \
+    CV("area.unknown", mlvl_areas, unknown, "")                                                    \
+    CX("area.layer_flags.unused_bits", mlvl_areas,                                                 \
+       "CASE WHEN layer_count >= 64 THEN 'none unused' WHEN (layer_flags | ((1 << layer_count) "   \
+       "- 1)) = -1 THEN 'all set' ELSE 'not all set' END",                                         \
+       "", "4")                                                                                    \
+    CV("area.dock.coordinate_count", area_dock_links, coordinate_count, "link_index = 0")          \
+    CV("strg.version", strg, version, "")                                                          \
+    CX("strg.first_language", strg, "substr(languages, 1, 4)", "", "substr(languages, 1, 4)")
+// clang-format on
+
 #endif

@@ -20,6 +20,7 @@ typedef struct id_col {
 typedef struct pair {
     const char *table, *column, *extra;
 } pair;
+/* owners: column = the key columns */
 typedef struct owner_col {
     const char *table, *ancs, *char_index, *when;
 } owner_col;
@@ -266,14 +267,140 @@ static void gen_views(const char *out_c, const char *out_sql)
 }
 
 /* ---- `-- @gen NAME` blocks ---------------------------------------------------------------*/
+#define DIFF_ROW(t, c) {#t, #c, NULL},
+static const pair diffs[] = {DB_DIFF_FIELDS(DIFF_ROW)};
+
+typedef struct census_field {
+    const char *field, *table, *value, *where, *group;
+    int cast; /* value and group are a column: CAST(column AS TEXT), column */
+} census_field;
+#define CENSUS_CV(f, t, c, w)    {f, #t, #c, w, #c, 1},
+#define CENSUS_CX(f, t, v, w, g) {f, #t, v, w, g, 0},
+static const census_field census[] = {DB_CENSUS_FIELDS(CENSUS_CV, CENSUS_CX){NULL}};
+static const census_field census_world[] = {DB_CENSUS_WORLD_FIELDS(CENSUS_CV, CENSUS_CX){NULL}};
+
+typedef struct wrap {
+    FILE *f;
+    int col; /* the column the line has reached */
+    const char *indent;
+} wrap;
+
+/* Writes piece after a space, or on a new line (indented) past 100 columns. */
+static void wrap_put(wrap *w, const char *piece)
+{
+    int k = (int)strlen(piece);
+    if (w->col + 1 + k > 100) {
+        fprintf(w->f, "\n%s", w->indent);
+        w->col = (int)strlen(w->indent);
+    } else {
+        fputc(' ', w->f);
+        w->col++;
+    }
+    fputs(piece, w->f);
+    w->col += k;
+}
+
+/* ), f_<table>(f) AS (VALUES ('column'), ...) for each table of DB_DIFF_FIELDS. */
+static void diff_field_lists(FILE *f)
+{
+    for (size_t i = 0; i < NELEM(diffs); i++) {
+        if (i && !strcmp(diffs[i - 1].table, diffs[i].table))
+            continue;
+        fprintf(f, "), f_%s(f) AS (\n    VALUES", diffs[i].table);
+        wrap w = {f, 10, "           "};
+        for (size_t k = i; k < NELEM(diffs) && !strcmp(diffs[k].table, diffs[i].table); k++) {
+            char piece[128];
+            int last = k + 1 == NELEM(diffs) || strcmp(diffs[k + 1].table, diffs[i].table);
+            snprintf(piece, sizeof piece, "('%s')%s", diffs[k].column, last ? "" : ",");
+            wrap_put(&w, piece);
+        }
+        fputc('\n', f);
+    }
+}
+
+/* CASE f.f WHEN 'column' THEN alias.column ... END AS name, for the fields of table. */
+static void diff_case(FILE *f, const char *table, const char *alias, const char *name)
+{
+    int n = 0;
+    wrap w = {f, 19, "                    "};
+    fputs("           CASE f.f", f);
+    for (size_t i = 0; i < NELEM(diffs); i++) {
+        if (strcmp(diffs[i].table, table))
+            continue;
+        char piece[256];
+        snprintf(piece, sizeof piece, "WHEN '%s' THEN %s.%s", diffs[i].column, alias,
+                 diffs[i].column);
+        wrap_put(&w, piece);
+        n++;
+    }
+    if (!n)
+        die("diff_case of a table without DB_DIFF_FIELDS", table);
+    char end[128];
+    snprintf(end, sizeof end, "END AS %s,", name);
+    wrap_put(&w, end);
+    fputc('\n', f);
+}
+
+/* VALUES ('table.column'), ... for the compared fields that hold asset IDs. */
+static void diff_id_fields(FILE *f)
+{
+    wrap w = {f, 10, "           "};
+    fputs("    VALUES", f);
+    int n = 0;
+    for (size_t i = 0; i < NELEM(diffs); i++)
+        if (find_id(diffs[i].table, diffs[i].column))
+            n++;
+    for (size_t i = 0; i < NELEM(diffs); i++) {
+        if (!find_id(diffs[i].table, diffs[i].column))
+            continue;
+        char piece[256];
+        snprintf(piece, sizeof piece, "('%s.%s')%s", diffs[i].table, diffs[i].column,
+                 --n ? "," : "");
+        wrap_put(&w, piece);
+    }
+    fputc('\n', f);
+}
+
+/* One INSERT INTO census_contents per entry of list: the contents of temp table `from` (which
+ * holds their key under each owner name DB_OWNERS uses). */
+static void census_fields(FILE *f, const census_field *list, const char *from)
+{
+    for (const census_field *c = list; c->field; c++) {
+        const pair *o = find_pair(owners, NELEM(owners), c->table, NULL);
+        if (!o)
+            die("census field of a table without DB_OWNERS", c->field);
+        fputs("INSERT INTO census_contents(content_id, game, field, value, count)\n", f);
+        if (c->cast)
+            fprintf(f, "SELECT content_id, game, '%s', CAST(%s AS TEXT), count(*)\n", c->field,
+                    c->value);
+        else
+            fprintf(f, "SELECT content_id, game, '%s', %s, count(*)\n", c->field, c->value);
+        if (*o->column)
+            fprintf(f, "FROM %s CROSS JOIN %s USING (%s)\n", from, c->table, o->column);
+        else
+            fprintf(f, "FROM %s\n", c->table);
+        if (*c->where)
+            fprintf(f, "WHERE %s\n", c->where);
+        fprintf(f, "GROUP BY content_id, game, %s;\n", c->group);
+    }
+}
+
 static void fill_line(FILE *f, char *line)
 {
     char *words[8];
     int n = 0;
     for (char *w = strtok(line, " \t\n"); w && n < 8; w = strtok(NULL, " \t\n"))
         words[n++] = w;
-    (void)f;
-    die("unknown @gen block", n > 2 ? words[2] : line);
+    if (n == 3 && !strcmp(words[2], "diff_field_lists"))
+        diff_field_lists(f);
+    else if (n == 6 && !strcmp(words[2], "diff_case"))
+        diff_case(f, words[3], words[4], words[5]);
+    else if (n == 3 && !strcmp(words[2], "diff_id_fields"))
+        diff_id_fields(f);
+    else if (n == 5 && !strcmp(words[2], "census_fields"))
+        census_fields(f, !strcmp(words[4], "world") ? census_world : census, words[3]);
+    else
+        die("unknown @gen block", n > 2 ? words[2] : line);
 }
 
 static void gen_fill(const char *in, const char *out)
@@ -295,7 +422,6 @@ static void gen_fill(const char *in, const char *out)
 
 int main(int argc, char **argv)
 {
-    (void)owners;
     if (argc == 4 && !strcmp(argv[1], "views"))
         gen_views(argv[2], argv[3]);
     else if (argc == 4 && !strcmp(argv[1], "fill"))
