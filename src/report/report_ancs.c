@@ -739,11 +739,7 @@ static int ancs_page(report *r, const ancs_row *a, const char *deps_sql)
         return -1;
     if (!rc)
         rc = rep_find_add(r, "ANCS", a->game, a->id, a->label, rel) ? -1 : 0;
-    char work[4096];
-    work_path(work, sizeof work, r, a, "dot.svg");
-    remove(work);
-    work_path(work, sizeof work, r, a, "dot");
-    remove(work);
+    /* the work files stay until the end, removed with the rest of .work (many at once) */
     return rc;
 }
 

@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,89 @@ static void remove_tree_at(int fd, const char *name, int depth)
             remove_tree_at(dirfd(d), e->d_name, depth + 1);
     closedir(d);
     unlinkat(fd, name, AT_REMOVEDIR);
+}
+
+/* Threads removing one folder's entries at once. Removing a file can wait on the disk (a
+ * filesystem that discards freed blocks waits for each), so several removals at once finish
+ * many times sooner than one after the other, whatever the cores. */
+#define REMOVERS 32
+
+typedef struct remover {
+    int fd;       /* the folder */
+    char **names; /* its entries */
+    size_t n, first, step;
+} remover;
+
+static void *remove_share(void *arg)
+{
+    remover *w = arg;
+    for (size_t i = w->first; i < w->n; i += w->step)
+        remove_tree_at(w->fd, w->names[i], 1);
+    return NULL;
+}
+
+/* remove_tree_at, with the entries of a folder (and, the same way, of its subfolders) removed
+ * by REMOVERS threads at once when it holds many. */
+static void remove_tree_fast(int fd, const char *name, int depth)
+{
+    if (unlinkat(fd, name, 0) == 0 || errno == ENOENT || depth > 64)
+        return;
+    int sub = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (sub < 0)
+        return;
+    DIR *d = fdopendir(sub);
+    if (!d) {
+        close(sub);
+        return;
+    }
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    int oom = 0;
+    struct dirent *e;
+    while (!oom && (e = readdir(d)) != NULL) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        if (n == cap) {
+            size_t nc = cap ? cap * 2 : 256;
+            char **nn = realloc(names, nc * sizeof *nn);
+            if (!nn) {
+                oom = 1;
+                break;
+            }
+            names = nn;
+            cap = nc;
+        }
+        if (!(names[n] = strdup(e->d_name)))
+            oom = 1;
+        else
+            n++;
+    }
+    int fdd = dirfd(d);
+    if (oom || n < 4 * REMOVERS) {
+        for (size_t i = 0; i < n; i++)
+            remove_tree_fast(fdd, names[i], depth + 1);
+    } else {
+        pthread_t t[REMOVERS];
+        remover w[REMOVERS];
+        int started[REMOVERS] = {0};
+        for (size_t k = 0; k < REMOVERS; k++) {
+            w[k] = (remover){fdd, names, n, k, REMOVERS};
+            started[k] = pthread_create(&t[k], NULL, remove_share, &w[k]) == 0;
+            if (!started[k])
+                remove_share(&w[k]);
+        }
+        for (size_t k = 0; k < REMOVERS; k++)
+            if (started[k])
+                pthread_join(t[k], NULL);
+    }
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    closedir(d);
+    if (oom) /* what is left, one by one */
+        remove_tree_at(fd, name, depth);
+    else
+        unlinkat(fd, name, AT_REMOVEDIR);
 }
 
 /* 1 when DIR holds an earlier report: its marker, or (a report made before the marker) an
@@ -196,7 +280,7 @@ static int move_in(report *r, const char *name, int *trashfd, char *trash)
 int rep_stage_commit(report *r)
 {
     char work[] = ".work";
-    remove_tree_at(r->stagefd, work, 0);
+    remove_tree_fast(r->stagefd, work, 0);
     int fd = dup(r->stagefd);
     DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
     if (!d) {
@@ -248,7 +332,7 @@ int rep_stage_commit(report *r)
     if (trashfd >= 0) {
         close(trashfd);
         const char *base = strrchr(trash, '/');
-        remove_tree_at(r->dirfd, base ? base + 1 : trash, 0);
+        remove_tree_fast(r->dirfd, base ? base + 1 : trash, 0);
     }
     free(trash);
     if (!rc)
@@ -264,7 +348,7 @@ void rep_stage_abort(report *r)
     }
     if (r->stage && r->dirfd >= 0) {
         const char *base = strrchr(r->stage, '/');
-        remove_tree_at(r->dirfd, base ? base + 1 : r->stage, 0);
+        remove_tree_fast(r->dirfd, base ? base + 1 : r->stage, 0);
     }
     free(r->stage);
     r->stage = NULL;
