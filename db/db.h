@@ -207,6 +207,10 @@ int db_names_refresh_pak(db *d, util_err *err);
  * labels there are when one is no release's; UTIL_ESQL. */
 int db_scope_release(db *d, const char *label, util_err *err);
 
+/* 1 when an integer result column called name holds asset IDs (printed as 8 hex digits): a
+ * column db/columns.h declares an asset ID, or a named query's computed column named so. */
+int db_is_id_column(const char *name);
+
 /* A flag a query can test whatever connection runs it: a TEMP view called name exists from
  * now on (`EXISTS (SELECT 1 FROM temp.sqlite_master WHERE name = 'opt_all_paths')`), so
  * that the same SQL runs where the flag is never set. Works on read-only connections. */
