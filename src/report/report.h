@@ -29,14 +29,19 @@ typedef struct rep_ref {
 
 typedef struct report {
     struct db *d;
-    const char *dir;    /* the folder asked for (-o) */
-    int dirfd;          /* it, opened once (-1 until then) */
-    char *stage;        /* DIR/.ancsdb-report-XXXXXX: this run's private folder (mkdtemp) */
-    int stagefd;        /* it, opened; every page is written below it by openat */
-    const char *dbname; /* shown in page footers */
-    int have_dot;       /* Graphviz found */
-    int jobs;           /* dot processes at once */
-    int progress;       /* stderr is a terminal */
+    const char *dir;       /* the folder asked for (-o) */
+    int dirfd;             /* it, opened once (-1 until then) */
+    char *stage;           /* DIR/.ancsdb-report-XXXXXX: this run's private folder (mkdtemp) */
+    int stagefd;           /* it, opened; every page is written below it by openat */
+    const char *dbname;    /* shown in page footers */
+    int have_dot;          /* Graphviz found */
+    char dot_version[160]; /* what `dot -V` said (part of every graph's key) */
+    int jobs;              /* dot processes at once */
+    long drawn, reused;    /* graphs drawn by dot in this run, taken from the earlier report */
+    FILE *svgs;            /* the reused drawings (a temporary file), NULL until the first */
+    uint64_t svgs_len;
+    double t0;    /* when the run began (CLOCK_MONOTONIC seconds) */
+    int progress; /* stderr is a terminal */
     int quiet;
     long pages, bytes; /* written so far */
     /* every asset reached, sorted by (game, type, id) once the ANCS pages are done */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -202,7 +203,10 @@ void rep_progress_done(report *r, const char *what, long total)
         return;
     if (r->progress)
         fputc('\r', stderr);
-    cli_say(stderr, "report: %s %ld/%ld\n", what, total, total);
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    double at = (double)t.tv_sec + (double)t.tv_nsec / 1e9 - r->t0;
+    cli_say(stderr, "report: %s %ld/%ld (at %.1f s)\n", what, total, total, at);
 }
 
 int rep_find_add(report *r, const char *kind, const char *game, uint32_t id, const char *name,
