@@ -1,9 +1,26 @@
 # Compile .sql files into C, so the binary works wherever it is copied.
-# cmake -DOUT=file.c -DDIR=folder -DVAR=name -DMODE=table|concat -P embed_sql.cmake
+# cmake -DOUT=file.c -DDIR=folder -DVAR=name -DMODE=table|concat [-DEXTRA=a.sql|b.sql]
+#       -P embed_sql.cmake
 #   table:  const char *const VAR[][2] = {{"NAME", "text"}, ..., {NULL, NULL}};  (queries/)
 #   concat: const char VAR[] = "text of every file, in name order";            (db/schema/)
-file(GLOB files ${DIR}/*.sql)
-list(SORT files)
+# EXTRA: files written at build time (db/gen/gen_sql.c) taken with DIR's, by file name.
+file(GLOB dir_files ${DIR}/*.sql)
+if(DEFINED EXTRA AND NOT EXTRA STREQUAL "")
+    string(REPLACE "|" ";" extra_files "${EXTRA}")
+    list(APPEND dir_files ${extra_files})
+endif()
+# in order of the file names (not of the folders holding them)
+set(keyed "")
+foreach(f ${dir_files})
+    get_filename_component(n ${f} NAME)
+    list(APPEND keyed "${n}|${f}")
+endforeach()
+list(SORT keyed)
+set(files "")
+foreach(k ${keyed})
+    string(REGEX REPLACE "^[^|]*[|]" "" f "${k}")
+    list(APPEND files ${f})
+endforeach()
 
 # A file's text as C string literal chunks (hex escapes; no literal too long for a compiler).
 function(sql_chunks f outvar)

@@ -440,6 +440,9 @@ int db_open_wait(db **out, const char *path, int mode, void (*waiting)(void *ctx
     }
     if (tables != 0 && older && (rc = upgrade(d, ver, err)) != 0)
         goto done;
+    /* the v_ views as this ancsdb writes them (a new file, or one an older ancsdb made) */
+    if ((rc = dbi_views_sync(d, err)) != 0)
+        goto done;
     if ((rc = prepare_all(d, err)) != 0)
         goto done;
     *out = d;

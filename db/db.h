@@ -207,6 +207,10 @@ int db_names_refresh_pak(db *d, util_err *err);
  * labels there are when one is no release's; UTIL_ESQL. */
 int db_scope_release(db *d, const char *label, util_err *err);
 
+/* 1 when an integer result column called name holds asset IDs (printed as 8 hex digits): a
+ * column db/columns.h declares an asset ID, or a named query's computed column named so. */
+int db_is_id_column(const char *name);
+
 /* A flag a query can test whatever connection runs it: a TEMP view called name exists from
  * now on (`EXISTS (SELECT 1 FROM temp.sqlite_master WHERE name = 'opt_all_paths')`), so
  * that the same SQL runs where the flag is never set. Works on read-only connections. */
@@ -269,5 +273,43 @@ typedef struct db_exec_opts {
 
 int db_exec_ex(db *d, const char *sql, int nbind, const db_bind *binds, const db_exec_opts *o,
                const db_sink *sink, util_err *err);
+
+/* ---- a result held in memory (exec.c) ------------------------------------------------
+ * db_exec_rows runs sql as db_exec does and keeps every row: names[c] the column names of
+ * the first result, row r's column c at cells[r * ncols + c], TEXT and BLOB bytes copied
+ * (NUL-terminated, n kept). A row of another width than the first stops the run. */
+typedef struct db_rows {
+    int ncols;
+    char **names; /* ncols names, or NULL before any result */
+    size_t nrows, cap;
+    db_cell *cells; /* owned */
+    int oom;
+} db_rows;
+
+/* *out is emptied first; on failure it holds the rows read so far. UTIL_ENOMEM ("out of
+ * memory"), or db_exec's errors. owned: free with db_rows_free (also after a failure). */
+int db_exec_rows(db_rows *out, db *d, const char *sql, int nbind, const db_bind *binds,
+                 util_err *err);
+/* NULL-tolerant; leaves *t empty. */
+void db_rows_free(db_rows *t);
+/* The index of the column called name, or -1. */
+int db_rows_col(const db_rows *t, const char *name);
+
+static inline const db_cell *db_rows_at(const db_rows *t, size_t row, int col)
+{
+    return &t->cells[row * (size_t)t->ncols + (size_t)col];
+}
+/* The cell's text; NULL unless it is TEXT. */
+static inline const char *db_rows_text(const db_rows *t, size_t row, int col)
+{
+    const db_cell *c = db_rows_at(t, row, col);
+    return c->type == DB_TEXT ? c->s : NULL;
+}
+/* The cell's integer; -1 unless it is INTEGER. */
+static inline int64_t db_rows_int(const db_rows *t, size_t row, int col)
+{
+    const db_cell *c = db_rows_at(t, row, col);
+    return c->type == DB_INT ? c->i : -1;
+}
 
 #endif

@@ -311,3 +311,91 @@ int db_exec(db *d, const char *sql, int nbind, const db_bind *binds, const db_si
 {
     return db_exec_ex(d, sql, nbind, binds, NULL, sink, err);
 }
+
+/* ---- a result held in memory ---------------------------------------------------------- */
+
+void db_rows_free(db_rows *t)
+{
+    if (!t)
+        return;
+    for (size_t i = 0; i < t->nrows * (size_t)t->ncols; i++)
+        if (t->cells[i].type == DB_TEXT || t->cells[i].type == DB_BLOB)
+            free((char *)t->cells[i].s);
+    for (int c = 0; t->names && c < t->ncols; c++)
+        free(t->names[c]);
+    free(t->names);
+    free(t->cells);
+    memset(t, 0, sizeof *t);
+}
+
+static void rows_begin(void *ctx, int ncols, const char *const *names)
+{
+    db_rows *t = ctx;
+    if (t->names)
+        return;
+    t->names = calloc((size_t)(ncols ? ncols : 1), sizeof *t->names);
+    if (!t->names) {
+        t->oom = 1;
+        return;
+    }
+    t->ncols = ncols;
+    for (int c = 0; c < ncols; c++)
+        if (!(t->names[c] = strdup(names[c] ? names[c] : "")))
+            t->oom = 1;
+}
+
+static int rows_row(void *ctx, int ncols, const db_cell *cells)
+{
+    db_rows *t = ctx;
+    if (t->oom || !t->names || ncols != t->ncols)
+        return 1;
+    if (t->nrows == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 32;
+        db_cell *n = realloc(t->cells, cap * (size_t)(ncols ? ncols : 1) * sizeof *n);
+        if (!n) {
+            t->oom = 1;
+            return 1;
+        }
+        t->cells = n;
+        t->cap = cap;
+    }
+    db_cell *dst = t->cells + t->nrows * (size_t)ncols;
+    for (int c = 0; c < ncols; c++) {
+        dst[c] = cells[c];
+        if (cells[c].type == DB_TEXT || cells[c].type == DB_BLOB) {
+            char *s = malloc(cells[c].n + 1);
+            if (!s) {
+                for (int k = c; k < ncols; k++)
+                    dst[k].type = DB_NULL;
+                t->nrows++;
+                t->oom = 1;
+                return 1;
+            }
+            if (cells[c].n)
+                memcpy(s, cells[c].s, cells[c].n);
+            s[cells[c].n] = 0;
+            dst[c].s = s;
+        }
+    }
+    t->nrows++;
+    return 0;
+}
+
+int db_exec_rows(db_rows *out, db *d, const char *sql, int nbind, const db_bind *binds,
+                 util_err *err)
+{
+    memset(out, 0, sizeof *out);
+    db_sink sink = {out, rows_begin, rows_row, NULL};
+    int rc = db_exec(d, sql, nbind, binds, &sink, err);
+    if (!rc && out->oom)
+        rc = util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    return rc;
+}
+
+int db_rows_col(const db_rows *t, const char *name)
+{
+    for (int c = 0; t->names && c < t->ncols; c++)
+        if (!strcmp(t->names[c], name))
+            return c;
+    return -1;
+}

@@ -9,6 +9,9 @@
  *   exec.c          db_exec: the statement runner of named queries and `ancsdb sql`
  *   names.c         asset name maps: import and export
  *   tables.h        every table the row writer fills, columns named in C
+ *   columns.h       what the columns mean (asset IDs, enumerations, owners) and the layout
+ *                   of every v_ view: db/gen/gen_sql.c writes the views from it at build time
+ *   views.c         the v_ views made (or made again) in a file; db_is_id_column
  *   rows.c          the row writer and its batcher (INSERT text built from tables.h); the
  *                   warnings and asset_refs rows every decoder's writer shares
  *   rows_ancs.c     an ANCS: ancs, characters and their sub-tables, asset_refs (ancs_reach)
@@ -195,6 +198,13 @@ const char *dbi_fourcc(uint32_t v, char out[5]);
 /* The schema files one by one: {"31_name_search", "text"}, ..., {NULL, NULL}
  * (db/schema/, in name order). */
 extern const char *const db_schema_files[][2];
+/* Every v_ view: {"v_characters", "CREATE VIEW v_characters AS ..."}, ..., {NULL, NULL}, in
+ * creation order (written from columns.h at build time). */
+extern const char *const db_views_sql[][2];
+/* Make the v_ views as this ancsdb writes them when one is missing or differs (every one is
+ * dropped and made again, in one transaction); nothing when they are current (views.c). A
+ * writer's open calls it, so a file made by an older ancsdb gets the views of this one. */
+int dbi_views_sync(db *d, util_err *err);
 
 /* Empty asset_name_trigrams and fill it again from the map rows of asset_names (names.c;
  * inside the caller's transaction). */

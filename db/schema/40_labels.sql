@@ -1,6 +1,6 @@
 -- Labels of enumerated fields: one table per enumeration, names as the game's own code
 -- spells them (docs/enumerations.md). Join `label_X.value = column` to print a label beside a
--- number; the v_ views (50_views.sql) do it as `<column>_label`. A value without a row is
+-- number; the v_ views (db/columns.h) do it as `<column>_label`. A value without a row is
 -- one no source names (an anomaly, or a state added by MP2).
 
 -- events.kind: which list of an EVNT / event set the node came from (FORMATS 5.2, 5.4).

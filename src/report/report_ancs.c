@@ -26,107 +26,14 @@ typedef struct ancs_row {
     int64_t chars, anims, trans, animset_version, size;
 } ancs_row;
 
-/* ---- small row collectors ------------------------------------------------------------------ */
-
-typedef struct cells {
-    int ncols;
-    size_t nrows, cap;
-    db_cell *v; /* strings owned */
-    int oom;
-} cells;
-
-static int cells_row(void *ctx, int ncols, const db_cell *c)
-{
-    cells *t = ctx;
-    if (t->nrows == t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 32;
-        db_cell *n = realloc(t->v, cap * (size_t)ncols * sizeof *n);
-        if (!n) {
-            t->oom = 1;
-            return 1;
-        }
-        t->v = n;
-        t->cap = cap;
-    }
-    t->ncols = ncols;
-    db_cell *d = t->v + t->nrows * (size_t)ncols;
-    for (int k = 0; k < ncols; k++) {
-        d[k] = c[k];
-        if (c[k].type == DB_TEXT) {
-            d[k].s = strdup(c[k].s);
-            if (!d[k].s) {
-                d[k].type = DB_NULL;
-                t->oom = 1;
-            }
-        } else if (c[k].type == DB_BLOB) {
-            d[k].type = DB_NULL;
-        }
-    }
-    t->nrows++;
-    return 0;
-}
-
-static void cells_free(cells *t)
-{
-    for (size_t i = 0; i < t->nrows * (size_t)t->ncols; i++)
-        if (t->v[i].type == DB_TEXT)
-            free((char *)t->v[i].s);
-    free(t->v);
-    memset(t, 0, sizeof *t);
-}
-
-static int run(report *r, cells *t, const char *sql, const char *game, uint32_t id, const char *s3)
-{
-    memset(t, 0, sizeof *t);
-    db_bind b[3];
-    memset(b, 0, sizeof b);
-    b[0].type = game ? DB_TEXT : DB_NULL;
-    b[0].s = game;
-    b[1].type = DB_INT;
-    b[1].i = id;
-    if (s3) {
-        b[2].type = DB_TEXT;
-        b[2].s = s3;
-    }
-    db_sink sink = {t, NULL, cells_row, NULL};
-    if (db_exec(r->d, sql, 3, b, &sink, &r->err))
-        return -1;
-    if (t->oom)
-        return util_fail(&r->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
-    return 0;
-}
-
 /* queries/deps.sql: ?1 ANCS ID, ?2 character index (NULL: all) */
-static int run_deps(report *r, cells *t, const char *sql, uint32_t ancs)
+static int run_deps(report *r, db_rows *t, const char *sql, uint32_t ancs)
 {
-    memset(t, 0, sizeof *t);
     db_bind b[2];
     memset(b, 0, sizeof b);
     b[0].type = DB_INT;
     b[0].i = ancs;
-    db_sink sink = {t, NULL, cells_row, NULL};
-    if (db_exec(r->d, sql, 2, b, &sink, &r->err))
-        return -1;
-    if (t->oom)
-        return util_fail(&r->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
-    return 0;
-}
-
-static const db_cell *at(const cells *t, size_t row, int col)
-{
-    return &t->v[row * (size_t)t->ncols + (size_t)col];
-}
-
-static const char *txt(const cells *t, size_t row, int col)
-{
-    const db_cell *c = at(t, row, col);
-    return c->type == DB_TEXT ? c->s : NULL;
-}
-
-static int64_t num(const cells *t, size_t row, int col)
-{
-    const db_cell *c = at(t, row, col);
-    return c->type == DB_INT ? c->i : -1;
+    return db_exec_rows(t, r->d, sql, 2, b, &r->err) ? -1 : 0;
 }
 
 /* ---- graphs ---------------------------------------------------------------------------------- */
@@ -498,10 +405,11 @@ static int add_ref_raw(report *r, const char *game, const char *type, uint32_t a
     return 0;
 }
 
-static int add_ref(report *r, const char *game, const cells *d, size_t i)
+static int add_ref(report *r, const char *game, const db_rows *d, size_t i)
 {
-    return add_ref_raw(r, game, txt(d, i, 5), (uint32_t)num(d, i, 1), (int)num(d, i, 3),
-                       (uint32_t)num(d, i, 6), txt(d, i, 4), txt(d, i, 7), txt(d, i, 8));
+    return add_ref_raw(r, game, db_rows_text(d, i, 5), (uint32_t)db_rows_int(d, i, 1),
+                       (int)db_rows_int(d, i, 3), (uint32_t)db_rows_int(d, i, 6),
+                       db_rows_text(d, i, 4), db_rows_text(d, i, 7), db_rows_text(d, i, 8));
 }
 
 int rep_ref_texts(report *r, const rep_ref *x, const char **character, const char **name,
@@ -549,19 +457,19 @@ static int ancs_page(report *r, const ancs_row *a, const char *deps_sql)
     rep_ancs_href(rel, sizeof rel, a->game, a->id);
     snprintf(title, sizeof title, "ANCS %s %08" PRIX32 "%s%s", a->game, a->id, a->label ? " " : "",
              a->label ? a->label : "");
-    cells ch, dp;
-    if (run(r, &ch, rep_sql_chars, a->game, a->id, NULL))
+    db_rows ch, dp;
+    if (rep_rows(r, &ch, rep_sql_chars, a->game, a->id, NULL, -1))
         return -1;
     /* deps: game, ancs_id, ancs_id_name, char_index, character, dst_type, dst_id,
      * dst_id_name, via, paths (both games; this one's rows kept) */
     if (run_deps(r, &dp, deps_sql, a->id)) {
-        cells_free(&ch);
+        db_rows_free(&ch);
         return -1;
     }
     FILE *f = rep_open(r, rel);
     if (!f) {
-        cells_free(&ch);
-        cells_free(&dp);
+        db_rows_free(&ch);
+        db_rows_free(&dp);
         return -1;
     }
     int rc = 0;
@@ -585,22 +493,22 @@ static int ancs_page(report *r, const ancs_row *a, const char *deps_sql)
         fprintf(f,
                 "<tr id=\"char-%" PRId64 "\"><td class=\"n\">%" PRId64
                 "</td><td class=\"n\">%" PRId64 "</td><td>",
-                num(&ch, i, 0), num(&ch, i, 0), num(&ch, i, 1));
-        rep_esc(f, txt(&ch, i, 2));
-        fprintf(f, "</td><td class=\"n\">%" PRId64 "</td>", num(&ch, i, 3));
+                db_rows_int(&ch, i, 0), db_rows_int(&ch, i, 0), db_rows_int(&ch, i, 1));
+        rep_esc(f, db_rows_text(&ch, i, 2));
+        fprintf(f, "</td><td class=\"n\">%" PRId64 "</td>", db_rows_int(&ch, i, 3));
         static const char *const types[] = {"CMDL", "CSKR", "CINF"};
         for (int k = 0; k < 3; k++) {
             fputs("<td>", f);
-            if (at(&ch, i, 4 + k)->type == DB_INT)
-                id_link(f, a->game, types[k], (uint32_t)num(&ch, i, 4 + k), "../");
+            if (db_rows_at(&ch, i, 4 + k)->type == DB_INT)
+                id_link(f, a->game, types[k], (uint32_t)db_rows_int(&ch, i, 4 + k), "../");
             fputs("</td>", f);
         }
         fprintf(f, "<td class=\"n\">%" PRId64 "</td><td class=\"n\">%" PRId64 "</td></tr>\n",
-                num(&ch, i, 7), num(&ch, i, 8));
+                db_rows_int(&ch, i, 7), db_rows_int(&ch, i, 8));
         char anchor[160];
-        snprintf(anchor, sizeof anchor, "%s#char-%" PRId64, rel, num(&ch, i, 0));
-        if (txt(&ch, i, 2) &&
-            rep_find_add(r, "character", a->game, a->id, txt(&ch, i, 2), anchor) != 0)
+        snprintf(anchor, sizeof anchor, "%s#char-%" PRId64, rel, db_rows_int(&ch, i, 0));
+        if (db_rows_text(&ch, i, 2) &&
+            rep_find_add(r, "character", a->game, a->id, db_rows_text(&ch, i, 2), anchor) != 0)
             rc = util_fail(&r->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
     }
     fputs("</table></div>\n", f);
@@ -629,27 +537,27 @@ static int ancs_page(report *r, const ancs_row *a, const char *deps_sql)
     fputs("<h2 id=\"reach\">Everything each character reaches</h2>\n", f);
     int64_t cur = -1;
     for (size_t i = 0; !rc && i < dp.nrows; i++) {
-        if (!txt(&dp, i, 0) || strcmp(txt(&dp, i, 0), a->game))
+        if (!db_rows_text(&dp, i, 0) || strcmp(db_rows_text(&dp, i, 0), a->game))
             continue;
-        if (num(&dp, i, 3) != cur) {
+        if (db_rows_int(&dp, i, 3) != cur) {
             if (cur >= 0)
                 fputs("</table></div>\n", f);
-            cur = num(&dp, i, 3);
+            cur = db_rows_int(&dp, i, 3);
             fprintf(f, "<h3>character %" PRId64 " ", cur);
-            rep_esc(f, txt(&dp, i, 4));
+            rep_esc(f, db_rows_text(&dp, i, 4));
             fputs("</h3>\n<div class=\"scroll\"><table><tr><th>type</th><th>ID</th><th>name</th>"
                   "<th>reached through</th></tr>\n",
                   f);
         }
-        const char *type = txt(&dp, i, 5) ? txt(&dp, i, 5) : "????";
+        const char *type = db_rows_text(&dp, i, 5) ? db_rows_text(&dp, i, 5) : "????";
         fputs("<tr><td>", f);
         rep_esc(f, type);
         fputs("</td><td>", f);
-        id_link(f, a->game, type, (uint32_t)num(&dp, i, 6), "../");
+        id_link(f, a->game, type, (uint32_t)db_rows_int(&dp, i, 6), "../");
         fputs("</td><td>", f);
-        rep_esc(f, txt(&dp, i, 7));
+        rep_esc(f, db_rows_text(&dp, i, 7));
         fputs("</td><td>", f);
-        rep_esc(f, txt(&dp, i, 8));
+        rep_esc(f, db_rows_text(&dp, i, 8));
         fputs("</td></tr>\n", f);
         rc = add_ref(r, a->game, &dp, i);
     }
@@ -660,8 +568,8 @@ static int ancs_page(report *r, const ancs_row *a, const char *deps_sql)
     if (!rc)
         rc = rep_loaded_in(r, f, a->game, "ANCS", a->id, "../");
     rep_page_end(r, f, "../");
-    cells_free(&ch);
-    cells_free(&dp);
+    db_rows_free(&ch);
+    db_rows_free(&dp);
     if (rep_close(r, f))
         return -1;
     if (!rc)
@@ -674,29 +582,30 @@ static int ancs_page(report *r, const ancs_row *a, const char *deps_sql)
 
 static int load_ancs(report *r, ancs_row **out, size_t *n)
 {
-    cells t;
+    db_rows t;
     *out = NULL;
     *n = 0;
-    if (run(r, &t, rep_sql_all_ancs, NULL, 0, NULL))
+    if (rep_rows(r, &t, rep_sql_all_ancs, NULL, 0, NULL, -1))
         return -1;
     ancs_row *as = calloc(t.nrows ? t.nrows : 1, sizeof *as);
     if (!as) {
-        cells_free(&t);
+        db_rows_free(&t);
         return util_fail(&r->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
     }
     for (size_t i = 0; i < t.nrows; i++) {
-        snprintf(as[i].game, sizeof as[i].game, "%s", txt(&t, i, 0) ? txt(&t, i, 0) : "?");
-        as[i].id = (uint32_t)num(&t, i, 1);
-        as[i].label = txt(&t, i, 2) ? strdup(txt(&t, i, 2)) : NULL;
-        as[i].chars = num(&t, i, 3);
-        as[i].anims = num(&t, i, 4);
-        as[i].trans = num(&t, i, 5);
-        as[i].animset_version = num(&t, i, 6);
-        as[i].size = num(&t, i, 8);
+        snprintf(as[i].game, sizeof as[i].game, "%s",
+                 db_rows_text(&t, i, 0) ? db_rows_text(&t, i, 0) : "?");
+        as[i].id = (uint32_t)db_rows_int(&t, i, 1);
+        as[i].label = db_rows_text(&t, i, 2) ? strdup(db_rows_text(&t, i, 2)) : NULL;
+        as[i].chars = db_rows_int(&t, i, 3);
+        as[i].anims = db_rows_int(&t, i, 4);
+        as[i].trans = db_rows_int(&t, i, 5);
+        as[i].animset_version = db_rows_int(&t, i, 6);
+        as[i].size = db_rows_int(&t, i, 8);
     }
     *out = as;
     *n = t.nrows;
-    cells_free(&t);
+    db_rows_free(&t);
     return 0;
 }
 
@@ -753,14 +662,14 @@ static int asset_page(report *r, const rep_ref *first, size_t count)
     rep_asset_href(rel, sizeof rel, first->game, first->type, first->id);
     snprintf(title, sizeof title, "%s %s %08" PRIX32 "%s%s", first->type, first->game, first->id,
              name ? " " : "", name ? name : "");
-    cells w;
-    if (run(r, &w, rep_sql_where, first->game, first->id, first->type)) {
+    db_rows w;
+    if (rep_rows(r, &w, rep_sql_where, first->game, first->id, first->type, -1)) {
         free(name);
         return -1;
     }
     FILE *f = rep_open(r, rel);
     if (!f) {
-        cells_free(&w);
+        db_rows_free(&w);
         free(name);
         return -1;
     }
@@ -780,7 +689,7 @@ static int asset_page(report *r, const rep_ref *first, size_t count)
               "compressed</th><th class=\"n\">bytes</th></tr>\n",
               f);
         for (size_t i = 0; i < w.nrows; i++) {
-            const char *path = txt(&w, i, 0) ? txt(&w, i, 0) : "";
+            const char *path = db_rows_text(&w, i, 0) ? db_rows_text(&w, i, 0) : "";
             const char *base = strrchr(path, '/');
             fputs("<tr><td title=\"", f);
             rep_esc(f, path);
@@ -789,11 +698,12 @@ static int asset_page(report *r, const rep_ref *first, size_t count)
             fprintf(f,
                     "</td><td class=\"n\">%" PRId64 "</td><td>%s</td><td class=\"n\">%" PRId64
                     "</td></tr>\n",
-                    num(&w, i, 1), num(&w, i, 2) > 0 ? "yes" : "no", num(&w, i, 3));
+                    db_rows_int(&w, i, 1), db_rows_int(&w, i, 2) > 0 ? "yes" : "no",
+                    db_rows_int(&w, i, 3));
         }
         fputs("</table></div>\n", f);
     }
-    cells_free(&w);
+    db_rows_free(&w);
     fprintf(f, "<h2>Reached by</h2>\n<div class=\"scroll\"><table><tr><th>ANCS</th><th "
                "class=\"n\">#</th><th>character</th><th>through</th></tr>\n");
     int by_char = 0; /* set-level rows (char_index -1) only when no character reaches it */

@@ -1,6 +1,9 @@
 /* report_sql.c — every SQL text of `ancsdb report` besides the named queries it runs
  * (queries/deps.sql, queries/unknown-census.sql) and the graph edges (graph.c). Each reads the
  * decoded tables by (game, asset ID); a change to their keys is made here. */
+#include <string.h>
+
+#include "db.h"
 #include "report.h"
 
 /* ==== SQL ================================================================================
@@ -78,3 +81,22 @@ const char rep_sql_where[] =
     "WHERE p.game = ?1 AND e.asset_id = ?2 AND (?3 = char(63, 63, 63, 63) OR e.type = ?3) "
     "GROUP BY p.path ORDER BY p.path";
 /* ==== end of SQL ========================================================================= */
+
+int rep_rows(report *r, db_rows *t, const char *sql, const char *game, int64_t id, const char *s3,
+             int64_t k3)
+{
+    db_bind b[3];
+    memset(b, 0, sizeof b);
+    b[0].type = game ? DB_TEXT : DB_NULL;
+    b[0].s = game;
+    b[1].type = DB_INT;
+    b[1].i = id;
+    if (s3) {
+        b[2].type = DB_TEXT;
+        b[2].s = s3;
+    } else if (k3 >= 0) {
+        b[2].type = DB_INT;
+        b[2].i = k3;
+    }
+    return db_exec_rows(t, r->d, sql, 3, b, &r->err) ? -1 : 0;
+}

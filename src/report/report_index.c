@@ -15,51 +15,8 @@ extern const char *const ancsdb_embedded_queries[][2];
 
 /* SQL: report_sql.c */
 
-typedef struct tab {
-    int ncols;
-    size_t nrows, cap;
-    db_cell *v;
-    int oom;
-} tab;
-
-static int tab_row(void *ctx, int ncols, const db_cell *c)
-{
-    tab *t = ctx;
-    if (t->nrows == t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 64;
-        db_cell *n = realloc(t->v, cap * (size_t)ncols * sizeof *n);
-        if (!n) {
-            t->oom = 1;
-            return 1;
-        }
-        t->v = n;
-        t->cap = cap;
-    }
-    t->ncols = ncols;
-    db_cell *d = t->v + t->nrows++ * (size_t)ncols;
-    for (int k = 0; k < ncols; k++) {
-        d[k] = c[k];
-        if (c[k].type == DB_TEXT && !(d[k].s = strdup(c[k].s))) {
-            d[k].type = DB_NULL;
-            t->oom = 1;
-        } else if (c[k].type == DB_BLOB) {
-            d[k].type = DB_NULL;
-        }
-    }
-    return 0;
-}
-
-static void tab_free(tab *t)
-{
-    for (size_t i = 0; i < t->nrows * (size_t)t->ncols; i++)
-        if (t->v[i].type == DB_TEXT)
-            free((char *)t->v[i].s);
-    free(t->v);
-    memset(t, 0, sizeof *t);
-}
-
 /* Run sql (with @REL@ replaced by rel) into t. */
-static int q(report *r, tab *t, const char *sql, const char *rel)
+static int q(report *r, db_rows *t, const char *sql, const char *rel)
 {
     memset(t, 0, sizeof *t);
     size_t n = strlen(sql) + 1, rl = rel ? strlen(rel) : 0;
@@ -79,26 +36,18 @@ static int q(report *r, tab *t, const char *sql, const char *rel)
         }
     }
     *o = 0;
-    db_sink sink = {t, NULL, tab_row, NULL};
     /* parameters a query may take (the census's optional field pattern) bound to NULL */
     db_bind nul[2];
     memset(nul, 0, sizeof nul);
-    int rc = db_exec(r->d, text, 2, nul, &sink, &r->err);
+    int rc = db_exec_rows(t, r->d, text, 2, nul, &r->err);
     free(text);
-    if (!rc && t->oom)
-        rc = util_fail(&r->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
     return rc;
 }
 
-static const char *S(const tab *t, size_t i, int c)
+/* A count: an INTEGER, a REAL cut to an integer, else 0. */
+static int64_t N(const db_rows *t, size_t i, int c)
 {
-    const db_cell *x = &t->v[i * (size_t)t->ncols + (size_t)c];
-    return x->type == DB_TEXT ? x->s : NULL;
-}
-
-static int64_t N(const tab *t, size_t i, int c)
-{
-    const db_cell *x = &t->v[i * (size_t)t->ncols + (size_t)c];
+    const db_cell *x = db_rows_at(t, i, c);
     return x->type == DB_INT ? x->i : x->type == DB_REAL ? (int64_t)x->r : 0;
 }
 
@@ -147,40 +96,40 @@ static const char search_script[] =
 
 int rep_write_index(report *r)
 {
-    tab hr, counts, types, sets;
+    db_rows hr, counts, types, sets;
     if (q(r, &hr, rep_sql_has_releases, NULL))
         return -1;
     const char *rel = hr.nrows && N(&hr, 0, 0) ? rep_rel_label : rep_rel_all;
-    tab_free(&hr);
+    db_rows_free(&hr);
     if (q(r, &counts, rep_sql_counts, rel))
         return -1;
     if (q(r, &types, rep_sql_types, rel)) {
-        tab_free(&counts);
+        db_rows_free(&counts);
         return -1;
     }
     if (q(r, &sets, rep_sql_sets, NULL)) {
-        tab_free(&counts);
-        tab_free(&types);
+        db_rows_free(&counts);
+        db_rows_free(&types);
         return -1;
     }
     FILE *f = rep_open(r, "index.html");
     if (!f) {
-        tab_free(&counts);
-        tab_free(&types);
-        tab_free(&sets);
+        db_rows_free(&counts);
+        db_rows_free(&types);
+        db_rows_free(&sets);
         return -1;
     }
     rep_page_begin(f, "", "Corpus");
     /* over every release together: an asset in two releases counts once */
     int64_t paks = 0, assets = 0, ancs = 0, chars = 0;
-    tab tot;
+    db_rows tot;
     if (q(r, &tot, rep_sql_totals, NULL) == 0 && tot.nrows) {
         paks = N(&tot, 0, 0);
         assets = N(&tot, 0, 1);
         ancs = N(&tot, 0, 2);
         chars = N(&tot, 0, 3);
     }
-    tab_free(&tot);
+    db_rows_free(&tot);
     char when[64] = "";
     time_t now = time(NULL);
     struct tm tmv;
@@ -208,11 +157,11 @@ int rep_write_index(report *r)
               "release, <b>all</b>.</p>\n",
               f);
     for (size_t i = 0; i < counts.nrows; i++) {
-        if (i == 0 || !same(S(&counts, i, 0), S(&counts, i - 1, 0))) {
+        if (i == 0 || !same(db_rows_text(&counts, i, 0), db_rows_text(&counts, i - 1, 0))) {
             if (i)
                 fputs("</table></div>\n", f);
             fputs("<h3>Release ", f);
-            rep_esc(f, S(&counts, i, 0));
+            rep_esc(f, db_rows_text(&counts, i, 0));
             fputs("</h3>\n<div class=\"scroll\"><table><tr><th>game</th><th class=\"n\">PAKs</th>"
                   "<th class=\"n\">entries</th><th class=\"n\">assets</th><th "
                   "class=\"n\">ANCS</th><th class=\"n\">characters</th><th class=\"n\">EVNT</th>"
@@ -220,7 +169,7 @@ int rep_write_index(report *r)
                   f);
         }
         fputs("<tr><td>", f);
-        rep_esc(f, S(&counts, i, 1));
+        rep_esc(f, db_rows_text(&counts, i, 1));
         fputs("</td>", f);
         for (int c = 2; c <= 9; c++)
             fprintf(f, "<td class=\"n\">%" PRId64 "</td>", N(&counts, i, c));
@@ -235,25 +184,27 @@ int rep_write_index(report *r)
     fputs("<div class=\"grid\">\n", f);
     for (size_t i = 0; i < types.nrows;) {
         size_t j = i;
-        while (j < types.nrows && same(S(&types, j, 0), S(&types, i, 0)) &&
-               same(S(&types, j, 1), S(&types, i, 1)))
+        while (j < types.nrows && same(db_rows_text(&types, j, 0), db_rows_text(&types, i, 0)) &&
+               same(db_rows_text(&types, j, 1), db_rows_text(&types, i, 1)))
             j++;
         int n = (int)(j - i);
         const char **labels = calloc((size_t)n, sizeof *labels);
         int64_t *v = calloc((size_t)n, sizeof *v);
         if (labels && v) {
             for (int k = 0; k < n; k++) {
-                labels[k] = S(&types, i + (size_t)k, 2) ? S(&types, i + (size_t)k, 2) : "?";
+                labels[k] = db_rows_text(&types, i + (size_t)k, 2)
+                                ? db_rows_text(&types, i + (size_t)k, 2)
+                                : "?";
                 v[k] = N(&types, i + (size_t)k, 3);
             }
             char title[128];
             snprintf(title, sizeof title, "%s, release %s: distinct assets per type",
-                     S(&types, i, 1) ? S(&types, i, 1) : "?",
-                     S(&types, i, 0) ? S(&types, i, 0) : "?");
+                     db_rows_text(&types, i, 1) ? db_rows_text(&types, i, 1) : "?",
+                     db_rows_text(&types, i, 0) ? db_rows_text(&types, i, 0) : "?");
             fputs("<div class=\"card\"><h3>", f);
             rep_esc(f, title);
             fputs("</h3>\n", f);
-            rep_bar_chart(f, title, n, labels, v, game_color(S(&types, i, 1)));
+            rep_bar_chart(f, title, n, labels, v, game_color(db_rows_text(&types, i, 1)));
             fputs("</div>\n", f);
         }
         free(labels);
@@ -264,22 +215,23 @@ int rep_write_index(report *r)
 
     fputs("<section id=\"sets\"><h2>Animated character sets</h2>\n", f);
     for (size_t i = 0; i < sets.nrows; i++) {
-        if (i == 0 || !same(S(&sets, i, 0), S(&sets, i - 1, 0))) {
+        if (i == 0 || !same(db_rows_text(&sets, i, 0), db_rows_text(&sets, i - 1, 0))) {
             if (i)
                 fputs("</table></div>\n", f);
             fputs("<h3>", f);
-            rep_esc(f, S(&sets, i, 0));
+            rep_esc(f, db_rows_text(&sets, i, 0));
             fputs("</h3>\n<div class=\"scroll\"><table><tr><th>ANCS</th><th>name</th><th "
                   "class=\"n\">animations</th><th>characters</th></tr>\n",
                   f);
         }
         char h[128];
-        rep_ancs_href(h, sizeof h, S(&sets, i, 0) ? S(&sets, i, 0) : "?", (uint32_t)N(&sets, i, 1));
+        rep_ancs_href(h, sizeof h, db_rows_text(&sets, i, 0) ? db_rows_text(&sets, i, 0) : "?",
+                      (uint32_t)N(&sets, i, 1));
         fprintf(f, "<tr><td><a class=\"id\" href=\"%s\">%08" PRIX32 "</a></td><td>", h,
                 (uint32_t)N(&sets, i, 1));
-        rep_esc(f, S(&sets, i, 2));
+        rep_esc(f, db_rows_text(&sets, i, 2));
         fprintf(f, "</td><td class=\"n\">%" PRId64 "</td><td>", N(&sets, i, 4));
-        rep_esc(f, S(&sets, i, 5));
+        rep_esc(f, db_rows_text(&sets, i, 5));
         fputs("</td></tr>\n", f);
     }
     if (sets.nrows)
@@ -287,9 +239,9 @@ int rep_write_index(report *r)
     fputs("</section>\n", f);
     if (rep_index_worlds(r, f)) {
         fclose(f);
-        tab_free(&counts);
-        tab_free(&types);
-        tab_free(&sets);
+        db_rows_free(&counts);
+        db_rows_free(&types);
+        db_rows_free(&sets);
         return -1;
     }
     fputs("<section id=\"unknowns\"><h2>Unknown fields</h2>\n<p><a "
@@ -298,9 +250,9 @@ int rep_write_index(report *r)
           f);
     fputs(search_script, f);
     rep_page_end(r, f, "");
-    tab_free(&counts);
-    tab_free(&types);
-    tab_free(&sets);
+    db_rows_free(&counts);
+    db_rows_free(&types);
+    db_rows_free(&sets);
     return rep_close(r, f);
 }
 
@@ -308,7 +260,7 @@ int rep_write_index(report *r)
 
 #define CENSUS_BARS 10
 
-static void census_chart(FILE *f, const tab *t, size_t i, size_t j)
+static void census_chart(FILE *f, const db_rows *t, size_t i, size_t j)
 {
     /* rows i..j-1: one (game, field), sorted here by count */
     size_t n = j - i;
@@ -338,18 +290,19 @@ static void census_chart(FILE *f, const tab *t, size_t i, size_t j)
             labels[k] = other;
             v[k] = rest;
         } else {
-            labels[k] = S(t, ord[k], 2) ? S(t, ord[k], 2) : "NULL";
+            labels[k] = db_rows_text(t, ord[k], 2) ? db_rows_text(t, ord[k], 2) : "NULL";
             v[k] = N(t, ord[k], 3);
         }
     }
     fputs("<p class=\"muted\">", f);
-    rep_esc(f, S(t, i, 0));
+    rep_esc(f, db_rows_text(t, i, 0));
     fprintf(f, ": %zu distinct value%s in %" PRId64 " occurrence%s</p>\n", n, n == 1 ? "" : "s",
             total, total == 1 ? "" : "s");
     char title[200];
-    snprintf(title, sizeof title, "%s %s: values and counts", S(t, i, 0) ? S(t, i, 0) : "?",
-             S(t, i, 1) ? S(t, i, 1) : "?");
-    rep_bar_chart(f, title, bars, labels, v, game_color(S(t, i, 0)));
+    snprintf(title, sizeof title, "%s %s: values and counts",
+             db_rows_text(t, i, 0) ? db_rows_text(t, i, 0) : "?",
+             db_rows_text(t, i, 1) ? db_rows_text(t, i, 1) : "?");
+    rep_bar_chart(f, title, bars, labels, v, game_color(db_rows_text(t, i, 0)));
     free(ord);
 }
 
@@ -370,14 +323,14 @@ int rep_write_census(report *r)
     memcpy(sql, head, sizeof head - 1);
     memcpy(sql + sizeof head - 1, census, n);
     memcpy(sql + sizeof head - 1 + n, tail, sizeof tail);
-    tab t;
+    db_rows t;
     int rc = q(r, &t, sql, NULL);
     free(sql);
     if (rc)
         return -1;
     FILE *f = rep_open(r, "census.html");
     if (!f) {
-        tab_free(&t);
+        db_rows_free(&t);
         return -1;
     }
     rep_page_begin(f, "", "Census of unknown fields");
@@ -389,14 +342,14 @@ int rep_write_census(report *r)
     size_t fields = 0;
     for (size_t i = 0; i < t.nrows;) {
         size_t j = i;
-        while (j < t.nrows && same(S(&t, j, 1), S(&t, i, 1)))
+        while (j < t.nrows && same(db_rows_text(&t, j, 1), db_rows_text(&t, i, 1)))
             j++;
         fprintf(f, "<div class=\"card\" id=\"field-%zu\"><h3>", fields++);
-        rep_esc(f, S(&t, i, 1));
+        rep_esc(f, db_rows_text(&t, i, 1));
         fputs("</h3>\n", f);
         for (size_t a = i; a < j;) {
             size_t b = a;
-            while (b < j && same(S(&t, b, 0), S(&t, a, 0)))
+            while (b < j && same(db_rows_text(&t, b, 0), db_rows_text(&t, a, 0)))
                 b++;
             census_chart(f, &t, a, b);
             a = b;
@@ -408,7 +361,7 @@ int rep_write_census(report *r)
     if (!fields)
         fputs("<p class=\"note\">No unknown field has been seen: the database is empty.</p>\n", f);
     rep_page_end(r, f, "");
-    tab_free(&t);
+    db_rows_free(&t);
     return rep_close(r, f);
 }
 

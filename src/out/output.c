@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "db.h"
 
 int out_parse_format(const char *s, out_format *out)
 {
@@ -19,43 +20,10 @@ int out_parse_format(const char *s, out_format *out)
     return -1;
 }
 
+/* The columns db/columns.h declares asset IDs (and named queries' computed ID columns). */
 int out_is_asset_column(const char *name)
 {
-    static const char *const cols[] = {
-        "asset_id",
-        "ancs_id",
-        "model_id",
-        "skin_id",
-        "skeleton_id",
-        "frozen_model_id",
-        "frozen_skin_id",
-        "cspp_id",
-        "particle_id",
-        "anim_asset_id",
-        "evnt_asset_id",
-        "evnt_id",
-        "owner_id",
-        "src_id",
-        "dst_id",
-        /* worlds (MLVL) and string tables (STRG); area_id is not an asset */
-        "mlvl_id",
-        "mrea_id",
-        "strg_id",
-        "world_name_strg",
-        "dark_world_name_strg",
-        "name_strg",
-        "savw_id",
-        "mapw_id",
-        "default_skybox_id",
-        "agsc_id",
-        "through",
-    };
-    if (!name)
-        return 0;
-    for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
-        if (!strcmp(name, cols[i]))
-            return 1;
-    return 0;
+    return db_is_id_column(name);
 }
 
 /* One cell as text plus how JSON should render it. */

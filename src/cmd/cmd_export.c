@@ -131,81 +131,6 @@ static const char export_usage[] =
     "\n"
     "exit status: 0 ok, 1 not in the database, 2 usage error, 3 fatal\n";
 
-/* ---- rows held in memory ---------------------------------------------------------------- */
-
-typedef struct rowset {
-    int ncols;
-    char **names;
-    size_t nrows, cap;
-    db_cell *cells; /* nrows * ncols; DB_TEXT/DB_BLOB bytes owned */
-    int oom;
-} rowset;
-
-static void rs_free(rowset *rs)
-{
-    for (size_t i = 0; i < rs->nrows * (size_t)rs->ncols; i++)
-        if (rs->cells[i].type == DB_TEXT || rs->cells[i].type == DB_BLOB)
-            free((char *)rs->cells[i].s);
-    for (int c = 0; c < rs->ncols; c++)
-        free(rs->names[c]);
-    free(rs->names);
-    free(rs->cells);
-    memset(rs, 0, sizeof *rs);
-}
-
-static void rs_begin(void *ctx, int ncols, const char *const *names)
-{
-    rowset *rs = ctx;
-    if (rs->names)
-        return;
-    rs->names = calloc((size_t)(ncols ? ncols : 1), sizeof *rs->names);
-    if (!rs->names) {
-        rs->oom = 1;
-        return;
-    }
-    rs->ncols = ncols;
-    for (int c = 0; c < ncols; c++)
-        if (!(rs->names[c] = strdup(names[c] ? names[c] : "")))
-            rs->oom = 1;
-}
-
-static int rs_row(void *ctx, int ncols, const db_cell *cells)
-{
-    rowset *rs = ctx;
-    if (rs->oom || ncols != rs->ncols)
-        return 1;
-    if (rs->nrows == rs->cap) {
-        size_t cap = rs->cap ? rs->cap * 2 : 16;
-        db_cell *n = realloc(rs->cells, cap * (size_t)ncols * sizeof *n);
-        if (!n) {
-            rs->oom = 1;
-            return 1;
-        }
-        rs->cells = n;
-        rs->cap = cap;
-    }
-    db_cell *dst = rs->cells + rs->nrows * (size_t)ncols;
-    for (int c = 0; c < ncols; c++) {
-        dst[c] = cells[c];
-        if (cells[c].type == DB_TEXT || cells[c].type == DB_BLOB) {
-            size_t n = cells[c].type == DB_TEXT ? strlen(cells[c].s) : cells[c].n;
-            char *s = malloc(n + 1);
-            if (!s) {
-                for (int k = c; k < ncols; k++)
-                    dst[k].type = DB_NULL;
-                rs->nrows++;
-                rs->oom = 1;
-                return 1;
-            }
-            memcpy(s, cells[c].s, n);
-            s[n] = 0;
-            dst[c].s = s;
-        }
-    }
-    rs->nrows++;
-    return 0;
-}
-
 typedef struct ex {
     db *d;
     jw w;
@@ -215,7 +140,7 @@ typedef struct ex {
 } ex;
 
 /* Run sql with ?1 game, ?2 id, ?3 s3 (text) or i3 (int), ?4 i4 (int, or NULL when < -1). */
-static int fetch(ex *x, rowset *rs, const char *sql, uint32_t id, const char *s3, int64_t i3,
+static int fetch(ex *x, db_rows *rs, const char *sql, uint32_t id, const char *s3, int64_t i3,
                  int64_t i4)
 {
     memset(rs, 0, sizeof *rs);
@@ -238,30 +163,17 @@ static int fetch(ex *x, rowset *rs, const char *sql, uint32_t id, const char *s3
         b[3].type = DB_INT;
         b[3].i = i4;
     }
-    db_sink sink = {rs, rs_begin, rs_row, NULL};
-    if (db_exec(x->d, sql, 4, b, &sink, &x->err) || rs->oom) {
-        if (rs->oom)
-            snprintf(x->err.msg, sizeof x->err.msg, "out of memory");
+    if (db_exec_rows(rs, x->d, sql, 4, b, &x->err)) {
         x->failed = 1;
         return -1;
     }
     return 0;
 }
 
-static int col(const rowset *rs, const char *name)
+static int64_t ival(const db_rows *rs, size_t r, const char *name)
 {
-    for (int c = 0; c < rs->ncols; c++)
-        if (!strcmp(rs->names[c], name))
-            return c;
-    return -1;
-}
-
-static int64_t ival(const rowset *rs, size_t r, const char *name)
-{
-    int c = col(rs, name);
-    if (c < 0 || rs->cells[r * (size_t)rs->ncols + (size_t)c].type != DB_INT)
-        return -1;
-    return rs->cells[r * (size_t)rs->ncols + (size_t)c].i;
+    int c = db_rows_col(rs, name);
+    return c < 0 ? -1 : db_rows_int(rs, r, c);
 }
 
 static int in_list(const char *name, const char *const *skip)
@@ -305,18 +217,18 @@ static void cell(jw *w, const char *key, const db_cell *c)
 
 /* The columns of row r (except those in skip, and those in skip_null when NULL) as members
  * of the open object. */
-static void fields_nn(ex *x, const rowset *rs, size_t r, const char *const *skip,
+static void fields_nn(ex *x, const db_rows *rs, size_t r, const char *const *skip,
                       const char *const *skip_null)
 {
     for (int c = 0; c < rs->ncols; c++) {
-        const db_cell *v = &rs->cells[r * (size_t)rs->ncols + (size_t)c];
+        const db_cell *v = db_rows_at(rs, r, c);
         if (strcmp(rs->names[c], "content_id") && !in_list(rs->names[c], skip) &&
             !(v->type == DB_NULL && in_list(rs->names[c], skip_null)))
             cell(&x->w, rs->names[c], v);
     }
 }
 
-static void fields(ex *x, const rowset *rs, size_t r, const char *const *skip)
+static void fields(ex *x, const db_rows *rs, size_t r, const char *const *skip)
 {
     fields_nn(x, rs, r, skip, NULL);
 }
@@ -345,7 +257,7 @@ static void rows_array_nn(ex *x, const char *key, const char *sql, uint32_t id, 
                           int64_t i3, int64_t i4, const char *const *skip,
                           const char *const *skip_null)
 {
-    rowset rs;
+    db_rows rs;
     fetch(x, &rs, sql, id, s3, i3, i4);
     jw_arr(&x->w, key);
     for (size_t r = 0; r < rs.nrows; r++) {
@@ -354,7 +266,7 @@ static void rows_array_nn(ex *x, const char *key, const char *sql, uint32_t id, 
         jw_end_obj(&x->w);
     }
     jw_end_arr(&x->w);
-    rs_free(&rs);
+    db_rows_free(&rs);
 }
 
 static void rows_array(ex *x, const char *key, const char *sql, uint32_t id, const char *s3,
@@ -371,7 +283,7 @@ static const char *const skip_ancs[] = {"game", "ancs_id", NULL};
 static const char *const skip_node[] = {"game", "ancs_id",    "owner", "owner_index",
                                         "seq",  "parent_seq", NULL};
 
-static void meta_node(ex *x, const char *key, const rowset *rs, size_t r, int depth)
+static void meta_node(ex *x, const char *key, const db_rows *rs, size_t r, int depth)
 {
     jw_obj(&x->w, key);
     fields(x, rs, r, skip_node);
@@ -392,7 +304,7 @@ static void meta_node(ex *x, const char *key, const rowset *rs, size_t r, int de
 /* "meta": the tree of (owner, index), or null when it has none */
 static void meta_tree(ex *x, const char *key, uint32_t ancs, const char *owner, int64_t index)
 {
-    rowset rs;
+    db_rows rs;
     fetch(x, &rs, sql_meta_nodes, ancs, owner, -1, index);
     if (rs.nrows == 0) {
         jw_null(&x->w, key);
@@ -400,7 +312,7 @@ static void meta_tree(ex *x, const char *key, uint32_t ancs, const char *owner, 
         /* the root is the node without a parent (seq 0, the first row) */
         meta_node(x, key, &rs, 0, 0);
     }
-    rs_free(&rs);
+    db_rows_free(&rs);
 }
 
 /* ---- documents ------------------------------------------------------------------------------ */
@@ -408,7 +320,7 @@ static void meta_tree(ex *x, const char *key, uint32_t ancs, const char *owner, 
 static void label_of(ex *x, const char *key, uint32_t id);
 
 /* One character as an object; with_head: a document of its own (type, game, ANCS first). */
-static void character(ex *x, uint32_t ancs, const rowset *chars, size_t r, int with_head)
+static void character(ex *x, uint32_t ancs, const db_rows *chars, size_t r, int with_head)
 {
     int64_t ci = ival(chars, r, "char_index");
     jw *w = &x->w;
@@ -423,7 +335,7 @@ static void character(ex *x, uint32_t ancs, const rowset *chars, size_t r, int w
     fields(x, chars, r, skip_char);
     rows_array(x, "animation_names", sql_char_anims, ancs, NULL, ci, -1,
                (const char *const[]){"game", "ancs_id", "char_index", NULL});
-    rowset rs;
+    db_rows rs;
     fetch(x, &rs, sql_id_map, ancs, NULL, ci, -1);
     if (ival(chars, r, "id_map_count") < 0) { /* versions without an ID map */
         jw_null(w, "animation_id_map");
@@ -433,7 +345,7 @@ static void character(ex *x, uint32_t ancs, const rowset *chars, size_t r, int w
             cell(w, NULL, &rs.cells[k]);
         jw_end_arr(w);
     }
-    rs_free(&rs);
+    db_rows_free(&rs);
     rows_array(x, "particle_refs", sql_particle_refs, ancs, NULL, ci, -1, skip_char);
     /* PAS database: states > parms, anim infos > values */
     fetch(x, &rs, sql_pas_states, ancs, NULL, ci, -1);
@@ -444,7 +356,7 @@ static void character(ex *x, uint32_t ancs, const rowset *chars, size_t r, int w
         fields(x, &rs, s, skip_char);
         rows_array(x, "parms", sql_pas_parms, ancs, NULL, ci, si,
                    (const char *const[]){"game", "ancs_id", "char_index", "state_index", NULL});
-        rowset infos, vals;
+        db_rows infos, vals;
         fetch(x, &infos, sql_pas_infos, ancs, NULL, ci, si);
         fetch(x, &vals, sql_pas_values, ancs, NULL, ci, si);
         jw_arr(w, "anim_infos");
@@ -467,12 +379,12 @@ static void character(ex *x, uint32_t ancs, const rowset *chars, size_t r, int w
             jw_end_obj(w);
         }
         jw_end_arr(w);
-        rs_free(&infos);
-        rs_free(&vals);
+        db_rows_free(&infos);
+        db_rows_free(&vals);
         jw_end_obj(w);
     }
     jw_end_arr(w);
-    rs_free(&rs);
+    db_rows_free(&rs);
     rows_array(x, "anim_aabbs", sql_aabbs, ancs, NULL, ci, -1, skip_char);
     rows_array(x, "indexed_aabbs", sql_iaabbs, ancs, NULL, ci, -1, skip_char);
     fetch(x, &rs, sql_effects, ancs, NULL, ci, -1);
@@ -486,16 +398,16 @@ static void character(ex *x, uint32_t ancs, const rowset *chars, size_t r, int w
         jw_end_obj(w);
     }
     jw_end_arr(w);
-    rs_free(&rs);
+    db_rows_free(&rs);
     jw_end_obj(w);
 }
 
 static void label_of(ex *x, const char *key, uint32_t id)
 {
-    rowset rs;
+    db_rows rs;
     fetch(x, &rs, sql_label, id, NULL, -1, -1);
     jw_str(&x->w, key, rs.nrows && rs.cells[0].type == DB_TEXT ? rs.cells[0].s : NULL);
-    rs_free(&rs);
+    db_rows_free(&rs);
 }
 
 static void head(ex *x, const char *type, uint32_t id)
@@ -511,7 +423,7 @@ static void tail(ex *x, const char *type, uint32_t id)
     static const char *const skip_ref[] = {"game", "src_type", "src_id", NULL};
     rows_array(x, "asset_refs", sql_refs_from, id, type, -1, -1, skip_ref);
     rows_array(x, "warnings", sql_warnings, id, type, -1, -1, NULL);
-    rowset rs;
+    db_rows rs;
     fetch(x, &rs, sql_decoded, id, type, -1, -1);
     if (rs.nrows) {
         jw_obj(&x->w, "decoded");
@@ -522,17 +434,17 @@ static void tail(ex *x, const char *type, uint32_t id)
     } else {
         jw_null(&x->w, "decoded");
     }
-    rs_free(&rs);
+    db_rows_free(&rs);
     rows_array(x, "locations", sql_locations, id, type, -1, -1, NULL);
 }
 
 static int ancs_doc(ex *x, uint32_t id)
 {
-    rowset rs;
+    db_rows rs;
     jw *w = &x->w;
     fetch(x, &rs, sql_ancs, id, NULL, -1, -1);
     if (rs.nrows == 0) {
-        rs_free(&rs);
+        db_rows_free(&rs);
         return 1;
     }
     jw_obj(w, NULL);
@@ -540,13 +452,13 @@ static int ancs_doc(ex *x, uint32_t id)
     jw_obj(w, "ancs");
     fields(x, &rs, 0, (const char *const[]){"game", "asset_id", NULL});
     jw_end_obj(w);
-    rs_free(&rs);
+    db_rows_free(&rs);
     fetch(x, &rs, sql_characters, id, NULL, -1, -1);
     jw_arr(w, "characters");
     for (size_t r = 0; r < rs.nrows; r++)
         character(x, id, &rs, r, 0);
     jw_end_arr(w);
-    rs_free(&rs);
+    db_rows_free(&rs);
 
     jw_obj(w, "animation_set");
     fetch(x, &rs, sql_animations, id, NULL, -1, -1);
@@ -558,7 +470,7 @@ static int ancs_doc(ex *x, uint32_t id)
         jw_end_obj(w);
     }
     jw_end_arr(w);
-    rs_free(&rs);
+    db_rows_free(&rs);
     fetch(x, &rs, sql_transitions, id, NULL, -1, -1);
     jw_arr(w, "transitions");
     for (size_t r = 0; r < rs.nrows; r++) {
@@ -568,7 +480,7 @@ static int ancs_doc(ex *x, uint32_t id)
         jw_end_obj(w);
     }
     jw_end_arr(w);
-    rs_free(&rs);
+    db_rows_free(&rs);
     jw_obj(w, "default_transition");
     meta_tree(x, "meta", id, "default_transition", 0);
     jw_end_obj(w);
@@ -581,7 +493,7 @@ static int ancs_doc(ex *x, uint32_t id)
         jw_end_obj(w);
     }
     jw_end_arr(w);
-    rs_free(&rs);
+    db_rows_free(&rs);
     rows_array(x, "additive_animations", sql_additives, id, NULL, -1, -1, skip_ancs);
     rows_array(x, "animation_resources", sql_pairs, id, NULL, -1, -1, skip_ancs);
     fetch(x, &rs, sql_event_sets, id, NULL, -1, -1);
@@ -595,7 +507,7 @@ static int ancs_doc(ex *x, uint32_t id)
         jw_end_obj(w);
     }
     jw_end_arr(w);
-    rs_free(&rs);
+    db_rows_free(&rs);
     jw_end_obj(w);
     tail(x, "ANCS", id);
     jw_end_obj(w);
@@ -604,10 +516,10 @@ static int ancs_doc(ex *x, uint32_t id)
 
 static int character_doc(ex *x, uint32_t id, int64_t ci)
 {
-    rowset rs;
+    db_rows rs;
     fetch(x, &rs, sql_characters, id, NULL, ci, -1);
     if (rs.nrows == 0) {
-        rs_free(&rs);
+        db_rows_free(&rs);
         return 1;
     }
     if (ci < 0)
@@ -616,17 +528,17 @@ static int character_doc(ex *x, uint32_t id, int64_t ci)
         character(x, id, &rs, r, 1);
     if (ci < 0)
         jw_end_arr(&x->w);
-    rs_free(&rs);
+    db_rows_free(&rs);
     return 0;
 }
 
 static int evnt_doc(ex *x, uint32_t id)
 {
-    rowset rs;
+    db_rows rs;
     jw *w = &x->w;
     fetch(x, &rs, sql_evnt, id, NULL, -1, -1);
     if (rs.nrows == 0) {
-        rs_free(&rs);
+        db_rows_free(&rs);
         return 1;
     }
     jw_obj(w, NULL);
@@ -634,15 +546,15 @@ static int evnt_doc(ex *x, uint32_t id)
     jw_obj(w, "evnt");
     fields(x, &rs, 0, (const char *const[]){"game", "asset_id", NULL});
     jw_end_obj(w);
-    rs_free(&rs);
+    db_rows_free(&rs);
     static const char *const kinds[] = {"bool", "int32", "particle", "sound"};
     fetch(x, &rs, sql_events, id, "EVNT", -1, -2);
     jw_obj(w, "events");
-    int kc = col(&rs, "kind");
+    int kc = db_rows_col(&rs, "kind");
     for (size_t k = 0; k < 4; k++) {
         jw_arr(w, kinds[k]);
         for (size_t r = 0; kc >= 0 && r < rs.nrows; r++) {
-            const db_cell *c = &rs.cells[r * (size_t)rs.ncols + (size_t)kc];
+            const db_cell *c = db_rows_at(&rs, r, kc);
             if (c->type != DB_TEXT || strcmp(c->s, kinds[k]))
                 continue;
             jw_obj(w, NULL);
@@ -655,7 +567,7 @@ static int evnt_doc(ex *x, uint32_t id)
         jw_end_arr(w);
     }
     jw_end_obj(w);
-    rs_free(&rs);
+    db_rows_free(&rs);
     rows_array(x, "used_by", sql_evnt_users, id, NULL, -1, -1, NULL);
     tail(x, "EVNT", id);
     jw_end_obj(w);
@@ -676,18 +588,16 @@ static int usage_error(const char *msg, const char *arg)
 /* The game holding (type, id): the one given, else the only one; NULL + message otherwise. */
 static const char *pick_game(ex *x, const char *type, uint32_t id, const char *want, int *rc)
 {
-    rowset rs;
+    db_rows rs;
     db_bind b[2];
     memset(b, 0, sizeof b);
     b[0].type = DB_TEXT;
     b[0].s = type;
     b[1].type = DB_INT;
     b[1].i = id;
-    memset(&rs, 0, sizeof rs);
-    db_sink sink = {&rs, rs_begin, rs_row, NULL};
-    if (db_exec(x->d, sql_games, 2, b, &sink, &x->err) || rs.oom) {
-        cli_error("export: %s", rs.oom ? "out of memory" : x->err.msg);
-        rs_free(&rs);
+    if (db_exec_rows(&rs, x->d, sql_games, 2, b, &x->err)) {
+        cli_error("export: %s", x->err.msg);
+        db_rows_free(&rs);
         *rc = EXIT_FATAL;
         return NULL;
     }
@@ -699,7 +609,7 @@ static const char *pick_game(ex *x, const char *type, uint32_t id, const char *w
         mp1 |= !strcmp(rs.cells[r].s, "MP1");
         mp2 |= !strcmp(rs.cells[r].s, "MP2");
     }
-    rs_free(&rs);
+    db_rows_free(&rs);
     if (want)
         g = (!strcmp(want, "MP1") && mp1) || (!strcmp(want, "MP2") && mp2) ? want : NULL;
     else if (mp1 && mp2)

@@ -53,84 +53,6 @@ static const char sql_loaded[] =
     "char(63, 63, 63, 63)) ORDER BY 2, 1, 3, 5";
 /* ==== end of SQL ========================================================================= */
 
-typedef struct wtab {
-    int ncols;
-    size_t nrows, cap;
-    db_cell *v; /* strings owned */
-    int oom;
-} wtab;
-
-static int wtab_row(void *ctx, int ncols, const db_cell *c)
-{
-    wtab *t = ctx;
-    if (t->nrows == t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 32;
-        db_cell *n = realloc(t->v, cap * (size_t)ncols * sizeof *n);
-        if (!n) {
-            t->oom = 1;
-            return 1;
-        }
-        t->v = n;
-        t->cap = cap;
-    }
-    t->ncols = ncols;
-    db_cell *d = t->v + t->nrows++ * (size_t)ncols;
-    for (int k = 0; k < ncols; k++) {
-        d[k] = c[k];
-        if (c[k].type == DB_TEXT && !(d[k].s = strdup(c[k].s))) {
-            d[k].type = DB_NULL;
-            t->oom = 1;
-        } else if (c[k].type == DB_BLOB) {
-            d[k].type = DB_NULL;
-        }
-    }
-    return 0;
-}
-
-static void wtab_free(wtab *t)
-{
-    for (size_t i = 0; i < t->nrows * (size_t)t->ncols; i++)
-        if (t->v[i].type == DB_TEXT)
-            free((char *)t->v[i].s);
-    free(t->v);
-    memset(t, 0, sizeof *t);
-}
-
-/* Run sql with ?1 game (or NULL), ?2 id, ?3 integer k3 or text s3 into t; -1 on failure. */
-static int wrun(report *r, wtab *t, const char *sql, const char *game, int64_t id, int64_t k3,
-                const char *s3)
-{
-    memset(t, 0, sizeof *t);
-    db_bind b[3];
-    memset(b, 0, sizeof b);
-    b[0].type = game ? DB_TEXT : DB_NULL;
-    b[0].s = game;
-    b[1].type = DB_INT;
-    b[1].i = id;
-    b[2].type = s3 ? DB_TEXT : DB_INT;
-    b[2].s = s3;
-    b[2].i = k3;
-    db_sink sink = {t, NULL, wtab_row, NULL};
-    int np = game ? 3 : 0;
-    if (db_exec(r->d, sql, np, b, &sink, &r->err))
-        return -1;
-    if (t->oom)
-        return util_fail(&r->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
-    return 0;
-}
-
-static const char *T(const wtab *t, size_t i, int c)
-{
-    const db_cell *x = &t->v[i * (size_t)t->ncols + (size_t)c];
-    return x->type == DB_TEXT ? x->s : NULL;
-}
-
-static int64_t I(const wtab *t, size_t i, int c)
-{
-    const db_cell *x = &t->v[i * (size_t)t->ncols + (size_t)c];
-    return x->type == DB_INT ? x->i : -1;
-}
-
 void rep_world_href(char *buf, size_t size, const char *game, uint32_t id)
 {
     snprintf(buf, size, "world/%s_%08" PRIX32 ".html", game, id);
@@ -176,27 +98,27 @@ static void layer_head(FILE *f, int64_t li, const char *name, int64_t active)
     fputs("</h4>\n", f);
 }
 
-static int world_page(report *r, const wtab *w, size_t wi)
+static int world_page(report *r, const db_rows *w, size_t wi)
 {
-    const char *game = T(w, wi, 0);
-    uint32_t id = (uint32_t)I(w, wi, 1);
-    int64_t cid = I(w, wi, 7);
-    wtab ar, ly, dp;
-    if (wrun(r, &ar, sql_areas, game, id, cid, NULL))
+    const char *game = db_rows_text(w, wi, 0);
+    uint32_t id = (uint32_t)db_rows_int(w, wi, 1);
+    int64_t cid = db_rows_int(w, wi, 7);
+    db_rows ar, ly, dp;
+    if (rep_rows(r, &ar, sql_areas, game, id, NULL, cid))
         return -1;
-    if (wrun(r, &ly, sql_layers, game, id, cid, NULL)) {
-        wtab_free(&ar);
+    if (rep_rows(r, &ly, sql_layers, game, id, NULL, cid)) {
+        db_rows_free(&ar);
         return -1;
     }
-    if (wrun(r, &dp, sql_deps, game, id, cid, NULL)) {
-        wtab_free(&ar);
-        wtab_free(&ly);
+    if (rep_rows(r, &dp, sql_deps, game, id, NULL, cid)) {
+        db_rows_free(&ar);
+        db_rows_free(&ly);
         return -1;
     }
     char rel[96], title[256];
     rep_world_href(rel, sizeof rel, game, id);
-    snprintf(title, sizeof title, "%s (%s world %08" PRIX32 ")", T(w, wi, 2) ? T(w, wi, 2) : "?",
-             game, id);
+    snprintf(title, sizeof title, "%s (%s world %08" PRIX32 ")",
+             db_rows_text(w, wi, 2) ? db_rows_text(w, wi, 2) : "?", game, id);
     FILE *f = rep_open(r, rel);
     int rc = 0;
     if (!f) {
@@ -207,58 +129,60 @@ static int world_page(report *r, const wtab *w, size_t wi)
     fputs("<h1>", f);
     rep_esc(f, title);
     fputs("</h1>\n<p>", f);
-    if (T(w, wi, 3)) {
+    if (db_rows_text(w, wi, 3)) {
         fputs("Dark world: ", f);
-        rep_esc(f, T(w, wi, 3));
+        rep_esc(f, db_rows_text(w, wi, 3));
         fputs(". ", f);
     }
     fprintf(f,
             "%" PRId64 " area%s, %" PRId64 " script layers, %" PRId64
             " dependencies. <code>ancsdb query areas %08" PRIX32 "</code> lists the areas, "
             "<code>ancsdb query area-deps MREA_ID</code> what one loads.</p>\n",
-            I(w, wi, 4), I(w, wi, 4) == 1 ? "" : "s", I(w, wi, 5), I(w, wi, 6), id);
+            db_rows_int(w, wi, 4), db_rows_int(w, wi, 4) == 1 ? "" : "s", db_rows_int(w, wi, 5),
+            db_rows_int(w, wi, 6), id);
     fputs("<div class=\"scroll\"><table><tr><th class=\"n\">#</th><th>area</th><th>internal "
           "name</th><th>MREA</th><th class=\"n\">layers</th><th class=\"n\">dependencies</th>"
           "<th>attached</th></tr>\n",
           f);
     for (size_t i = 0; i < ar.nrows; i++) {
         fprintf(f, "<tr><td class=\"n\">%" PRId64 "</td><td><a href=\"#area-%" PRId64 "\">",
-                I(&ar, i, 0), I(&ar, i, 0));
-        rep_esc(f, T(&ar, i, 1) ? T(&ar, i, 1) : "(no name)");
+                db_rows_int(&ar, i, 0), db_rows_int(&ar, i, 0));
+        rep_esc(f, db_rows_text(&ar, i, 1) ? db_rows_text(&ar, i, 1) : "(no name)");
         fputs("</a></td><td>", f);
-        rep_esc(f, T(&ar, i, 2));
+        rep_esc(f, db_rows_text(&ar, i, 2));
         fprintf(f,
                 "</td><td class=\"id\">%08" PRIX32 "</td><td class=\"n\">%" PRId64
                 "</td><td class=\"n\">%" PRId64 "</td><td>",
-                (uint32_t)I(&ar, i, 3), I(&ar, i, 4), I(&ar, i, 5));
-        rep_esc(f, T(&ar, i, 6));
+                (uint32_t)db_rows_int(&ar, i, 3), db_rows_int(&ar, i, 4), db_rows_int(&ar, i, 5));
+        rep_esc(f, db_rows_text(&ar, i, 6));
         fputs("</td></tr>\n", f);
     }
     fputs("</table></div>\n", f);
     size_t li = 0, di = 0;
     for (size_t i = 0; i < ar.nrows; i++) {
-        int64_t ai = I(&ar, i, 0);
+        int64_t ai = db_rows_int(&ar, i, 0);
         fprintf(f, "<h3 id=\"area-%" PRId64 "\">area %" PRId64 " ", ai, ai);
-        rep_esc(f, T(&ar, i, 1));
+        rep_esc(f, db_rows_text(&ar, i, 1));
         fputs("</h3>\n", f);
         /* the area's layers in order, each with its dependencies, then its own group */
         for (;;) {
             int64_t cur;
             const char *lname = NULL;
             int64_t active = 1;
-            if (li < ly.nrows && I(&ly, li, 0) == ai) {
-                cur = I(&ly, li, 1);
-                lname = T(&ly, li, 2);
-                active = I(&ly, li, 3);
+            if (li < ly.nrows && db_rows_int(&ly, li, 0) == ai) {
+                cur = db_rows_int(&ly, li, 1);
+                lname = db_rows_text(&ly, li, 2);
+                active = db_rows_int(&ly, li, 3);
                 li++;
-            } else if (di < dp.nrows && I(&dp, di, 0) == ai && I(&dp, di, 1) < 0) {
+            } else if (di < dp.nrows && db_rows_int(&dp, di, 0) == ai &&
+                       db_rows_int(&dp, di, 1) < 0) {
                 cur = -1;
             } else {
                 break;
             }
             layer_head(f, cur, lname, active);
             size_t start = di;
-            while (di < dp.nrows && I(&dp, di, 0) == ai && I(&dp, di, 1) == cur)
+            while (di < dp.nrows && db_rows_int(&dp, di, 0) == ai && db_rows_int(&dp, di, 1) == cur)
                 di++;
             if (di == start) {
                 fputs("<p class=\"muted\">loads nothing</p>\n", f);
@@ -267,10 +191,10 @@ static int world_page(report *r, const wtab *w, size_t wi)
                       "</tr>\n",
                       f);
                 for (size_t k = start; k < di; k++) {
-                    const char *type = T(&dp, k, 2) ? T(&dp, k, 2) : "????";
-                    uint32_t aid = (uint32_t)I(&dp, k, 3);
+                    const char *type = db_rows_text(&dp, k, 2) ? db_rows_text(&dp, k, 2) : "????";
+                    uint32_t aid = (uint32_t)db_rows_int(&dp, k, 3);
                     char h[128] = "";
-                    if (!strcmp(type, "ANCS") && I(&dp, k, 5) == 1)
+                    if (!strcmp(type, "ANCS") && db_rows_int(&dp, k, 5) == 1)
                         rep_ancs_href(h, sizeof h, game, aid);
                     else if (has_asset_page(r, game, type, aid))
                         rep_asset_href(h, sizeof h, game, type, aid);
@@ -282,8 +206,8 @@ static int world_page(report *r, const wtab *w, size_t wi)
                     else
                         fprintf(f, "</td><td class=\"id\">%08" PRIX32, aid);
                     fputs("</td><td>", f);
-                    rep_esc(f, T(&dp, k, 4));
-                    if (I(&dp, k, 6) == 0)
+                    rep_esc(f, db_rows_text(&dp, k, 4));
+                    if (db_rows_int(&dp, k, 6) == 0)
                         fputs(" <span class=\"tag\">in no PAK</span>", f);
                     fputs("</td></tr>\n", f);
                 }
@@ -294,18 +218,18 @@ static int world_page(report *r, const wtab *w, size_t wi)
     rep_page_end(r, f, "../");
     rc = rep_close(r, f);
     if (!rc)
-        rc = rep_find_add(r, "MLVL", game, id, T(w, wi, 2), rel) ? -1 : 0;
+        rc = rep_find_add(r, "MLVL", game, id, db_rows_text(w, wi, 2), rel) ? -1 : 0;
 done:
-    wtab_free(&ar);
-    wtab_free(&ly);
-    wtab_free(&dp);
+    db_rows_free(&ar);
+    db_rows_free(&ly);
+    db_rows_free(&dp);
     return rc;
 }
 
 int rep_write_world_pages(report *r)
 {
-    wtab w;
-    if (wrun(r, &w, sql_worlds, NULL, 0, 0, NULL))
+    db_rows w;
+    if (rep_rows(r, &w, sql_worlds, NULL, 0, NULL, 0))
         return -1;
     int rc = 0;
     for (size_t i = 0; i < w.nrows && !rc; i++) {
@@ -314,53 +238,55 @@ int rep_write_world_pages(report *r)
     }
     if (!rc)
         rep_progress_done(r, "world pages", (long)w.nrows);
-    wtab_free(&w);
+    db_rows_free(&w);
     return rc;
 }
 
 int rep_index_worlds(report *r, FILE *f)
 {
-    wtab w;
-    if (wrun(r, &w, sql_worlds, NULL, 0, 0, NULL))
+    db_rows w;
+    if (rep_rows(r, &w, sql_worlds, NULL, 0, NULL, 0))
         return -1;
     if (w.nrows == 0) {
-        wtab_free(&w);
+        db_rows_free(&w);
         return 0;
     }
     fputs("<section id=\"worlds\"><h2>Worlds</h2>\n<p class=\"muted\">Every world (MLVL): its "
           "areas, their script layers and what each loads.</p>\n",
           f);
     for (size_t i = 0; i < w.nrows; i++) {
-        if (i == 0 ||
-            strcmp(T(&w, i, 0) ? T(&w, i, 0) : "", T(&w, i - 1, 0) ? T(&w, i - 1, 0) : "")) {
+        if (i == 0 || strcmp(db_rows_text(&w, i, 0) ? db_rows_text(&w, i, 0) : "",
+                             db_rows_text(&w, i - 1, 0) ? db_rows_text(&w, i - 1, 0) : "")) {
             if (i)
                 fputs("</table></div>\n", f);
             fputs("<h3>", f);
-            rep_esc(f, T(&w, i, 0));
+            rep_esc(f, db_rows_text(&w, i, 0));
             fputs("</h3>\n<div class=\"scroll\"><table><tr><th>world</th><th>MLVL</th><th "
                   "class=\"n\">areas</th><th class=\"n\">layers</th><th "
                   "class=\"n\">dependencies</th></tr>\n",
                   f);
         }
         char h[96];
-        rep_world_href(h, sizeof h, T(&w, i, 0) ? T(&w, i, 0) : "?", (uint32_t)I(&w, i, 1));
+        rep_world_href(h, sizeof h, db_rows_text(&w, i, 0) ? db_rows_text(&w, i, 0) : "?",
+                       (uint32_t)db_rows_int(&w, i, 1));
         fprintf(f, "<tr><td><a href=\"%s\">", h);
-        rep_esc(f, T(&w, i, 2) ? T(&w, i, 2) : "(no name)");
+        rep_esc(f, db_rows_text(&w, i, 2) ? db_rows_text(&w, i, 2) : "(no name)");
         fprintf(f,
                 "</a></td><td class=\"id\">%08" PRIX32 "</td><td class=\"n\">%" PRId64
                 "</td><td class=\"n\">%" PRId64 "</td><td class=\"n\">%" PRId64 "</td></tr>\n",
-                (uint32_t)I(&w, i, 1), I(&w, i, 4), I(&w, i, 5), I(&w, i, 6));
+                (uint32_t)db_rows_int(&w, i, 1), db_rows_int(&w, i, 4), db_rows_int(&w, i, 5),
+                db_rows_int(&w, i, 6));
     }
     fputs("</table></div>\n</section>\n", f);
-    wtab_free(&w);
+    db_rows_free(&w);
     return 0;
 }
 
 int rep_loaded_in(report *r, FILE *f, const char *game, const char *type, uint32_t id,
                   const char *root)
 {
-    wtab t;
-    if (wrun(r, &t, sql_loaded, game, id, 0, type))
+    db_rows t;
+    if (rep_rows(r, &t, sql_loaded, game, id, type, 0))
         return -1;
     if (t.nrows) {
         fputs("<h2>Loaded in</h2>\n<div class=\"scroll\"><table><tr><th>world</th><th "
@@ -368,28 +294,28 @@ int rep_loaded_in(report *r, FILE *f, const char *game, const char *type, uint32
               f);
         for (size_t i = 0; i < t.nrows; i++) {
             char h[96];
-            rep_world_href(h, sizeof h, game, (uint32_t)I(&t, i, 0));
+            rep_world_href(h, sizeof h, game, (uint32_t)db_rows_int(&t, i, 0));
             fprintf(f, "<tr><td><a href=\"%s%s\">", root, h);
-            rep_esc(f, T(&t, i, 1) ? T(&t, i, 1) : "(no name)");
+            rep_esc(f, db_rows_text(&t, i, 1) ? db_rows_text(&t, i, 1) : "(no name)");
             fprintf(f,
                     "</a></td><td class=\"n\">%" PRId64 "</td><td><a href=\"%s%s#area-%" PRId64
                     "\">",
-                    I(&t, i, 2), root, h, I(&t, i, 2));
-            rep_esc(f, T(&t, i, 3) ? T(&t, i, 3) : "(no name)");
+                    db_rows_int(&t, i, 2), root, h, db_rows_int(&t, i, 2));
+            rep_esc(f, db_rows_text(&t, i, 3) ? db_rows_text(&t, i, 3) : "(no name)");
             fputs("</a></td><td>", f);
-            if (I(&t, i, 4) < 0) {
+            if (db_rows_int(&t, i, 4) < 0) {
                 fputs("the area itself", f);
             } else {
-                fprintf(f, "%" PRId64 " ", I(&t, i, 4));
-                rep_esc(f, T(&t, i, 5));
+                fprintf(f, "%" PRId64 " ", db_rows_int(&t, i, 4));
+                rep_esc(f, db_rows_text(&t, i, 5));
             }
-            fprintf(f, "</td><td>%s</td></tr>\n", I(&t, i, 6) == 1 ? "yes" : "no");
+            fprintf(f, "</td><td>%s</td></tr>\n", db_rows_int(&t, i, 6) == 1 ? "yes" : "no");
         }
         fprintf(f,
                 "</table></div>\n<p class=\"muted\"><code>ancsdb query where-loaded %s %08" PRIX32
                 "</code> lists these with the character set that needs it.</p>\n",
                 strcmp(type, "????") ? type : "PART", id);
     }
-    wtab_free(&t);
+    db_rows_free(&t);
     return 0;
 }

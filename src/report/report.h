@@ -62,6 +62,11 @@ extern const char rep_sql_sets[];
 extern const char rep_sql_all_ancs[];
 extern const char rep_sql_chars[];
 extern const char rep_sql_where[];
+/* Run sql into t (db_exec_rows) with ?1 game (NULL: NULL), ?2 id, ?3 s3 as text, else k3 as
+ * an integer, else (k3 < 0) NULL. 0, or -1 with r->err filled; t freed by db_rows_free. */
+struct db_rows;
+int rep_rows(report *r, struct db_rows *t, const char *sql, const char *game, int64_t id,
+             const char *s3, int64_t k3);
 
 /* ---- report_files.c: where pages are written ----
  * A report is written into a private folder made inside DIR (so two runs never share a work
