@@ -339,4 +339,14 @@ char *util_text_safe(const char *s, size_t n);
 int util_text_printf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int util_text_vprintf(FILE *f, const char *fmt, va_list ap);
 
+/* ---- XML and HTML text (text.c) ------------------------------------------------------
+ * The one escaper of text written into XML (name maps) or HTML (the report): & < > as
+ * &amp; &lt; &gt;; well-formed UTF-8 passes through; each byte XML 1.0 cannot carry (C0
+ * controls but tab and LF, DEL, bytes that are not well-formed UTF-8, U+FFFE, U+FFFF) becomes
+ * U+FFFD. UTIL_XML_QUOTES: also " and ' (as &quot; and &#39;), for attribute values.
+ * UTIL_XML_LINE_REFS: tab, LF and CR as &#9; &#10; &#13; (which a parser keeps as they are);
+ * without it tab and LF pass through and CR becomes U+FFFD. s NULL: nothing. */
+enum { UTIL_XML_QUOTES = 1, UTIL_XML_LINE_REFS = 2 };
+void util_xml_escape(FILE *f, const char *s, unsigned flags);
+
 #endif

@@ -499,27 +499,15 @@ void graph_apply_cut(graph *g)
 
 /* ==== DOT ================================================================================ */
 
-/* Length of the valid UTF-8 sequence at p (1..4), or 0 when invalid. */
-static int utf8_len(const unsigned char *p)
-{
-    if (p[0] < 0x80)
-        return 1;
-    int n = p[0] >= 0xF0 && p[0] <= 0xF4 ? 4 : p[0] >= 0xE0 ? 3 : p[0] >= 0xC2 ? 2 : 0;
-    if (p[0] >= 0xF8)
-        return 0;
-    for (int i = 1; i < n; i++)
-        if ((p[i] & 0xC0) != 0x80)
-            return 0;
-    return n;
-}
-
 /* Text inside a DOT double-quoted string: quotes and backslashes escaped, control bytes and
  * invalid UTF-8 shown as '?'. */
 static void dot_text(FILE *f, const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
+    size_t left = strlen(s);
     while (*p) {
-        int n = utf8_len(p);
+        uint32_t cp;
+        size_t n = util_utf8_seq(p, left - (size_t)(p - (const unsigned char *)s), &cp);
         if (n == 0 || (*p < 0x20) || *p == 0x7F) {
             fputc('?', f);
             p++;
@@ -527,7 +515,7 @@ static void dot_text(FILE *f, const char *s)
             fputc('\\', f);
             fputc(*p++, f);
         } else {
-            fwrite(p, 1, (size_t)n, f);
+            fwrite(p, 1, n, f);
             p += n;
         }
     }

@@ -29,14 +29,19 @@ typedef struct rep_ref {
 
 typedef struct report {
     struct db *d;
-    const char *dir;    /* the folder asked for (-o) */
-    int dirfd;          /* it, opened once (-1 until then) */
-    char *stage;        /* DIR/.ancsdb-report-XXXXXX: this run's private folder (mkdtemp) */
-    int stagefd;        /* it, opened; every page is written below it by openat */
-    const char *dbname; /* shown in page footers */
-    int have_dot;       /* Graphviz found */
-    int jobs;           /* dot processes at once */
-    int progress;       /* stderr is a terminal */
+    const char *dir;       /* the folder asked for (-o) */
+    int dirfd;             /* it, opened once (-1 until then) */
+    char *stage;           /* DIR/.ancsdb-report-XXXXXX: this run's private folder (mkdtemp) */
+    int stagefd;           /* it, opened; every page is written below it by openat */
+    const char *dbname;    /* shown in page footers */
+    int have_dot;          /* Graphviz found */
+    char dot_version[160]; /* what `dot -V` said (part of every graph's key) */
+    int jobs;              /* dot processes at once */
+    long drawn, reused;    /* graphs drawn by dot in this run, taken from the earlier report */
+    FILE *svgs;            /* the reused drawings (a temporary file), NULL until the first */
+    uint64_t svgs_len;
+    double t0;    /* when the run began (CLOCK_MONOTONIC seconds) */
+    int progress; /* stderr is a terminal */
     int quiet;
     long pages, bytes; /* written so far */
     /* every asset reached, sorted by (game, type, id) once the ANCS pages are done */
@@ -91,7 +96,7 @@ int rep_openat(report *r, const char *rel);
 FILE *rep_open(report *r, const char *rel);
 /* Close, count the page; -1 with r->err filled on a write error. */
 int rep_close(report *r, FILE *f);
-/* Text with & < > " ' escaped (invalid UTF-8 bytes shown as U+FFFD). NULL writes nothing. */
+/* HTML text: util_xml_escape with quotes escaped too (so it may stand in an attribute). */
 void rep_esc(FILE *f, const char *s);
 /* Page frame: root is "" or "../" (where index.html is). */
 void rep_page_begin(FILE *f, const char *root, const char *title);

@@ -2,12 +2,15 @@
  * drawn by Graphviz or a nested list, everything each character reaches) and one small page per
  * asset reached (where it is stored, who reaches it and how). */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <xxhash.h>
 
 #include "cli.h"
 #include "db.h"
@@ -24,6 +27,9 @@ typedef struct ancs_row {
     uint32_t id;
     char *label, *names;
     int64_t chars, anims, trans, animset_version, size;
+    char key[33];              /* the graph's key (hex XXH3-128), "" when there is no DOT */
+    int reused;                /* its drawing was taken from the earlier report (at svg_off) */
+    uint64_t svg_off, svg_len; /* in r->svgs */
 } ancs_row;
 
 /* queries/deps.sql: ?1 ANCS ID, ?2 character index (NULL: all) */
@@ -90,14 +96,14 @@ static int build_graph(report *r, graph *g, const ancs_row *a)
  * set, so each process draws a batch of them. */
 #define DOT_BATCH 16
 
-/* `dot -Tsvg -O` on the DOT files of as[first..first+count): it writes FILE.dot.svg beside
- * each (and goes on past a graph it cannot draw). -1 when it cannot start. */
-static pid_t spawn_dot(report *r, const ancs_row *as, size_t first, size_t count)
+/* `dot -Tsvg -O` on the DOT files of as[idx[0..count)]: it writes FILE.dot.svg beside each
+ * (and goes on past a graph it cannot draw). -1 when it cannot start. */
+static pid_t spawn_dot(report *r, const ancs_row *as, const size_t *idx, size_t count)
 {
     char *argv[DOT_BATCH + 4] = {"dot", "-Tsvg", "-O"};
     char paths[DOT_BATCH][4096];
     for (size_t k = 0; k < count; k++) {
-        work_path(paths[k], sizeof paths[k], r, &as[first + k], "dot");
+        work_path(paths[k], sizeof paths[k], r, &as[idx[k]], "dot");
         argv[3 + k] = paths[k];
     }
     argv[3 + count] = NULL;
@@ -107,26 +113,30 @@ static pid_t spawn_dot(report *r, const ancs_row *as, size_t first, size_t count
 
 /* After a batch whose dot failed: each graph of it left without an SVG gets a dot of its own
  * (a graph dot cannot draw must not cost the others theirs). */
-static void redo_alone(report *r, const ancs_row *as, size_t first, size_t count)
+static void redo_alone(report *r, const ancs_row *as, const size_t *idx, size_t count)
 {
     for (size_t k = 0; k < count; k++) {
         char svg[4096];
-        work_path(svg, sizeof svg, r, &as[first + k], "dot.svg");
+        work_path(svg, sizeof svg, r, &as[idx[k]], "dot.svg");
         if (access(svg, F_OK) == 0)
             continue;
-        pid_t pid = spawn_dot(r, as, first + k, 1);
+        pid_t pid = spawn_dot(r, as, &idx[k], 1);
         int st;
         while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
             ;
     }
 }
 
+typedef struct dot_slot {
+    pid_t pid; /* 0: free */
+    size_t idx[DOT_BATCH], count;
+} dot_slot;
+
 typedef struct dot_jobs {
-    size_t n;              /* slots (--jobs) */
-    pid_t *pid;            /* 0: free */
-    size_t *first, *count; /* the graphs of each */
+    size_t n; /* slots (--jobs) */
+    dot_slot *slot;
     int running;
-    size_t done;
+    size_t done; /* graphs settled (drawn or reused) */
 } dot_jobs;
 
 /* Wait for one dot; 0, or -1 when there is none to wait for. */
@@ -141,120 +151,45 @@ static int reap_one(report *r, const ancs_row *as, dot_jobs *j, size_t total)
         return -1;
     }
     for (size_t k = 0; k < j->n; k++)
-        if (j->pid[k] == p) {
+        if (j->slot[k].pid == p) {
             if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-                redo_alone(r, as, j->first[k], j->count[k]);
-            j->pid[k] = 0;
+                redo_alone(r, as, j->slot[k].idx, j->slot[k].count);
+            j->slot[k].pid = 0;
             j->running--;
-            j->done += j->count[k];
+            j->done += j->slot[k].count;
             rep_progress(r, "graphs", (long)j->done, (long)total);
         }
     return 0;
 }
 
-/* Write each ANCS's DOT and run up to r->jobs `dot -Tsvg` at once, DOT_BATCH graphs each. A
- * graph dot cannot draw leaves no SVG: its page shows the nested list instead. */
-static int render_graphs(report *r, ancs_row *as, size_t n)
+/* Start a dot on the batch (waiting for a free slot first). */
+static void start_batch(report *r, const ancs_row *as, dot_jobs *j, const size_t *idx, size_t count,
+                        size_t total)
 {
-    dot_jobs j = {.n = r->jobs > 0 ? (size_t)r->jobs : 1};
-    j.pid = calloc(j.n, sizeof *j.pid);
-    j.first = calloc(j.n, sizeof *j.first);
-    j.count = calloc(j.n, sizeof *j.count);
-    int rc = 0;
-    if (!j.pid || !j.first || !j.count)
-        rc = util_fail(&r->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
-    size_t batch = 0; /* graphs written since the last dot started */
-    for (size_t i = 0; i < n && !rc; i++) {
-        char dot[4096];
-        work_path(dot, sizeof dot, r, &as[i], "dot");
-        graph g;
-        if (build_graph(r, &g, &as[i])) {
-            graph_free(&g);
-            rc = -1;
-            break;
-        }
-        char rel[64];
-        snprintf(rel, sizeof rel, ".work/%s_%08" PRIX32 ".dot", as[i].game, as[i].id);
-        FILE *f = rep_open(r, rel);
-        if (!f) {
-            graph_free(&g);
-            rc = -1;
-            break;
-        }
-        char name[64];
-        snprintf(name, sizeof name, "ANCS %s %08" PRIX32, as[i].game, as[i].id);
-        link_ctx lc = {r, &as[i], 0};
-        graph_write_dot(&g, f, name, node_url, &lc);
-        graph_free(&g);
-        if (lc.rc) {
-            fclose(f);
-            rc = -1;
-            break;
-        }
-        if (fclose(f) != 0) {
-            rc = util_fail(&r->err, UTIL_EIO, UINT64_MAX, "write error on %s", dot);
-            break;
-        }
-        if (++batch < DOT_BATCH && i + 1 < n)
-            continue;
-        while (j.running >= (int)j.n && reap_one(r, as, &j, n) == 0)
-            ;
-        size_t slot = 0;
-        while (slot < j.n && j.pid[slot])
-            slot++;
-        j.first[slot] = i + 1 - batch;
-        j.count[slot] = batch;
-        j.pid[slot] = spawn_dot(r, as, i + 1 - batch, batch);
-        if (j.pid[slot] > 0)
-            j.running++;
-        else
-            j.pid[slot] = 0; /* no SVG: the pages fall back to the list */
-        batch = 0;
-    }
-    while (j.running > 0 && reap_one(r, as, &j, n) == 0)
+    while (j->running >= (int)j->n && reap_one(r, as, j, total) == 0)
         ;
-    free(j.pid);
-    free(j.first);
-    free(j.count);
-    if (!rc)
-        rep_progress_done(r, "graphs", (long)n);
-    return rc;
+    size_t k = 0;
+    while (k < j->n && j->slot[k].pid)
+        k++;
+    if (k == j->n) /* cannot happen: reap_one frees a slot or says none runs */
+        k = 0;
+    memcpy(j->slot[k].idx, idx, count * sizeof *idx);
+    j->slot[k].count = count;
+    j->slot[k].pid = spawn_dot(r, as, idx, count);
+    if (j->slot[k].pid > 0)
+        j->running++;
+    else
+        j->slot[k].pid = 0; /* no SVG: the pages fall back to the list */
 }
 
-/* Copy the SVG dot wrote into the page, without its XML prolog and namespace declarations
- * (an inline <svg> in HTML needs neither). 0 when copied, -1 when there is none. */
-static int inline_svg(FILE *out, const char *path)
+/* A drawing as a page holds it: dot's SVG from "<svg" on, without the namespace declarations
+ * (an inline <svg> in HTML needs neither), its group named as when drawn alone. The text is
+ * changed in place; returns where it starts, NULL when it holds no "<svg". */
+static char *svg_for_page(char *buf)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return -1;
-    char *buf = NULL;
-    size_t len = 0, cap = 0, got;
-    char chunk[65536];
-    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
-        if (len + got + 1 > cap) {
-            size_t nc = (len + got + 1) * 2;
-            char *nb = realloc(buf, nc);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                return -1;
-            }
-            buf = nb;
-            cap = nc;
-        }
-        memcpy(buf + len, chunk, got);
-        len += got;
-    }
-    fclose(f);
-    if (!buf)
-        return -1;
-    buf[len] = 0;
     char *s = strstr(buf, "<svg");
-    if (!s) {
-        free(buf);
-        return -1;
-    }
+    if (!s)
+        return NULL;
     static const char *const drop[] = {" xmlns=\"http://www.w3.org/2000/svg\"",
                                        " xmlns:xlink=\"http://www.w3.org/1999/xlink\""};
     for (size_t k = 0; k < 2; k++) {
@@ -271,9 +206,231 @@ static int inline_svg(FILE *out, const char *path)
         memcpy(g, id, sizeof id - 1);
         memmove(g + sizeof id - 1, q, strlen(q) + 1);
     }
-    fputs(s, out);
-    free(buf);
-    return 0;
+    return s;
+}
+
+/* The whole of a regular file, NUL-ended (no link followed when at >= 0: name is opened
+ * below it). NULL when missing, not a regular file, over max bytes or unreadable. */
+static char *slurp(int at, const char *name, size_t max, size_t *len)
+{
+    int fd = at >= 0 ? openat(at, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+                     : open(name, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    struct stat sb;
+    char *buf = NULL;
+    if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size >= 0 &&
+        (uint64_t)sb.st_size <= max && (buf = malloc((size_t)sb.st_size + 1)) != NULL) {
+        size_t got = 0;
+        while (got < (size_t)sb.st_size) {
+            ssize_t k = read(fd, buf + got, (size_t)sb.st_size - got);
+            if (k < 0 && errno == EINTR)
+                continue;
+            if (k <= 0)
+                break;
+            got += (size_t)k;
+        }
+        buf[got] = 0;
+        *len = got;
+    }
+    close(fd);
+    return buf;
+}
+
+/* The key of a graph: everything that decides its drawing (this code's way of drawing, dot's
+ * version and the DOT text, which holds every label, name, link and attribute). */
+static void graph_key(report *r, const char *dot, size_t len, char out[33])
+{
+    static const char how[] = "ancsdb report graph 1: dot -Tsvg, svg_for_page\n";
+    XXH3_state_t *st = XXH3_createState();
+    XXH128_hash_t h;
+    if (!st) {
+        out[0] = 0;
+        return;
+    }
+    XXH3_128bits_reset(st);
+    XXH3_128bits_update(st, how, sizeof how - 1);
+    XXH3_128bits_update(st, r->dot_version, strlen(r->dot_version));
+    XXH3_128bits_update(st, "\n", 1);
+    XXH3_128bits_update(st, dot, len);
+    h = XXH3_128bits_digest(st);
+    XXH3_freeState(st);
+    snprintf(out, 33, "%016" PRIx64 "%016" PRIx64, (uint64_t)h.high64, (uint64_t)h.low64);
+}
+
+#define GRAPH_DIV_OPEN "<div class=\"graph\" data-graph=\""
+
+/* The earlier report's drawing of a's graph, when its page (DIR/ancs/GAME_ID.html, a regular
+ * file reached without following a link) holds one under the same key: appended to r->svgs
+ * and a->reused set. 0 (reused or not), -1 with r->err filled on a write error. */
+static int reuse_drawing(report *r, int oldfd, ancs_row *a)
+{
+    if (oldfd < 0 || !a->key[0])
+        return 0;
+    char name[64];
+    snprintf(name, sizeof name, "%s_%08" PRIX32 ".html", a->game, a->id);
+    size_t len = 0;
+    char *page = slurp(oldfd, name, (size_t)64 << 20, &len);
+    if (!page)
+        return 0;
+    char open[128];
+    snprintf(open, sizeof open, GRAPH_DIV_OPEN "%s\">", a->key);
+    char *s = strstr(page, open);
+    char *e = s ? strstr(s, "</div>") : NULL;
+    int rc = 0;
+    if (e && !strncmp(s + strlen(open), "<svg", 4) && e - 7 > s && !strncmp(e - 7, "</svg>\n", 7)) {
+        s += strlen(open);
+        if (!r->svgs && !(r->svgs = tmpfile())) {
+            rc = util_fail(&r->err, UTIL_EIO, UINT64_MAX, "cannot create a temporary file: %s",
+                           strerror(errno));
+        } else if (fwrite(s, 1, (size_t)(e - s), r->svgs) != (size_t)(e - s)) {
+            rc = util_fail(&r->err, UTIL_EIO, UINT64_MAX, "cannot write a temporary file: %s",
+                           strerror(errno));
+        } else {
+            a->reused = 1;
+            a->svg_off = r->svgs_len;
+            a->svg_len = (uint64_t)(e - s);
+            r->svgs_len += a->svg_len;
+        }
+    }
+    free(page);
+    return rc;
+}
+
+/* Write each ANCS's DOT; a graph whose key the earlier report in DIR drew is taken from it,
+ * the others are drawn by up to r->jobs `dot -Tsvg` at once, DOT_BATCH graphs each. A graph
+ * dot cannot draw leaves no SVG: its page shows the nested list instead. */
+static int render_graphs(report *r, ancs_row *as, size_t n)
+{
+    dot_jobs j = {.n = r->jobs > 0 ? (size_t)r->jobs : 1};
+    j.slot = calloc(j.n, sizeof *j.slot);
+    int rc = 0;
+    if (!j.slot)
+        rc = util_fail(&r->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    /* the earlier report's ANCS pages (a folder, not a link) */
+    int oldfd = r->dirfd >= 0
+                    ? openat(r->dirfd, "ancs", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                    : -1;
+    size_t batch[DOT_BATCH], nb = 0; /* graphs written since the last dot started */
+    for (size_t i = 0; i < n && !rc; i++) {
+        graph g;
+        if (build_graph(r, &g, &as[i])) {
+            graph_free(&g);
+            rc = -1;
+            break;
+        }
+        char *text = NULL;
+        size_t len = 0;
+        FILE *m = open_memstream(&text, &len);
+        if (!m) {
+            graph_free(&g);
+            rc = util_fail(&r->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+            break;
+        }
+        char name[64];
+        snprintf(name, sizeof name, "ANCS %s %08" PRIX32, as[i].game, as[i].id);
+        link_ctx lc = {r, &as[i], 0};
+        graph_write_dot(&g, m, name, node_url, &lc);
+        graph_free(&g);
+        if (fclose(m) != 0 || !text) {
+            free(text);
+            rc = util_fail(&r->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+            break;
+        }
+        if (lc.rc) {
+            free(text);
+            rc = -1;
+            break;
+        }
+        graph_key(r, text, len, as[i].key);
+        if (reuse_drawing(r, oldfd, &as[i])) {
+            free(text);
+            rc = -1;
+            break;
+        }
+        if (as[i].reused) {
+            free(text);
+            r->reused++;
+            j.done++;
+        } else {
+            char rel[64];
+            snprintf(rel, sizeof rel, ".work/%s_%08" PRIX32 ".dot", as[i].game, as[i].id);
+            FILE *f = rep_open(r, rel);
+            if (!f) {
+                free(text);
+                rc = -1;
+                break;
+            }
+            size_t put = fwrite(text, 1, len, f);
+            free(text);
+            if ((fclose(f) != 0) | (put != len)) {
+                rc =
+                    util_fail(&r->err, UTIL_EIO, UINT64_MAX, "write error on %s/%s", r->stage, rel);
+                break;
+            }
+            r->drawn++;
+            batch[nb++] = i;
+        }
+        if (nb == DOT_BATCH || (nb && i + 1 == n)) {
+            start_batch(r, as, &j, batch, nb, n);
+            nb = 0;
+        }
+    }
+    while (j.running > 0 && reap_one(r, as, &j, n) == 0)
+        ;
+    if (oldfd >= 0)
+        close(oldfd);
+    free(j.slot);
+    if (!rc && r->svgs && fflush(r->svgs) != 0)
+        rc = util_fail(&r->err, UTIL_EIO, UINT64_MAX, "cannot write a temporary file: %s",
+                       strerror(errno));
+    if (!rc)
+        rep_progress_done(r, "graphs", (long)n);
+    return rc;
+}
+
+/* The drawing of a's graph as its page holds it (malloc'd, NUL-ended): taken from the earlier
+ * report or read from the SVG dot wrote. NULL when there is none; *drawn says whether dot
+ * left a file (which could then not be read). */
+static char *page_svg(report *r, const ancs_row *a, int *drawn)
+{
+    *drawn = 0;
+    if (a->reused) {
+        char *buf = malloc((size_t)a->svg_len + 1);
+        size_t got = 0;
+        while (buf && got < a->svg_len) {
+            ssize_t k = pread(fileno(r->svgs), buf + got, (size_t)(a->svg_len - got),
+                              (off_t)(a->svg_off + got));
+            if (k < 0 && errno == EINTR)
+                continue;
+            if (k <= 0)
+                break;
+            got += (size_t)k;
+        }
+        *drawn = 1;
+        if (buf && got == a->svg_len) {
+            buf[got] = 0;
+            return buf;
+        }
+        free(buf);
+        return NULL;
+    }
+    char path[4096];
+    work_path(path, sizeof path, r, a, "dot.svg");
+    size_t len;
+    char *buf = slurp(-1, path, (size_t)256 << 20, &len);
+    if (!buf) {
+        *drawn = access(path, F_OK) == 0;
+        return NULL;
+    }
+    *drawn = 1;
+    char *s = svg_for_page(buf);
+    if (!s) {
+        free(buf);
+        return NULL;
+    }
+    memmove(buf, s, strlen(s) + 1);
+    return buf;
 }
 
 /* The graph as nested lists (when Graphviz is not there): depth first from the ANCS, each node
@@ -446,6 +603,9 @@ void rep_free(report *r)
         fclose(r->spill);
     if (r->finds)
         fclose(r->finds);
+    if (r->svgs)
+        fclose(r->svgs);
+    r->svgs = NULL;
     r->refs = NULL;
     r->text = NULL;
     r->spill = r->finds = NULL;
@@ -514,12 +674,16 @@ static int ancs_page(report *r, const ancs_row *a, const char *deps_sql)
     fputs("</table></div>\n", f);
 
     fputs("<h2 id=\"graph\">Dependency graph</h2>\n", f);
-    char svg[4096];
-    work_path(svg, sizeof svg, r, a, "dot.svg");
-    if (r->have_dot && access(svg, R_OK) == 0) {
-        fputs("<div class=\"graph\">", f);
-        if (inline_svg(f, svg))
-            fputs("<p class=\"muted\">(the drawing could not be read)</p>", f);
+    int drawn = 0;
+    char *svg = r->have_dot ? page_svg(r, a, &drawn) : NULL;
+    if (drawn) {
+        if (svg && a->key[0]) {
+            fprintf(f, GRAPH_DIV_OPEN "%s\">", a->key);
+            fputs(svg, f);
+        } else {
+            fputs("<div class=\"graph\">", f);
+            fputs(svg ? svg : "<p class=\"muted\">(the drawing could not be read)</p>", f);
+        }
         fputs("</div>\n", f);
         fputs("<p class=\"muted\">Drawn by Graphviz: characters (ovals), the assets they reach "
               "(boxes, linked to their pages), animations, ANIMs, EVNTs and the particles and "
@@ -533,6 +697,7 @@ static int ancs_page(report *r, const ancs_row *a, const char *deps_sql)
         if (!rc)
             rc = write_tree(r, f, a);
     }
+    free(svg);
 
     fputs("<h2 id=\"reach\">Everything each character reaches</h2>\n", f);
     int64_t cur = -1;
@@ -574,9 +739,11 @@ static int ancs_page(report *r, const ancs_row *a, const char *deps_sql)
         return -1;
     if (!rc)
         rc = rep_find_add(r, "ANCS", a->game, a->id, a->label, rel) ? -1 : 0;
-    remove(svg);
-    work_path(svg, sizeof svg, r, a, "dot");
-    remove(svg);
+    char work[4096];
+    work_path(work, sizeof work, r, a, "dot.svg");
+    remove(work);
+    work_path(work, sizeof work, r, a, "dot");
+    remove(work);
     return rc;
 }
 

@@ -36,36 +36,70 @@ static const char report_usage[] =
     "  --db FILE     database file (default corpus.db)\n"
     "  -o, --output DIR\n"
     "                folder to write (required)\n"
-    "  -j, --jobs N  Graphviz processes at once (1 to 64, default 2)\n"
+    "  -j, --jobs N  Graphviz processes at once (1 to 64, default: the cores online)\n"
     "  -q, --quiet   no progress lines\n"
     "  -h, --help    show this help\n"
     "\n"
     "exit status: 0 ok, 2 usage error, 3 fatal (no database, cannot write DIR)\n";
 
-/* 1 when `dot -V` runs. */
-static int find_dot(void)
+/* 1 when `dot -V` runs; what it said (its version line, on stderr) into version. */
+static int find_dot(char *version, size_t size)
 {
+    version[0] = 0;
+    int fds[2];
+    if (pipe(fds) != 0)
+        return 0;
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
+    posix_spawn_file_actions_addclose(&fa, fds[0]);
+    posix_spawn_file_actions_addclose(&fa, fds[1]);
     char *argv[] = {"dot", "-V", NULL};
     pid_t pid;
     int ok = 0;
     if (posix_spawnp(&pid, "dot", &fa, NULL, argv, environ) == 0) {
+        close(fds[1]);
+        fds[1] = -1;
+        size_t len = 0;
+        int eol = 0;
+        ssize_t k;
+        char buf[256];
+        while ((k = read(fds[0], buf, sizeof buf)) != 0) {
+            if (k < 0 && errno == EINTR)
+                continue;
+            if (k < 0)
+                break;
+            for (ssize_t i = 0; i < k; i++) { /* the first line, printable bytes */
+                eol |= buf[i] == '\n';
+                if (!eol && len + 1 < size && buf[i] >= 0x20 && buf[i] < 0x7f)
+                    version[len++] = buf[i];
+            }
+        }
+        version[len] = 0;
         int st;
         while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
             ;
         ok = WIFEXITED(st) && WEXITSTATUS(st) == 0;
     }
     posix_spawn_file_actions_destroy(&fa);
+    close(fds[0]);
+    if (fds[1] >= 0)
+        close(fds[1]);
     return ok;
+}
+
+/* The cores online (the default --jobs), 1 to 64. */
+static int cores(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 64 ? 64 : (int)n;
 }
 
 int cmd_report(int argc, char **argv)
 {
     const char *dbpath = "corpus.db", *dir = NULL;
-    int jobs = 2, quiet = 0;
+    int jobs = cores(), quiet = 0;
     enum { O_HELP, O_QUIET, O_DB, O_OUTPUT, O_JOBS };
     static const cli_option opts[] = {{"help", 'h', 0, O_HELP}, {"quiet", 'q', 0, O_QUIET},
                                       {"db", 0, 1, O_DB},       {"output", 'o', 1, O_OUTPUT},
@@ -122,9 +156,10 @@ int cmd_report(int argc, char **argv)
     r.jobs = jobs;
     r.quiet = quiet;
     r.progress = isatty(2);
-    r.have_dot = find_dot();
+    r.have_dot = find_dot(r.dot_version, sizeof r.dot_version);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    r.t0 = (double)t0.tv_sec + (double)t0.tv_nsec / 1e9;
     if (!quiet && !r.have_dot)
         fprintf(stderr, "report: Graphviz 'dot' not found (apt-get install graphviz): graphs "
                         "are drawn as nested lists\n");
@@ -154,8 +189,9 @@ int cmd_report(int argc, char **argv)
     } else {
         double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
         if (!quiet)
-            cli_say(stderr, "report: %ld files, %.1f MiB in %s (%.1f s)\n", r.pages,
-                    (double)r.bytes / 1048576.0, dir, secs);
+            cli_say(stderr,
+                    "report: %ld files, %.1f MiB in %s (%.1f s); graphs: %ld drawn, %ld reused\n",
+                    r.pages, (double)r.bytes / 1048576.0, dir, secs, r.drawn, r.reused);
         cli_say(stdout, "%s/index.html\n", dir);
     }
     rep_free(&r);

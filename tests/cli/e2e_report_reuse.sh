@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# e2e_report_reuse.sh ANCSDB — a report made into the folder of an earlier one redraws only the
+# graphs whose drawing would change (issue 24 item 3), on a small generated corpus, with
+# Graphviz's dot:
+#  - the first report draws every graph ("graphs: N drawn, 0 reused" on its summary line, N
+#    the ANCS pages written, each holding its SVG);
+#  - a second report of the unchanged database draws none (0 drawn, N reused) and its files
+#    are byte for byte those of the first (the index's "made" time aside);
+#  - a character renamed in the database (by python3's sqlite3) redraws exactly its set's
+#    graph (1 drawn, N-1 reused), the new name is in that page's drawing, and every file is
+#    byte for byte that of a fresh report of the changed database into a new folder;
+#  - an earlier page that is a symbolic link is not read: its graph is drawn again;
+#  - another Graphviz version (a stand-in dot on PATH whose -V says so) redraws all N.
+set -u
+. "$(dirname "$0")/lib.sh"
+need_tools dot python3
+BIN=$(realpath "$BIN")
+DB=$T/c.db
+"$BIN" demo --quiet --build-only --scale 0.02 "$T/demo" >/dev/null 2>&1 &&
+    "$BIN" ingest --quiet --db "$DB" "$T/demo/mp1" "$T/demo/mp2" 2>"$T/ingest.err" ||
+    die "demo corpus: $(tail -3 "$T/ingest.err")"
+
+# report DIR [ENV...] -> $drawn $reused from the summary line
+report() {
+    local dir=$1
+    shift
+    env "$@" "$BIN" report --db "$DB" -o "$dir" >/dev/null 2>"$T/err" ||
+        die "report into $dir: $(tail -3 "$T/err")"
+    local line
+    line=$(grep -E '^report: [0-9]+ files, ' "$T/err")
+    drawn=$(sed -nE 's/.*graphs: ([0-9]+) drawn, ([0-9]+) reused$/\1/p' <<<"$line")
+    reused=$(sed -nE 's/.*graphs: ([0-9]+) drawn, ([0-9]+) reused$/\2/p' <<<"$line")
+    [ -n "$drawn" ] && [ -n "$reused" ] || bad "no 'graphs: D drawn, R reused' on the summary line: $line"
+}
+
+# files are compared whole, but for the index's line saying when it was made (to the minute)
+MADE='; made [0-9-]* [0-9:]* UTC from '
+R=$T/r
+report "$R"
+n=$(ls "$R"/ancs/*.html | wc -l)
+[ "$n" -gt 3 ] || die "only $n ANCS pages"
+with_svg=$(grep -l '<g id="graph0"' "$R"/ancs/*.html | wc -l)
+check "ANCS pages holding a drawing" "$n" "$with_svg"
+check "first report: drawn, reused" "$n 0" "$drawn $reused"
+cp -a "$R" "$T/first"
+
+# unchanged database: nothing drawn, the same bytes
+report "$R"
+check "second report: drawn, reused" "0 $n" "$drawn $reused"
+diff -r -I "$MADE" "$T/first" "$R" >"$T/diff" || bad "the second report differs from the first: $(head -5 "$T/diff")"
+
+# one character renamed: its set alone is drawn again
+python3 - "$DB" >"$T/renamed" <<'EOF' || die "cannot rename a character"
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+game, ancs, idx = c.execute("SELECT game, ancs_id, char_index FROM characters "
+                            "WHERE name IS NOT NULL ORDER BY game, ancs_id, char_index "
+                            "LIMIT 1").fetchone()
+n = c.execute("UPDATE characters SET name = 'Renamed_by_test' WHERE game = ? AND ancs_id = ? "
+              "AND char_index = ?", (game, ancs, idx)).rowcount
+c.commit()
+print("%s_%08X" % (game, ancs))
+sys.exit(0 if n == 1 else 1)
+EOF
+page=$R/ancs/$(cat "$T/renamed").html
+report "$R"
+check "after a rename: drawn, reused" "1 $((n - 1))" "$drawn $reused"
+python3 - "$page" <<'EOF' || bad "the renamed character is not in its set's drawing"
+import re, sys
+html = open(sys.argv[1], encoding="utf-8").read()
+m = re.search(r"<svg.*?</svg>", html, re.S)
+sys.exit(0 if m and "Renamed_by_test" in m.group(0) else 1)
+EOF
+report "$T/fresh"
+check "fresh report: drawn, reused" "$n 0" "$drawn $reused"
+diff -r -I "$MADE" "$T/fresh" "$R" >"$T/diff" || bad "a report redrawing one graph differs from a fresh one: $(head -5 "$T/diff")"
+changed=$(diff -rq "$T/first/ancs" "$R/ancs" | wc -l)
+check "ANCS pages changed by the rename" 1 "$changed"
+
+# an earlier page that is a link is not followed
+cp "$page" "$T/copy.html"
+rm "$page"
+ln -s "$T/copy.html" "$page"
+report "$R"
+check "a page that is a link: drawn, reused" "1 $((n - 1))" "$drawn $reused"
+[ -f "$page" ] && [ ! -L "$page" ] || bad "the page is still a link"
+
+# another Graphviz version: every graph is drawn again
+REAL_DOT=$(command -v dot)
+mkdir "$T/hook"
+cat >"$T/hook/dot" <<EOF
+#!/usr/bin/env bash
+# a stand-in for dot that says it is another version
+if [ "\$1" = -V ]; then echo "dot - graphviz version 99.0.0 (stand-in)" >&2; exit 0; fi
+exec "$REAL_DOT" "\$@"
+EOF
+chmod +x "$T/hook/dot"
+report "$R" PATH="$T/hook:$PATH"
+check "another dot version: drawn, reused" "$n 0" "$drawn $reused"
+# the same drawings (dot is the same), under other keys
+diff -r -I "$MADE" -I 'data-graph="[0-9a-f]*"' "$T/fresh" "$R" >"$T/diff" || bad "the redrawn report differs: $(head -5 "$T/diff")"
+grep -h -o 'data-graph="[0-9a-f]*"' "$T/fresh"/ancs/*.html | sort >"$T/k1"
+grep -h -o 'data-graph="[0-9a-f]*"' "$R"/ancs/*.html | sort >"$T/k2"
+[ "$(comm -12 "$T/k1" "$T/k2" | wc -l)" -eq 0 ] || bad "a graph kept its key under another dot version"
+
+finish
