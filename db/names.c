@@ -571,52 +571,10 @@ int db_names_import_mem(db *d, const char *source, const char *xml, size_t len, 
 
 /* ---- writing a map ------------------------------------------------------------------- */
 
-/* Text as XML character data: & < > escaped, tab/LF/CR as character references, valid
- * UTF-8 passed through, every byte XML 1.0 cannot carry (other controls, invalid UTF-8) as
- * U+FFFD. */
+/* Text as XML character data (util_xml_escape): tab, LF and CR as character references. */
 static void put_escaped(FILE *f, const char *s)
 {
-    const unsigned char *p = (const unsigned char *)(s ? s : "");
-    while (*p) {
-        unsigned c = *p;
-        if (c == '&')
-            fputs("&amp;", f);
-        else if (c == '<')
-            fputs("&lt;", f);
-        else if (c == '>')
-            fputs("&gt;", f);
-        else if (c == '\t' || c == '\n' || c == '\r')
-            fprintf(f, "&#%u;", c);
-        else if (c < 0x20 || c == 0x7F)
-            fputs("\xEF\xBF\xBD", f);
-        else if (c < 0x80)
-            fputc((int)c, f);
-        else {
-            /* length and minimum of a UTF-8 sequence starting with c */
-            int n = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
-            if (c > 0xF4)
-                n = 0;
-            uint32_t cp = n == 2 ? c & 0x1F : n == 3 ? c & 0x0F : c & 0x07;
-            int ok = n > 0;
-            for (int k = 1; ok && k < n; k++) {
-                if ((p[k] & 0xC0) != 0x80)
-                    ok = 0;
-                else
-                    cp = cp << 6 | (p[k] & 0x3F);
-            }
-            if (ok && ((n == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF) || cp == 0xFFFE ||
-                                   cp == 0xFFFF)) ||
-                       (n == 4 && (cp < 0x10000 || cp > 0x10FFFF))))
-                ok = 0;
-            if (!ok) {
-                fputs("\xEF\xBF\xBD", f);
-            } else {
-                fwrite(p, 1, (size_t)n, f);
-                p += n - 1;
-            }
-        }
-        p++;
-    }
+    util_xml_escape(f, s, UTIL_XML_LINE_REFS);
 }
 
 static void put_entry(FILE *f, const db_name_entry *e)

@@ -132,3 +132,42 @@ int util_text_printf(FILE *f, const char *fmt, ...)
     va_end(ap);
     return rc;
 }
+
+void util_xml_escape(FILE *f, const char *s, unsigned flags)
+{
+    static const char bad[] = "\xEF\xBF\xBD"; /* U+FFFD */
+    const unsigned char *p = (const unsigned char *)s;
+    size_t left = s ? strlen(s) : 0;
+    while (left > 0) {
+        unsigned c = *p;
+        uint32_t cp;
+        size_t n = util_utf8_seq(p, left, &cp);
+        const char *rep = NULL;
+        if (n == 0) {
+            rep = bad;
+            n = 1;
+        } else if (c == '&') {
+            rep = "&amp;";
+        } else if (c == '<') {
+            rep = "&lt;";
+        } else if (c == '>') {
+            rep = "&gt;";
+        } else if ((flags & UTIL_XML_QUOTES) && c == '"') {
+            rep = "&quot;";
+        } else if ((flags & UTIL_XML_QUOTES) && c == '\'') {
+            rep = "&#39;";
+        } else if ((flags & UTIL_XML_LINE_REFS) && (c == '\t' || c == '\n' || c == '\r')) {
+            rep = c == '\t' ? "&#9;" : c == '\n' ? "&#10;" : "&#13;";
+        } else if (c == '\t' || c == '\n') {
+            rep = NULL;
+        } else if (c < 0x20 || c == 0x7F || cp == 0xFFFE || cp == 0xFFFF) {
+            rep = bad;
+        }
+        if (rep)
+            fputs(rep, f);
+        else
+            fwrite(p, 1, n, f);
+        p += n;
+        left -= n;
+    }
+}

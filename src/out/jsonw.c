@@ -121,6 +121,27 @@ void jw_id(jw *w, const char *key, uint32_t v)
     fprintf(w->f, "\"%08" PRIX32 "\"", v);
 }
 
+void jw_uint(jw *w, const char *key, uint64_t v)
+{
+    member(w, key);
+    fprintf(w->f, "%" PRIu64, v);
+}
+
+void jw_bool(jw *w, const char *key, int v)
+{
+    member(w, key);
+    fputs(v ? "true" : "false", w->f);
+}
+
+void jw_f32(jw *w, const char *key, float v)
+{
+    member(w, key);
+    if (isnan(v) || isinf(v))
+        fputs(isnan(v) ? "\"nan\"" : v < 0 ? "\"-inf\"" : "\"inf\"", w->f);
+    else
+        fprintf(w->f, "%.9g", (double)v);
+}
+
 void jw_done(jw *w)
 {
     if (!w->compact)

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define JW_MAX_DEPTH 64
+#define JW_MAX_DEPTH 512
 
 typedef struct jw {
     FILE *f;
@@ -28,6 +28,11 @@ void jw_int(jw *w, const char *key, int64_t v);
 void jw_real(jw *w, const char *key, double v); /* non-finite: the strings "NaN", "Infinity" */
 void jw_null(jw *w, const char *key);
 void jw_id(jw *w, const char *key, uint32_t v); /* "1A2B3C4D" */
+void jw_uint(jw *w, const char *key, uint64_t v);
+void jw_bool(jw *w, const char *key, int v); /* true or false */
+/* A float as %.9g (enough to read the same float back); non-finite: the strings "nan",
+ * "inf", "-inf" (as `ancs dump --json` has always written them). */
+void jw_f32(jw *w, const char *key, float v);
 /* End the document (a newline unless compact). */
 void jw_done(jw *w);
 

@@ -96,7 +96,7 @@ int rep_openat(report *r, const char *rel);
 FILE *rep_open(report *r, const char *rel);
 /* Close, count the page; -1 with r->err filled on a write error. */
 int rep_close(report *r, FILE *f);
-/* Text with & < > " ' escaped (invalid UTF-8 bytes shown as U+FFFD). NULL writes nothing. */
+/* HTML text: util_xml_escape with quotes escaped too (so it may stand in an attribute). */
 void rep_esc(FILE *f, const char *s);
 /* Page frame: root is "" or "../" (where index.html is). */
 void rep_page_begin(FILE *f, const char *root, const char *title);

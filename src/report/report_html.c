@@ -44,54 +44,9 @@ int rep_close(report *r, FILE *f)
     return 0;
 }
 
-/* Length of the well-formed UTF-8 sequence at p, or 0. */
-static int utf8_len(const unsigned char *p)
-{
-    int n = p[0] < 0x80                    ? 1
-            : p[0] >= 0xC2 && p[0] <= 0xDF ? 2
-            : p[0] >= 0xE0 && p[0] <= 0xEF ? 3
-            : p[0] >= 0xF0 && p[0] <= 0xF4 ? 4
-                                           : 0;
-    for (int i = 1; i < n; i++)
-        if ((p[i] & 0xC0) != 0x80)
-            return 0;
-    return n;
-}
-
 void rep_esc(FILE *f, const char *s)
 {
-    const unsigned char *p = (const unsigned char *)s;
-    while (p && *p) {
-        int n = utf8_len(p);
-        if (n == 0) {
-            fputs("\xEF\xBF\xBD", f);
-            p++;
-            continue;
-        }
-        switch (*p) {
-        case '&':
-            fputs("&amp;", f);
-            break;
-        case '<':
-            fputs("&lt;", f);
-            break;
-        case '>':
-            fputs("&gt;", f);
-            break;
-        case '"':
-            fputs("&quot;", f);
-            break;
-        case '\'':
-            fputs("&#39;", f);
-            break;
-        default:
-            if (*p < 0x20 && *p != '\n' && *p != '\t')
-                fputs("\xEF\xBF\xBD", f);
-            else
-                fwrite(p, 1, (size_t)n, f);
-        }
-        p += n;
-    }
+    util_xml_escape(f, s, UTIL_XML_QUOTES);
 }
 
 void rep_page_begin(FILE *f, const char *root, const char *title)

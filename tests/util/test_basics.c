@@ -212,6 +212,48 @@ static void test_open_regular(void **state)
     free(dir);
 }
 
+/* util_xml_escape into a string (open_memstream). */
+static char *xml_of(const char *s, unsigned flags)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    util_xml_escape(f, s, flags);
+    fclose(f);
+    return buf;
+}
+
+static void expect_xml(const char *s, unsigned flags, const char *want)
+{
+    char *got = xml_of(s, flags);
+    assert_string_equal(got, want);
+    free(got);
+}
+
+/* The one XML/HTML escaper: entities, line ends by flag, and U+FFFD (EF BF BD) for each byte
+ * XML 1.0 cannot carry (expected bytes written by hand from the XML 1.0 Char production). */
+static void test_xml_escape(void **state)
+{
+    (void)state;
+    expect_xml("a&b<c>d\"e'f", 0, "a&amp;b&lt;c&gt;d\"e'f");
+    expect_xml("a&b<c>d\"e'f", UTIL_XML_QUOTES, "a&amp;b&lt;c&gt;d&quot;e&#39;f");
+    expect_xml("t\tl\nc\r.", 0, "t\tl\nc\xEF\xBF\xBD.");
+    expect_xml("t\tl\nc\r.", UTIL_XML_LINE_REFS, "t&#9;l&#10;c&#13;.");
+    /* C0 control, DEL, a stray continuation byte, an overlong form, a surrogate, U+FFFF, a cut
+     * sequence: one U+FFFD per byte not taken */
+    expect_xml("\x01\x7F", 0, "\xEF\xBF\xBD\xEF\xBF\xBD");
+    expect_xml("x\x80y", 0, "x\xEF\xBF\xBDy");
+    expect_xml("\xC0\xAF", 0, "\xEF\xBF\xBD\xEF\xBF\xBD");
+    expect_xml("\xED\xA0\x80", 0, "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");
+    expect_xml("\xEF\xBF\xBF", 0, "\xEF\xBF\xBD");
+    expect_xml("\xE2\x82", 0, "\xEF\xBF\xBD\xEF\xBF\xBD");
+    /* well-formed UTF-8 passes, a C1 control (valid XML) too */
+    expect_xml("Caf\xC3\xA9 \xF0\x9F\x98\x80 \xC2\x9B", UTIL_XML_QUOTES,
+               "Caf\xC3\xA9 \xF0\x9F\x98\x80 \xC2\x9B");
+    expect_xml(NULL, 0, "");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -224,6 +266,7 @@ int main(void)
         cmocka_unit_test(test_arena),
         cmocka_unit_test(test_parse_id),
         cmocka_unit_test(test_fourcc),
+        cmocka_unit_test(test_xml_escape),
         cmocka_unit_test(test_open_regular),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
