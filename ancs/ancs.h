@@ -38,23 +38,10 @@ enum {
     ANCS_PARM_ENUM = 4
 };
 
-/* A decoder finding that docs/formats.md §8 says to decode on (PAS magic, odd version, ...). */
-typedef struct ancs_warning {
-    struct ancs_warning *next;
-    uint64_t offset;  /* absolute byte offset in the decoder's input */
-    const char *code; /* short stable word, e.g. "pas_magic", "third_list_nonempty" */
-    const char *msg;  /* one line */
-} ancs_warning;
-
-/* What a top-level decode saw besides the structure itself. */
-typedef struct ancs_report {
-    size_t consumed;         /* bytes of structure decoded */
-    const uint8_t *trailing; /* bytes after it (arena copy; the encoder writes them back) */
-    size_t trailing_len;
-    int trailing_all_ff;    /* 1 when every trailing byte is 0xFF padding (no warning) */
-    ancs_warning *warnings; /* in input order */
-    size_t warning_count;
-} ancs_report;
+/* A decoder finding that docs/formats.md §8 says to decode on (PAS magic, odd version, ...),
+ * and what a top-level decode saw besides the structure itself (util.h: every decoder's). */
+typedef util_warning ancs_warning;
+typedef util_report ancs_report;
 
 /* §1.2 */
 typedef struct ancs_time {

@@ -9,8 +9,6 @@
  * counts, which are adjacent, that is after both counts), before anything is allocated. */
 #include "ancs.h"
 
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 /* Minimum encoded sizes (FORMATS §4.16, §4.12, §5.4). */
@@ -40,62 +38,9 @@
 #define MIN_POI_SOUND_MP1 42
 #define MIN_POI_SOUND_MP2 54
 
-typedef struct dec {
-    util_rd r;
-    util_arena *a;
-    util_err *err;
-    ancs_game game;
-    ancs_report *rep;
-} dec;
-
-static int oom(dec *d)
-{
-    return util_fail(d->err, UTIL_ENOMEM, util_rd_off(&d->r), "out of memory");
-}
-
-/* Add a warning, keeping the list sorted by offset (stable), i.e. in input order. */
-static int warn(dec *d, uint64_t off, const char *code, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static int warn(dec *d, uint64_t off, const char *code, const char *fmt, ...)
-{
-    char buf[192];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    ancs_warning *w = util_arena_alloc(d->a, sizeof *w);
-    char *msg = w ? util_arena_strdup(d->a, buf) : NULL;
-    if (!msg)
-        return oom(d);
-    w->offset = off;
-    w->code = code;
-    w->msg = msg;
-    ancs_warning **pp = &d->rep->warnings;
-    while (*pp && (*pp)->offset <= off)
-        pp = &(*pp)->next;
-    w->next = *pp;
-    *pp = w;
-    d->rep->warning_count++;
-    return 0;
-}
-
-static int alloc_arr(dec *d, void *out, uint32_t n, size_t size)
-{
-    void *p = NULL;
-    if (n) {
-        p = util_arena_array(d->a, n, size);
-        if (!p)
-            return oom(d);
-    }
-    memcpy(out, &p, sizeof p);
-    return 0;
-}
-
-static int rd_count(dec *d, uint32_t *n, size_t min_size, const char *what)
-{
-    TRY(util_rd_u32(&d->r, n, d->err));
-    return util_rd_check_count(&d->r, *n, min_size, what, d->err);
-}
+/* The decoder state (util.h): a cursor over the arena copy of the input, the arena, the
+ * error, the report, and the game whose rules apply (d->game, an ancs_game). */
+typedef util_dec dec;
 
 static int rd_str(dec *d, const char **out)
 {
@@ -119,8 +64,8 @@ static int rd_box(dec *d, ancs_aabox *b)
 
 static int rd_id_list(dec *d, ancs_id_list *l, const char *what)
 {
-    TRY(rd_count(d, &l->count, MIN_ID, what));
-    TRY(alloc_arr(d, &l->ids, l->count, sizeof *l->ids));
+    TRY(util_dec_count(d, &l->count, MIN_ID, what));
+    TRY(util_dec_array(d, &l->ids, l->count, sizeof *l->ids));
     for (uint32_t i = 0; i < l->count; i++)
         TRY(util_rd_u32(&d->r, &l->ids[i], d->err));
     return 0;
@@ -154,19 +99,20 @@ static int dec_evnt(dec *d, ancs_evnt *e)
     e->offset = util_rd_off(&d->r);
     TRY(util_rd_u32(&d->r, &e->version, d->err));
     if (e->version != 1 && e->version != 2)
-        TRY(warn(d, e->offset, "evnt_version",
-                 "event data version %u (only 1 and 2 are known); sound list read when >= 2",
-                 e->version));
+        TRY(util_dec_warn(
+            d, e->offset, "evnt_version",
+            "event data version %u (only 1 and 2 are known); sound list read when >= 2",
+            e->version));
 
-    TRY(rd_count(d, &e->bool_count, MIN_POI_BOOL, "bool POI node"));
-    TRY(alloc_arr(d, &e->bools, e->bool_count, sizeof *e->bools));
+    TRY(util_dec_count(d, &e->bool_count, MIN_POI_BOOL, "bool POI node"));
+    TRY(util_dec_array(d, &e->bools, e->bool_count, sizeof *e->bools));
     for (uint32_t i = 0; i < e->bool_count; i++) {
         TRY(dec_poi(d, &e->bools[i].base));
         TRY(util_rd_u8(&d->r, &e->bools[i].value, d->err));
     }
 
-    TRY(rd_count(d, &e->int32_count, MIN_POI_INT32, "int32 POI node"));
-    TRY(alloc_arr(d, &e->int32s, e->int32_count, sizeof *e->int32s));
+    TRY(util_dec_count(d, &e->int32_count, MIN_POI_INT32, "int32 POI node"));
+    TRY(util_dec_array(d, &e->int32s, e->int32_count, sizeof *e->int32s));
     for (uint32_t i = 0; i < e->int32_count; i++) {
         ancs_poi_int32 *n = &e->int32s[i];
         TRY(dec_poi(d, &n->base));
@@ -174,9 +120,9 @@ static int dec_evnt(dec *d, ancs_evnt *e)
         TRY(rd_str(d, &n->locator_name));
     }
 
-    TRY(rd_count(d, &e->particle_count, mp2 ? MIN_POI_PART_MP2 : MIN_POI_PART_MP1,
-                 "particle POI node"));
-    TRY(alloc_arr(d, &e->particles, e->particle_count, sizeof *e->particles));
+    TRY(util_dec_count(d, &e->particle_count, mp2 ? MIN_POI_PART_MP2 : MIN_POI_PART_MP1,
+                       "particle POI node"));
+    TRY(util_dec_array(d, &e->particles, e->particle_count, sizeof *e->particles));
     for (uint32_t i = 0; i < e->particle_count; i++) {
         ancs_poi_particle *n = &e->particles[i];
         TRY(dec_poi(d, &n->base));
@@ -192,9 +138,9 @@ static int dec_evnt(dec *d, ancs_evnt *e)
     }
 
     if (e->version >= 2) {
-        TRY(rd_count(d, &e->sound_count, mp2 ? MIN_POI_SOUND_MP2 : MIN_POI_SOUND_MP1,
-                     "sound POI node"));
-        TRY(alloc_arr(d, &e->sounds, e->sound_count, sizeof *e->sounds));
+        TRY(util_dec_count(d, &e->sound_count, mp2 ? MIN_POI_SOUND_MP2 : MIN_POI_SOUND_MP1,
+                           "sound POI node"));
+        TRY(util_dec_array(d, &e->sounds, e->sound_count, sizeof *e->sounds));
         for (uint32_t i = 0; i < e->sound_count; i++) {
             ancs_poi_sound *n = &e->sounds[i];
             TRY(dec_poi(d, &n->base));
@@ -235,7 +181,7 @@ static int dec_meta_trans(dec *d, ancs_meta_trans *t, unsigned depth)
     case ANCS_TRANS_META_ANIM:
         t->anim = util_arena_alloc(d->a, sizeof *t->anim);
         if (!t->anim)
-            return oom(d);
+            return util_dec_oom(d);
         return dec_meta_anim(d, t->anim, depth + 1);
     case ANCS_TRANS_TRANS:
     case ANCS_TRANS_PHASE_TRANS:
@@ -268,23 +214,23 @@ static int dec_meta_anim(dec *d, ancs_meta_anim *m, unsigned depth)
     case ANCS_META_BLEND:
     case ANCS_META_PHASE_BLEND:
         m->child_count = 2;
-        TRY(alloc_arr(d, &m->children, 2, sizeof *m->children));
+        TRY(util_dec_array(d, &m->children, 2, sizeof *m->children));
         TRY(dec_meta_anim(d, &m->children[0], depth + 1));
         TRY(dec_meta_anim(d, &m->children[1], depth + 1));
         TRY(util_rd_f32(&d->r, &m->blend_weight, d->err));
         return util_rd_u8(&d->r, &m->unknown_flag, d->err);
     case ANCS_META_RANDOM:
-        TRY(rd_count(d, &m->child_count, MIN_RANDOM_ELEM, "random meta-animation child"));
-        TRY(alloc_arr(d, &m->children, m->child_count, sizeof *m->children));
-        TRY(alloc_arr(d, &m->probabilities, m->child_count, sizeof *m->probabilities));
+        TRY(util_dec_count(d, &m->child_count, MIN_RANDOM_ELEM, "random meta-animation child"));
+        TRY(util_dec_array(d, &m->children, m->child_count, sizeof *m->children));
+        TRY(util_dec_array(d, &m->probabilities, m->child_count, sizeof *m->probabilities));
         for (uint32_t i = 0; i < m->child_count; i++) {
             TRY(dec_meta_anim(d, &m->children[i], depth + 1));
             TRY(util_rd_u32(&d->r, &m->probabilities[i], d->err));
         }
         return 0;
     case ANCS_META_SEQUENCE:
-        TRY(rd_count(d, &m->child_count, MIN_SEQUENCE_ELEM, "sequence meta-animation child"));
-        TRY(alloc_arr(d, &m->children, m->child_count, sizeof *m->children));
+        TRY(util_dec_count(d, &m->child_count, MIN_SEQUENCE_ELEM, "sequence meta-animation child"));
+        TRY(util_dec_array(d, &m->children, m->child_count, sizeof *m->children));
         for (uint32_t i = 0; i < m->child_count; i++)
             TRY(dec_meta_anim(d, &m->children[i], depth + 1));
         return 0;
@@ -341,11 +287,12 @@ static int dec_pas(dec *d, ancs_pas *p)
     if (p->magic != UTIL_FCC_PAS4) {
         char s[5];
         util_fourcc_str(p->magic, s);
-        TRY(warn(d, off, "pas_magic", "PAS magic '%s' (0x%08X), expected 'PAS4'", s, p->magic));
+        TRY(util_dec_warn(d, off, "pas_magic", "PAS magic '%s' (0x%08X), expected 'PAS4'", s,
+                          p->magic));
     }
-    TRY(rd_count(d, &p->state_count, MIN_ANIM_STATE, "PAS anim state"));
+    TRY(util_dec_count(d, &p->state_count, MIN_ANIM_STATE, "PAS anim state"));
     TRY(util_rd_s32(&d->r, &p->default_state, d->err));
-    TRY(alloc_arr(d, &p->states, p->state_count, sizeof *p->states));
+    TRY(util_dec_array(d, &p->states, p->state_count, sizeof *p->states));
     for (uint32_t i = 0; i < p->state_count; i++) {
         ancs_pas_state *s = &p->states[i];
         TRY(util_rd_s32(&d->r, &s->state_type, d->err));
@@ -354,9 +301,10 @@ static int dec_pas(dec *d, ancs_pas *p)
         TRY(util_rd_u32(&d->r, &s->anim_count, d->err));
         TRY(util_rd_check_count(&d->r, s->parm_count, MIN_PARM_INFO, "PAS parm info", d->err));
         if (s->parm_count > 8)
-            TRY(warn(d, poff, "pas_parm_count",
-                     "PAS state %u has %u parameters; the game holds at most 8", i, s->parm_count));
-        TRY(alloc_arr(d, &s->parms, s->parm_count, sizeof *s->parms));
+            TRY(util_dec_warn(d, poff, "pas_parm_count",
+                              "PAS state %u has %u parameters; the game holds at most 8", i,
+                              s->parm_count));
+        TRY(util_dec_array(d, &s->parms, s->parm_count, sizeof *s->parms));
         size_t info_size = 4;
         for (uint32_t j = 0; j < s->parm_count; j++) {
             ancs_pas_parm *q = &s->parms[j];
@@ -368,11 +316,11 @@ static int dec_pas(dec *d, ancs_pas *p)
             info_size += pas_value_size(q->parm_type);
         }
         TRY(util_rd_check_count(&d->r, s->anim_count, info_size, "PAS anim info", d->err));
-        TRY(alloc_arr(d, &s->anims, s->anim_count, sizeof *s->anims));
+        TRY(util_dec_array(d, &s->anims, s->anim_count, sizeof *s->anims));
         for (uint32_t k = 0; k < s->anim_count; k++) {
             ancs_pas_anim *an = &s->anims[k];
             TRY(util_rd_u32(&d->r, &an->anim_id, d->err));
-            TRY(alloc_arr(d, &an->values, s->parm_count, sizeof *an->values));
+            TRY(util_dec_array(d, &an->values, s->parm_count, sizeof *an->values));
             for (uint32_t j = 0; j < s->parm_count; j++)
                 TRY(rd_pas_value(d, s->parms[j].parm_type, &an->values[j]));
         }
@@ -385,8 +333,8 @@ static int dec_pas(dec *d, ancs_pas *p)
 static int dec_effects(dec *d, ancs_character *c)
 {
     int mp2 = d->game == ANCS_GAME_MP2;
-    TRY(rd_count(d, &c->effect_count, MIN_EFFECT, "effect"));
-    TRY(alloc_arr(d, &c->effects, c->effect_count, sizeof *c->effects));
+    TRY(util_dec_count(d, &c->effect_count, MIN_EFFECT, "effect"));
+    TRY(util_dec_array(d, &c->effects, c->effect_count, sizeof *c->effects));
     int warned = 0;
     for (uint32_t i = 0; i < c->effect_count; i++) {
         ancs_effect *e = &c->effects[i];
@@ -394,12 +342,13 @@ static int dec_effects(dec *d, ancs_character *c)
         TRY(rd_str(d, &e->name));
         if (i && !warned && strcmp(c->effects[i - 1].name, e->name) > 0) {
             warned = 1;
-            TRY(warn(d, off, "effects_unsorted",
-                     "effect '%s' sorts before the previous one; the game binary-searches",
-                     e->name));
+            TRY(util_dec_warn(d, off, "effects_unsorted",
+                              "effect '%s' sorts before the previous one; the game binary-searches",
+                              e->name));
         }
-        TRY(rd_count(d, &e->comp_count, mp2 ? MIN_COMP_MP2 : MIN_COMP_MP1, "effect component"));
-        TRY(alloc_arr(d, &e->comps, e->comp_count, sizeof *e->comps));
+        TRY(util_dec_count(d, &e->comp_count, mp2 ? MIN_COMP_MP2 : MIN_COMP_MP1,
+                           "effect component"));
+        TRY(util_dec_array(d, &e->comps, e->comp_count, sizeof *e->comps));
         for (uint32_t j = 0; j < e->comp_count; j++) {
             ancs_effect_comp *k = &e->comps[j];
             TRY(rd_str(d, &k->name));
@@ -430,19 +379,21 @@ static int dec_character(dec *d, ancs_character *c, uint64_t *map_off)
     TRY(util_rd_u16(&d->r, &c->version, d->err));
     unsigned T = c->version;
     if (T >= 7 && T <= 9)
-        TRY(warn(d, voff, "char_version_undocumented",
-                 "character version %u is not known to exist; decoded by the version-6 rules", T));
+        TRY(util_dec_warn(
+            d, voff, "char_version_undocumented",
+            "character version %u is not known to exist; decoded by the version-6 rules", T));
     else if (T == 0 || T > 10)
-        TRY(warn(d, voff, "char_version_unknown",
-                 "character version %u is outside 1..10; decoded by the nearest rules", T));
+        TRY(util_dec_warn(d, voff, "char_version_unknown",
+                          "character version %u is outside 1..10; decoded by the nearest rules",
+                          T));
     TRY(rd_str(d, &c->name));
     TRY(util_rd_u32(&d->r, &c->model_id, d->err));
     TRY(util_rd_u32(&d->r, &c->skin_id, d->err));
     TRY(util_rd_u32(&d->r, &c->skeleton_id, d->err));
 
-    TRY(rd_count(d, &c->anim_name_count, mp2 ? MIN_ANIM_NAME_MP2 : MIN_ANIM_NAME_MP1,
-                 "animation name"));
-    TRY(alloc_arr(d, &c->anim_names, c->anim_name_count, sizeof *c->anim_names));
+    TRY(util_dec_count(d, &c->anim_name_count, mp2 ? MIN_ANIM_NAME_MP2 : MIN_ANIM_NAME_MP1,
+                       "animation name"));
+    TRY(util_dec_array(d, &c->anim_names, c->anim_name_count, sizeof *c->anim_names));
     for (uint32_t i = 0; i < c->anim_name_count; i++) {
         ancs_anim_name *n = &c->anim_names[i];
         TRY(util_rd_u32(&d->r, &n->anim_id, d->err));
@@ -460,9 +411,9 @@ static int dec_character(dec *d, ancs_character *c, uint64_t *map_off)
         uint64_t toff = util_rd_off(&d->r);
         TRY(rd_id_list(d, &c->third, "third-list id"));
         if (c->third.count)
-            TRY(warn(d, toff, "third_list_nonempty",
-                     "third particle list (unidentified, version >= 6) holds %u IDs",
-                     c->third.count));
+            TRY(util_dec_warn(d, toff, "third_list_nonempty",
+                              "third particle list (unidentified, version >= 6) holds %u IDs",
+                              c->third.count));
         TRY(rd_id_list(d, &c->elsc, "ELSC id"));
     } else {
         TRY(rd_id_list(d, &c->elsc, "ELSC id"));
@@ -473,25 +424,26 @@ static int dec_character(dec *d, ancs_character *c, uint64_t *map_off)
     uint64_t uoff = util_rd_off(&d->r);
     TRY(util_rd_u32(&d->r, &c->unknown_a, d->err));
     if (mp2 && c->unknown_a)
-        TRY(warn(d, uoff, "mp2_unknown_a",
-                 "MP2 character unknown_a = %u (MF-DNA reads it as a sixth particle list count)",
-                 c->unknown_a));
+        TRY(util_dec_warn(
+            d, uoff, "mp2_unknown_a",
+            "MP2 character unknown_a = %u (MF-DNA reads it as a sixth particle list count)",
+            c->unknown_a));
     if (ANCS_HAS_MP2_FIELDS(T))
         TRY(util_rd_u32(&d->r, &c->unknown_b, d->err));
 
     if (ANCS_HAS_AABBS(T)) {
-        TRY(rd_count(d, &c->aabb_count, MIN_AABB, "animation AABB"));
-        TRY(alloc_arr(d, &c->aabbs, c->aabb_count, sizeof *c->aabbs));
+        TRY(util_dec_count(d, &c->aabb_count, MIN_AABB, "animation AABB"));
+        TRY(util_dec_array(d, &c->aabbs, c->aabb_count, sizeof *c->aabbs));
         int warned = 0;
         for (uint32_t i = 0; i < c->aabb_count; i++) {
             uint64_t off = util_rd_off(&d->r);
             TRY(rd_str(d, &c->aabbs[i].name));
             if (i && !warned && strcmp(c->aabbs[i - 1].name, c->aabbs[i].name) > 0) {
                 warned = 1;
-                TRY(warn(d, off, "aabbs_unsorted",
-                         "animation AABB '%s' sorts before the previous one; the game "
-                         "binary-searches",
-                         c->aabbs[i].name));
+                TRY(util_dec_warn(d, off, "aabbs_unsorted",
+                                  "animation AABB '%s' sorts before the previous one; the game "
+                                  "binary-searches",
+                                  c->aabbs[i].name));
             }
             TRY(rd_box(d, &c->aabbs[i].box));
         }
@@ -503,17 +455,17 @@ static int dec_character(dec *d, ancs_character *c, uint64_t *map_off)
         TRY(util_rd_u32(&d->r, &c->frozen_skin_id, d->err));
     }
     if (ANCS_HAS_ID_MAP(T)) {
-        TRY(rd_count(d, &c->id_map.count, MIN_ID, "animation ID map entry"));
+        TRY(util_dec_count(d, &c->id_map.count, MIN_ID, "animation ID map entry"));
         *map_off = util_rd_off(&d->r);
-        TRY(alloc_arr(d, &c->id_map.ids, c->id_map.count, sizeof *c->id_map.ids));
+        TRY(util_dec_array(d, &c->id_map.ids, c->id_map.count, sizeof *c->id_map.ids));
         for (uint32_t i = 0; i < c->id_map.count; i++)
             TRY(util_rd_u32(&d->r, &c->id_map.ids[i], d->err));
     }
     if (ANCS_HAS_MP2_FIELDS(T)) {
         TRY(util_rd_u32(&d->r, &c->cspp_id, d->err));
         TRY(util_rd_u8(&d->r, &c->unknown_c, d->err));
-        TRY(rd_count(d, &c->indexed_aabb_count, MIN_INDEXED_AABB, "indexed animation AABB"));
-        TRY(alloc_arr(d, &c->indexed_aabbs, c->indexed_aabb_count, sizeof *c->indexed_aabbs));
+        TRY(util_dec_count(d, &c->indexed_aabb_count, MIN_INDEXED_AABB, "indexed animation AABB"));
+        TRY(util_dec_array(d, &c->indexed_aabbs, c->indexed_aabb_count, sizeof *c->indexed_aabbs));
         for (uint32_t i = 0; i < c->indexed_aabb_count; i++) {
             TRY(util_rd_u32(&d->r, &c->indexed_aabbs[i].anim_id, d->err));
             TRY(rd_box(d, &c->indexed_aabbs[i].box));
@@ -533,18 +485,19 @@ static int dec_animset(dec *d, ancs_animset *s)
     TRY(util_rd_u16(&d->r, &s->version, d->err));
     unsigned V = s->version;
     if (V == 0 || V > 4)
-        TRY(warn(d, voff, "animset_version",
-                 "animation-set version %u is outside 1..4; decoded by the nearest rules", V));
+        TRY(util_dec_warn(d, voff, "animset_version",
+                          "animation-set version %u is outside 1..4; decoded by the nearest rules",
+                          V));
 
-    TRY(rd_count(d, &s->animation_count, MIN_ANIMATION, "animation"));
-    TRY(alloc_arr(d, &s->animations, s->animation_count, sizeof *s->animations));
+    TRY(util_dec_count(d, &s->animation_count, MIN_ANIMATION, "animation"));
+    TRY(util_dec_array(d, &s->animations, s->animation_count, sizeof *s->animations));
     for (uint32_t i = 0; i < s->animation_count; i++) {
         TRY(rd_str(d, &s->animations[i].name));
         TRY(dec_meta_anim(d, &s->animations[i].meta, 1));
     }
 
-    TRY(rd_count(d, &s->transition_count, MIN_TRANSITION, "transition"));
-    TRY(alloc_arr(d, &s->transitions, s->transition_count, sizeof *s->transitions));
+    TRY(util_dec_count(d, &s->transition_count, MIN_TRANSITION, "transition"));
+    TRY(util_dec_array(d, &s->transitions, s->transition_count, sizeof *s->transitions));
     for (uint32_t i = 0; i < s->transition_count; i++) {
         ancs_transition *t = &s->transitions[i];
         TRY(util_rd_u32(&d->r, &t->unknown_id, d->err));
@@ -555,8 +508,8 @@ static int dec_animset(dec *d, ancs_animset *s)
     TRY(dec_meta_trans(d, &s->default_transition, 1));
 
     if (ANCS_SET_HAS_ADDITIVE(V)) {
-        TRY(rd_count(d, &s->additive_count, MIN_ADDITIVE, "additive animation"));
-        TRY(alloc_arr(d, &s->additives, s->additive_count, sizeof *s->additives));
+        TRY(util_dec_count(d, &s->additive_count, MIN_ADDITIVE, "additive animation"));
+        TRY(util_dec_array(d, &s->additives, s->additive_count, sizeof *s->additives));
         int warned = 0;
         for (uint32_t i = 0; i < s->additive_count; i++) {
             ancs_additive *ad = &s->additives[i];
@@ -566,17 +519,17 @@ static int dec_animset(dec *d, ancs_animset *s)
             TRY(util_rd_f32(&d->r, &ad->fade_out, d->err));
             if (i && !warned && s->additives[i - 1].anim_index > ad->anim_index) {
                 warned = 1;
-                TRY(warn(d, off, "additive_unsorted",
-                         "additive animation %u follows %u; the game binary-searches",
-                         ad->anim_index, s->additives[i - 1].anim_index));
+                TRY(util_dec_warn(d, off, "additive_unsorted",
+                                  "additive animation %u follows %u; the game binary-searches",
+                                  ad->anim_index, s->additives[i - 1].anim_index));
             }
         }
         TRY(util_rd_f32(&d->r, &s->default_fade_in, d->err));
         TRY(util_rd_f32(&d->r, &s->default_fade_out, d->err));
     }
     if (ANCS_SET_HAS_HALF(V)) {
-        TRY(rd_count(d, &s->half_count, MIN_HALF, "half transition"));
-        TRY(alloc_arr(d, &s->halfs, s->half_count, sizeof *s->halfs));
+        TRY(util_dec_count(d, &s->half_count, MIN_HALF, "half transition"));
+        TRY(util_dec_array(d, &s->halfs, s->half_count, sizeof *s->halfs));
         for (uint32_t i = 0; i < s->half_count; i++) {
             TRY(util_rd_u32(&d->r, &s->halfs[i].anim, d->err));
             TRY(dec_meta_trans(d, &s->halfs[i].trans, 1));
@@ -585,16 +538,16 @@ static int dec_animset(dec *d, ancs_animset *s)
     if (ANCS_SET_HAS_TAIL(V)) {
         if (d->game == ANCS_GAME_MP2) {
             uint64_t off = util_rd_off(&d->r);
-            TRY(rd_count(d, &s->event_set_count, MIN_EVENT_SET, "event set"));
+            TRY(util_dec_count(d, &s->event_set_count, MIN_EVENT_SET, "event set"));
             if (s->event_set_count != s->animation_count)
-                TRY(warn(d, off, "event_set_count", "%u event sets for %u animations",
-                         s->event_set_count, s->animation_count));
-            TRY(alloc_arr(d, &s->event_sets, s->event_set_count, sizeof *s->event_sets));
+                TRY(util_dec_warn(d, off, "event_set_count", "%u event sets for %u animations",
+                                  s->event_set_count, s->animation_count));
+            TRY(util_dec_array(d, &s->event_sets, s->event_set_count, sizeof *s->event_sets));
             for (uint32_t i = 0; i < s->event_set_count; i++)
                 TRY(dec_evnt(d, &s->event_sets[i]));
         } else {
-            TRY(rd_count(d, &s->pair_count, MIN_PAIR, "animation resource pair"));
-            TRY(alloc_arr(d, &s->pairs, s->pair_count, sizeof *s->pairs));
+            TRY(util_dec_count(d, &s->pair_count, MIN_PAIR, "animation resource pair"));
+            TRY(util_dec_array(d, &s->pairs, s->pair_count, sizeof *s->pairs));
             for (uint32_t i = 0; i < s->pair_count; i++) {
                 TRY(util_rd_u32(&d->r, &s->pairs[i].anim_id, d->err));
                 TRY(util_rd_u32(&d->r, &s->pairs[i].evnt_id, d->err));
@@ -609,37 +562,8 @@ static int dec_animset(dec *d, ancs_animset *s)
 static int dec_start(dec *d, const uint8_t *buf, size_t len, ancs_game game, ancs_report *rep,
                      util_arena *arena, util_err *err)
 {
-    memset(d, 0, sizeof *d);
-    d->a = arena;
-    d->err = err;
+    TRY(util_dec_start(d, buf, len, rep, arena, err));
     d->game = game;
-    d->rep = rep;
-    memset(rep, 0, sizeof *rep);
-    uint8_t *copy = util_arena_alloc(arena, len ? len : 1);
-    if (!copy)
-        return util_fail(err, UTIL_ENOMEM, 0, "out of memory copying %zu input bytes", len);
-    if (len)
-        memcpy(copy, buf, len);
-    d->r = util_rd_make(copy, len, 0);
-    return 0;
-}
-
-static int dec_finish(dec *d)
-{
-    ancs_report *rep = d->rep;
-    rep->consumed = d->r.pos;
-    rep->trailing_len = util_rd_left(&d->r);
-    rep->trailing = d->r.p + d->r.pos;
-    rep->trailing_all_ff = 1;
-    for (size_t i = 0; i < rep->trailing_len; i++)
-        if (rep->trailing[i] != 0xFF) {
-            rep->trailing_all_ff = 0;
-            break;
-        }
-    if (!rep->trailing_all_ff)
-        TRY(warn(d, rep->consumed, "trailing_bytes",
-                 "%zu bytes after the end of the structure are not all 0xFF padding",
-                 rep->trailing_len));
     return 0;
 }
 
@@ -668,15 +592,15 @@ int ancs_decode(ancs_set *out, const uint8_t *buf, size_t len, ancs_game game, u
 
     TRY(util_rd_u16(&d.r, &out->version, err));
     if (out->version != 1)
-        TRY(warn(&d, 0, "ancs_version", "ANCS version %u, expected 1", out->version));
+        TRY(util_dec_warn(&d, 0, "ancs_version", "ANCS version %u, expected 1", out->version));
     TRY(util_rd_u16(&d.r, &out->charset_version, err));
     if (out->charset_version != 1)
-        TRY(warn(&d, 2, "charset_version", "character-set version %u, expected 1",
-                 out->charset_version));
-    TRY(rd_count(&d, &out->char_count, MIN_CHARACTER, "character"));
-    TRY(alloc_arr(&d, &out->chars, out->char_count, sizeof *out->chars));
+        TRY(util_dec_warn(&d, 2, "charset_version", "character-set version %u, expected 1",
+                          out->charset_version));
+    TRY(util_dec_count(&d, &out->char_count, MIN_CHARACTER, "character"));
+    TRY(util_dec_array(&d, &out->chars, out->char_count, sizeof *out->chars));
     uint64_t *map_offs = NULL;
-    TRY(alloc_arr(&d, &map_offs, out->char_count, sizeof *map_offs));
+    TRY(util_dec_array(&d, &map_offs, out->char_count, sizeof *map_offs));
     for (uint32_t i = 0; i < out->char_count; i++)
         TRY(dec_character(&d, &out->chars[i], &map_offs[i]));
     TRY(dec_animset(&d, &out->animset));
@@ -686,11 +610,12 @@ int ancs_decode(ancs_set *out, const uint8_t *buf, size_t len, ancs_game game, u
         const ancs_character *c = &out->chars[i];
         for (uint32_t k = 0; k < c->id_map.count; k++)
             if (c->id_map.ids[k] >= out->animset.animation_count)
-                TRY(warn(&d, map_offs[i] + 4ull * k, "id_map_out_of_range",
-                         "character %u ID map entry %u = %u, but the set has %u animations", i, k,
-                         c->id_map.ids[k], out->animset.animation_count));
+                TRY(util_dec_warn(
+                    &d, map_offs[i] + 4ull * k, "id_map_out_of_range",
+                    "character %u ID map entry %u = %u, but the set has %u animations", i, k,
+                    c->id_map.ids[k], out->animset.animation_count));
     }
-    return dec_finish(&d);
+    return util_dec_finish(&d);
 }
 
 int ancs_evnt_decode(ancs_evnt_file *out, const uint8_t *buf, size_t len, ancs_game game,
@@ -703,5 +628,5 @@ int ancs_evnt_decode(ancs_evnt_file *out, const uint8_t *buf, size_t len, ancs_g
     dec d;
     TRY(dec_start(&d, buf, len, game, &out->report, arena, err));
     TRY(dec_evnt(&d, &out->evnt));
-    return dec_finish(&d);
+    return util_dec_finish(&d);
 }

@@ -1,33 +1,16 @@
 -- What an area (room) loads: its MLVL dependency list by script layer, in file order, with names (layer -1: the area's own group)
--- param: AREA — the area: its name (English), its internal name (MP2) or its MREA ID (0x1A2B3C4D, 1A2B3C4D or decimal), case-insensitive
+-- param: AREA — the area: its MREA ID (0x1A2B3C4D, 1A2B3C4D or decimal), its English name or its internal name (MP2), case-insensitive
 -- param: [LAYER] — optional: a layer index (-1 for the area's own group) or layer name (every layer when absent)
 --
--- Every area matching AREA (an area name can occur in several worlds), from the world's
--- newest content when several releases with different contents are in view (`--release
--- LABEL` to choose). `held` is 0 for a dependency that is in no PAK of the game (dangling).
-WITH RECURSIVE
-arg(t, h) AS (SELECT ?1, CASE WHEN ?1 LIKE '0x%' THEN substr(?1, 3) ELSE ?1 END),
-hx(i, v) AS (
-    SELECT 0, 0
-    UNION ALL
-    SELECT hx.i + 1, hx.v * 16 + instr('0123456789ABCDEF', upper(substr(arg.h, hx.i + 1, 1))) - 1
-    FROM hx, arg WHERE hx.i < length(arg.h) AND hx.i < 8
-),
-id(v) AS (
-    SELECT CASE WHEN length(t) IN (9, 10) AND t NOT GLOB '*[^0-9]*' THEN CAST(t AS INTEGER)
-                WHEN length(h) BETWEEN 1 AND 8 AND h NOT GLOB '*[^0-9A-Fa-f]*'
-                THEN (SELECT v FROM hx ORDER BY i DESC LIMIT 1) END
-    FROM arg
-),
-ar AS (
+-- A name is turned into the MREA ID before the query runs (exit 2 listing the candidates
+-- when it names several areas). The area's rows come from its world's newest content when
+-- several releases with different contents are in view (`--release LABEL` to choose).
+-- `held` is 0 for a dependency that is in no PAK of the game (dangling).
+WITH ar AS (
     SELECT a.game, a.mlvl_id, a.content_id, a.area_index, a.mrea_id
     FROM mlvl_latest m
     JOIN mlvl_areas a ON a.game = m.game AND a.mlvl_id = m.mlvl_id AND a.content_id = m.content_id
-    WHERE a.mrea_id = (SELECT v FROM id)
-       OR a.internal_name = (SELECT t FROM arg) COLLATE NOCASE
-       OR a.name_strg IN (SELECT s.strg_id FROM strings s
-                          WHERE s.language = 'ENGL' AND s.string_index = 0
-                            AND s.text = (SELECT t FROM arg) COLLATE NOCASE AND s.game = a.game)
+    WHERE a.mrea_id = ?1
 )
 SELECT d.game,
        w.name AS world,

@@ -1,35 +1,16 @@
 -- The areas (rooms) of a world: MREA, name, internal name, script layers (active ones), dependencies and attached areas
--- param: WORLD — the world: its name (English, case-insensitive) or its MLVL ID (0x1A2B3C4D, 1A2B3C4D or decimal)
+-- param: WORLD — the world: its MLVL ID (0x1A2B3C4D, 1A2B3C4D or decimal), its English name or its dark world's (MP2), case-insensitive
 --
--- WORLD is compared with each world's name and with its MLVL ID written as an ID argument
--- (up to 8 hex digits, with or without 0x, or 9 to 10 decimal digits): a world named like an
--- ID matches either way. The world's newest content when several releases with different
--- contents are in view (`--release LABEL` to choose). `attached` lists the indices of the
--- attached areas; `dependencies` counts every entry of the area's list (layers and own group).
-WITH RECURSIVE
-arg(t, h) AS (SELECT ?1, CASE WHEN ?1 LIKE '0x%' THEN substr(?1, 3) ELSE ?1 END),
-hx(i, v) AS (
-    SELECT 0, 0
-    UNION ALL
-    SELECT hx.i + 1, hx.v * 16 + instr('0123456789ABCDEF', upper(substr(arg.h, hx.i + 1, 1))) - 1
-    FROM hx, arg WHERE hx.i < length(arg.h) AND hx.i < 8
-),
-id(v) AS (
-    SELECT CASE WHEN length(t) IN (9, 10) AND t NOT GLOB '*[^0-9]*' THEN CAST(t AS INTEGER)
-                WHEN length(h) BETWEEN 1 AND 8 AND h NOT GLOB '*[^0-9A-Fa-f]*'
-                THEN (SELECT v FROM hx ORDER BY i DESC LIMIT 1) END
-    FROM arg
-),
-w AS (
+-- A name is turned into the MLVL ID before the query runs (the rule of every ID argument:
+-- `ancsdb query` stops with exit 2 and lists the candidates when it names several worlds).
+-- The world's newest content when several releases with different contents are in view
+-- (`--release LABEL` to choose). `attached` lists the indices of the attached areas;
+-- `dependencies` counts every entry of the area's list (layers and own group).
+WITH w AS (
     SELECT w.game, w.mlvl_id, w.content_id, w.name
     FROM mlvl_latest m
     JOIN worlds w ON w.game = m.game AND w.mlvl_id = m.mlvl_id AND w.content_id = m.content_id
-    WHERE w.mlvl_id = (SELECT v FROM id)
-       OR (w.world_name_strg IN (SELECT s.strg_id FROM strings s
-                                 WHERE s.language = 'ENGL' AND s.string_index = 0
-                                   AND s.text = (SELECT t FROM arg) COLLATE NOCASE
-                                   AND s.game = w.game)
-           AND w.name = (SELECT t FROM arg) COLLATE NOCASE)
+    WHERE w.mlvl_id = ?1
 )
 SELECT a.game,
        w.name AS world,

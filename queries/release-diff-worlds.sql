@@ -1,6 +1,7 @@
 -- What changed in the worlds between two releases: per (world, area, script layer) the assets added or removed, areas and worlds renamed (old and new name), worlds added or removed
 -- param: A — label of the first release (releases.label, e.g. GM8E01_00)
 -- param: B — label of the second release
+-- param: [WORLD] — optional: one world only, by MLVL ID or name (English or dark world's, case-insensitive); every world when absent
 --
 -- Each release's MLVL and STRG contents are those its PAK entries hold. `change` is 'added'
 -- (in the layer's list in B only), 'removed' (in A only), 'area renamed', 'world renamed'
@@ -104,5 +105,6 @@ SELECT c.game,
        c.name_a,
        c.name_b
 FROM ch c CROSS JOIN r
+WHERE ?3 IS NULL OR c.mlvl_id = ?3
 ORDER BY c.game, c.mlvl_id, c.area_index IS NOT NULL, c.area_index, c.layer_index,
          c.change, c.type, c.asset_id;

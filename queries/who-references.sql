@@ -1,4 +1,4 @@
--- Who references an asset: one row per way a character reaches it (via: the path, as deps spells it), and rows with char_index NULL for ANCS referring to it otherwise
+-- Who references an asset: one row per way a character reaches it (via: the path, as deps spells it), rows with char_index NULL for ANCS referring to it otherwise, and one row per world area and layer that loads it
 -- param: TYPE — FourCC of the asset: PART, SWHC, ELSC, SPSC, EVNT, ANIM, CMDL, CSKR, CINF, CSPP, ...
 -- param: ID — asset ID (0x1A2B3C4D, 1A2B3C4D or decimal) or the asset's name (with or without its directory)
 --
@@ -17,6 +17,13 @@
 -- edges of char_reach joined with the EVNT's particle nodes, as `deps` does. A content whose
 -- char_reach is not filled (rows written without an ingest's final pass) falls back to
 -- asset_refs' field names. Rows alike in every column shown appear once.
+--
+-- `src_type`, `src_id` name the referring asset: the ANCS of the rows above, or another asset
+-- whose asset_refs edge holds it (an MLVL: one row per area and script layer whose dependency
+-- list holds it, `via` as `area 3 'Main Plaza' > layer 1 '1st Pass'` or `area 3 '...' > area`
+-- for the area's own group; an area's MREA and name STRG too). `world` is the MLVL's name.
+-- These rows have ancs_id, char_index and character NULL and follow the game's ANCS rows,
+-- by area and layer.
 WITH hits(game, ancs_id, content_id, char_index, via, evnt_id) AS (
     SELECT r.game, r.src_id, r.content_id, r.char_index, r.via, NULL
     FROM asset_refs r
@@ -70,13 +77,38 @@ shown AS (
     LEFT JOIN characters c ON c.game = p.game AND c.ancs_id = p.ancs_id
                           AND c.content_id = p.content_id AND c.char_index = p.char_index
     GROUP BY p.game, p.ancs_id, p.char_index, c.name, p.via
+),
+others AS (
+    SELECT DISTINCT r.game, r.src_type, r.src_id, r.via
+    FROM asset_refs r
+    WHERE r.dst_id = ?2 AND r.dst_type = ?1 AND r.src_type NOT IN ('ANCS', 'EVNT')
+),
+rows_(game, ancs_id, char_index, character, via, src_type, src_id, rule, k1, k2, k3) AS (
+    SELECT s.game, s.ancs_id, s.char_index, s.character, s.via, 'ANCS', s.ancs_id, s.rule, s.k1,
+           s.k2, s.k3
+    FROM shown s
+    UNION ALL
+    -- by area index, then layer index (the area's own group last), from the via
+    SELECT o.game, NULL, NULL, NULL, o.via, o.src_type, o.src_id, 10,
+           CASE WHEN o.via LIKE 'area %' THEN CAST(substr(o.via, 6) AS INTEGER) END,
+           CASE WHEN instr(o.via, ' > layer ') > 0
+                THEN CAST(substr(o.via, instr(o.via, ' > layer ') + 9) AS INTEGER)
+                WHEN o.via LIKE '% > area' THEN 1000000 ELSE -1 END,
+           0
+    FROM others o
 )
 SELECT s.game,
        s.ancs_id,
        (SELECT l.label FROM asset_label l WHERE l.asset_id = s.ancs_id) AS ancs_id_name,
        s.char_index,
        s.character,
-       s.via
-FROM shown s
-ORDER BY s.game, s.ancs_id, s.char_index IS NOT NULL, s.char_index, s.character, s.rule, s.k1,
-         s.k2, s.k3, s.via;
+       s.via,
+       s.src_type,
+       s.src_id,
+       (SELECT l.label FROM asset_label l WHERE l.asset_id = s.src_id) AS src_id_name,
+       CASE WHEN s.src_type = 'MLVL'
+            THEN (SELECT max(w.name) FROM worlds w
+                  WHERE w.game = s.game AND w.mlvl_id = s.src_id) END AS world
+FROM rows_ s
+ORDER BY s.game, s.src_type, s.src_id, s.char_index IS NOT NULL, s.char_index, s.character,
+         s.rule, s.k1, s.k2, s.k3, s.via;

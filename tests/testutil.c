@@ -1,6 +1,7 @@
 /* testutil.c — see testutil.h. */
 #include "testutil.h"
 #include "ancs.h"
+#include "json_min.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -142,4 +143,37 @@ pak_game tu_pak_game(const pak_file *p, int *conflict)
             g = pak_game_decide(p, &sig, conflict);
     }
     return g;
+}
+
+uint8_t *tu_pak_entry(const char *path, uint32_t index, uint32_t id, uint32_t type, size_t *len)
+{
+    pak_file *p = NULL;
+    util_err err;
+    util_err_clear(&err);
+    if (pak_open(&p, path, &err))
+        fail_msg("%s: %s", path, err.msg);
+    assert_true(index < p->entry_count);
+    assert_int_equal(p->entries[index].id, id);
+    if (type)
+        assert_int_equal(p->entries[index].type, type);
+    uint8_t *b = NULL;
+    if (pak_inflate(&b, len, p, index, PAK_MAX_INFLATE, &err))
+        fail_msg("%s entry %u: %s", path, index, err.msg);
+    pak_close(p);
+    return b;
+}
+
+jm_node *tu_truth_load(int *failed)
+{
+    *failed = 0;
+    if (!tu_corpus_dir())
+        return NULL;
+    char path[4096 + 16]; /* the corpus folder's path and the file's name */
+    snprintf(path, sizeof path, "%s/truth.json", tu_corpus_dir());
+    size_t n = 0;
+    uint8_t *text = tu_read_file(path, &n);
+    jm_node *t = text ? jm_parse((const char *)text, n) : NULL;
+    free(text);
+    *failed = t == NULL;
+    return t;
 }

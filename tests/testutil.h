@@ -42,6 +42,16 @@ int tu_run(const char *cmd, char **out);
 /* Remove a folder and everything in it (rm -rf); the exit status, or -1. */
 int tu_remove_tree(const char *dir);
 
+/* The entry at table index `index` of the PAK at path, inflated (pak_inflate); the entry must
+ * have asset ID id and, unless type is 0, that type. Fails the running test otherwise; the
+ * caller free()s. */
+uint8_t *tu_pak_entry(const char *path, uint32_t index, uint32_t id, uint32_t type, size_t *len);
+
+/* The sample corpus's truth.json parsed (json_min.h; jm_free it), or NULL when there is no
+ * corpus (*failed 0) or it cannot be read or parsed (*failed 1). For a suite's setup. */
+struct jm_node;
+struct jm_node *tu_truth_load(int *failed);
+
 /* The game of p as a reader of PAKs decides it: pak_game_decide, and when that cannot tell,
  * again with the ANCS signal of the first of (at most 4) in-bounds ANCS entries that
  * inflates and looks like a character set. */

@@ -152,6 +152,53 @@ char *util_arena_strdup(util_arena *a, const char *s);
 /* Free every block; the arena is empty and reusable afterwards. NULL-tolerant. */
 void util_arena_free(util_arena *a);
 
+/* ---- decoders of outside bytes (util_dec.c) ------------------------------------- */
+
+/* A decoder warning: an anomaly in input that was read (docs/formats.md §8). */
+typedef struct util_warning {
+    struct util_warning *next;
+    uint64_t offset;  /* absolute byte offset in the decoder's input */
+    const char *code; /* short stable word, e.g. "pas_magic", "trailing_bytes" */
+    const char *msg;  /* one line */
+} util_warning;
+
+/* What a top-level decode saw besides the structure itself. */
+typedef struct util_report {
+    size_t consumed;         /* bytes of structure decoded */
+    const uint8_t *trailing; /* bytes after it (arena copy; the encoder writes them back) */
+    size_t trailing_len;
+    int trailing_all_ff;    /* 1 when every trailing byte is 0xFF padding (no warning) */
+    util_warning *warnings; /* in input order */
+    size_t warning_count;
+} util_report;
+
+/* A decoder's state: a cursor over the arena copy of the whole input (strings and the
+ * trailing bytes point into that copy), the arena, the error and the report. */
+typedef struct util_dec {
+    util_rd r;
+    util_arena *a;
+    util_err *err;
+    util_report *rep;
+    int game; /* the decoder's own: which game's rules apply (ancs_game) */
+} util_dec;
+
+/* Copy the input into the arena and start a cursor over it; *d and *rep are reset. */
+int util_dec_start(util_dec *d, const uint8_t *buf, size_t len, util_report *rep, util_arena *arena,
+                   util_err *err);
+/* Record the bytes after the structure (it ends at the cursor); warn "trailing_bytes" when
+ * they are not all 0xFF padding. */
+int util_dec_finish(util_dec *d);
+/* Add a warning at absolute offset off, the list kept in input order. */
+int util_dec_warn(util_dec *d, uint64_t off, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* UTIL_ENOMEM at the cursor's offset. */
+int util_dec_oom(util_dec *d);
+/* *out (a pointer to T *) = zeroed arena array of n elements of size bytes; NULL when n is 0. */
+int util_dec_array(util_dec *d, void *out, uint32_t n, size_t size);
+/* Read a u32 count that must leave room for count elements of min_size bytes each
+ * (util_rd_check_count: UTIL_ETRUNC at the byte after the count, before any allocation). */
+int util_dec_count(util_dec *d, uint32_t *n, size_t min_size, const char *what);
+
 /* ---- files ----------------------------------------------------------------- */
 
 /* Open path read-only if it is a regular file (O_NONBLOCK, so a FIFO put in its place cannot

@@ -27,23 +27,10 @@
 typedef enum { WORLD_GAME_UNKNOWN = 0, WORLD_GAME_MP1 = 1, WORLD_GAME_MP2 = 2 } world_game;
 
 /* A finding the decoder decodes on (a constant with another value, padding that is not 0xFF,
- * offsets that disagree with the layout, ...). Same shape as ancs_warning. */
-typedef struct world_warning {
-    struct world_warning *next;
-    uint64_t offset;  /* absolute byte offset in the decoder's input */
-    const char *code; /* short stable word, e.g. "mlvl_const", "trailing_bytes" */
-    const char *msg;  /* one line */
-} world_warning;
-
-/* What a top-level decode saw besides the structure itself. */
-typedef struct world_report {
-    size_t consumed;         /* bytes of structure decoded */
-    const uint8_t *trailing; /* bytes after it (arena copy; the encoder writes them back) */
-    size_t trailing_len;
-    int trailing_all_ff;     /* 1 when every trailing byte is 0xFF padding (no warning) */
-    world_warning *warnings; /* in input order */
-    size_t warning_count;
-} world_report;
+ * offsets that disagree with the layout, ...), and what a top-level decode saw besides the
+ * structure itself (util.h: every decoder's, the ANCS/EVNT decoder's too). */
+typedef util_warning world_warning;
+typedef util_report world_report;
 
 /* ---- MLVL (§11) ------------------------------------------------------------------------ */
 

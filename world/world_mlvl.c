@@ -37,7 +37,7 @@ static int rd_f32s(wdec *d, float *f, int n)
 
 static int rd_cstr_list(wdec *d, uint32_t n, const char ***out)
 {
-    TRY(wdec_array(d, out, n, sizeof **out));
+    TRY(util_dec_array(d, out, n, sizeof **out));
     for (uint32_t i = 0; i < n; i++)
         TRY(util_rd_cstr(&d->r, &(*out)[i], NULL, d->err));
     return 0;
@@ -45,7 +45,7 @@ static int rd_cstr_list(wdec *d, uint32_t n, const char ***out)
 
 static int rd_u32_list(wdec *d, uint32_t n, uint32_t **out)
 {
-    TRY(wdec_array(d, out, n, sizeof **out));
+    TRY(util_dec_array(d, out, n, sizeof **out));
     for (uint32_t i = 0; i < n; i++)
         TRY(util_rd_u32(&d->r, &(*out)[i], d->err));
     return 0;
@@ -54,18 +54,18 @@ static int rd_u32_list(wdec *d, uint32_t n, uint32_t **out)
 /* Dock: u32 + n x (u32 area_index, u32 dock_index), u32 + n x vec3. */
 static int dec_dock(wdec *d, world_dock *k)
 {
-    TRY(wdec_count(d, &k->link_count, MIN_DOCK_LINK, "dock connection"));
-    TRY(wdec_array(d, &k->links, k->link_count, sizeof *k->links));
+    TRY(util_dec_count(d, &k->link_count, MIN_DOCK_LINK, "dock connection"));
+    TRY(util_dec_array(d, &k->links, k->link_count, sizeof *k->links));
     for (uint32_t i = 0; i < k->link_count; i++) {
         TRY(util_rd_u32(&d->r, &k->links[i].area_index, d->err));
         TRY(util_rd_u32(&d->r, &k->links[i].dock_index, d->err));
     }
     uint64_t coff = util_rd_off(&d->r);
-    TRY(wdec_count(d, &k->coord_count, MIN_VEC3, "dock coordinate"));
+    TRY(util_dec_count(d, &k->coord_count, MIN_VEC3, "dock coordinate"));
     if (k->coord_count != WORLD_DOCK_CORNERS)
-        TRY(wdec_warn(d, coff, "dock_coordinates", "dock has %u coordinates, normally %d",
-                      k->coord_count, WORLD_DOCK_CORNERS));
-    TRY(wdec_array(d, &k->coords, k->coord_count, sizeof *k->coords));
+        TRY(util_dec_warn(d, coff, "dock_coordinates", "dock has %u coordinates, normally %d",
+                          k->coord_count, WORLD_DOCK_CORNERS));
+    TRY(util_dec_array(d, &k->coords, k->coord_count, sizeof *k->coords));
     for (uint32_t i = 0; i < k->coord_count; i++)
         TRY(rd_f32s(d, k->coords[i].v, 3));
     return 0;
@@ -82,8 +82,8 @@ static int dec_area(wdec *d, world_mlvl *m, uint32_t index, world_area *a, area_
     TRY(util_rd_u32(&d->r, &a->mrea_id, d->err));
     TRY(util_rd_u32(&d->r, &a->area_id, d->err));
 
-    TRY(wdec_count(d, &a->attached_count, MIN_ATTACHED, "attached area"));
-    TRY(wdec_array(d, &a->attached, a->attached_count, sizeof *a->attached));
+    TRY(util_dec_count(d, &a->attached_count, MIN_ATTACHED, "attached area"));
+    TRY(util_dec_array(d, &a->attached, a->attached_count, sizeof *a->attached));
     for (uint32_t i = 0; i < a->attached_count; i++) {
         uint64_t off = util_rd_off(&d->r);
         TRY(util_rd_u16(&d->r, &a->attached[i], d->err));
@@ -96,11 +96,11 @@ static int dec_area(wdec *d, world_mlvl *m, uint32_t index, world_area *a, area_
     uint64_t uoff = util_rd_off(&d->r);
     TRY(util_rd_u32(&d->r, &a->unknown, d->err));
     if (a->unknown != 0)
-        TRY(wdec_warn(d, uoff, "area_unknown", "area %u unknown word = %u, normally 0", index,
-                      a->unknown));
+        TRY(util_dec_warn(d, uoff, "area_unknown", "area %u unknown word = %u, normally 0", index,
+                          a->unknown));
 
-    TRY(wdec_count(d, &a->dep_count, MIN_DEP, "dependency"));
-    TRY(wdec_array(d, &a->deps, a->dep_count, sizeof *a->deps));
+    TRY(util_dec_count(d, &a->dep_count, MIN_DEP, "dependency"));
+    TRY(util_dec_array(d, &a->deps, a->dep_count, sizeof *a->deps));
     for (uint32_t i = 0; i < a->dep_count; i++) {
         TRY(util_rd_u32(&d->r, &a->deps[i].id, d->err));
         TRY(util_rd_u32(&d->r, &a->deps[i].type, d->err));
@@ -108,8 +108,8 @@ static int dec_area(wdec *d, world_mlvl *m, uint32_t index, world_area *a, area_
     }
 
     ao->dep_offsets = util_rd_off(&d->r);
-    TRY(wdec_count(d, &a->dep_offset_count, MIN_U32, "dependency offset"));
-    TRY(wdec_array(d, &a->dep_offsets, a->dep_offset_count, sizeof *a->dep_offsets));
+    TRY(util_dec_count(d, &a->dep_offset_count, MIN_U32, "dependency offset"));
+    TRY(util_dec_array(d, &a->dep_offsets, a->dep_offset_count, sizeof *a->dep_offsets));
     for (uint32_t i = 0; i < a->dep_offset_count; i++) {
         uint64_t off = util_rd_off(&d->r);
         uint32_t v;
@@ -128,15 +128,15 @@ static int dec_area(wdec *d, world_mlvl *m, uint32_t index, world_area *a, area_
                              i, v, a->dep_count);
     }
 
-    TRY(wdec_count(d, &a->dock_count, MIN_DOCK, "dock"));
-    TRY(wdec_array(d, &a->docks, a->dock_count, sizeof *a->docks));
+    TRY(util_dec_count(d, &a->dock_count, MIN_DOCK, "dock"));
+    TRY(util_dec_array(d, &a->docks, a->dock_count, sizeof *a->docks));
     for (uint32_t i = 0; i < a->dock_count; i++)
         TRY(dec_dock(d, &a->docks[i]));
 
     if (mp2) {
-        TRY(wdec_count(d, &a->rel_module_count, MIN_CSTR, "rel module"));
+        TRY(util_dec_count(d, &a->rel_module_count, MIN_CSTR, "rel module"));
         TRY(rd_cstr_list(d, a->rel_module_count, &a->rel_modules));
-        TRY(wdec_count(d, &a->rel_offset_count, MIN_U32, "rel module offset"));
+        TRY(util_dec_count(d, &a->rel_offset_count, MIN_U32, "rel module offset"));
         TRY(rd_u32_list(d, a->rel_offset_count, &a->rel_offsets));
         TRY(util_rd_cstr(&d->r, &a->internal_name, NULL, d->err));
     }
@@ -154,17 +154,17 @@ static int derive_layers(wdec *d, world_mlvl *m, const area_offs *ao, uint64_t n
             return util_fail(d->err, UTIL_EFORMAT, ao[i].dep_offsets,
                              "area %u has %u dependency offsets for %u layers (need layers + 1)", i,
                              a->dep_offset_count, a->layer_count);
-        TRY(wdec_array(d, &a->layers, a->layer_count, sizeof *a->layers));
+        TRY(util_dec_array(d, &a->layers, a->layer_count, sizeof *a->layers));
         int rel_ok = m->game == WORLD_GAME_MP2 && a->rel_offset_count == 2 * a->layer_count;
         for (uint32_t l = 0; rel_ok && l < a->layer_count; l++)
             if (a->rel_offsets[2 * l] > a->rel_offsets[2 * l + 1] ||
                 a->rel_offsets[2 * l + 1] > a->rel_module_count)
                 rel_ok = 0;
         if (m->game == WORLD_GAME_MP2 && !rel_ok)
-            TRY(wdec_warn(d, a->offset, "rel_offsets",
-                          "area %u: %u rel module offsets do not give a (start, end) pair per "
-                          "layer for %u modules and %u layers",
-                          i, a->rel_offset_count, a->rel_module_count, a->layer_count));
+            TRY(util_dec_warn(d, a->offset, "rel_offsets",
+                              "area %u: %u rel module offsets do not give a (start, end) pair per "
+                              "layer for %u modules and %u layers",
+                              i, a->rel_offset_count, a->rel_module_count, a->layer_count));
         for (uint32_t l = 0; l < a->layer_count; l++) {
             world_layer *y = &a->layers[l];
             y->name = m->layer_names[first_name + l];
@@ -187,14 +187,15 @@ static int derive_layers(wdec *d, world_mlvl *m, const area_offs *ao, uint64_t n
             a->deps[a->own_dep_start + k].dep_index = k;
         }
         if (i < m->layer_name_offset_count && m->layer_name_offsets[i] != first_name)
-            TRY(wdec_warn(d, names_off + 4 + 4ull * i, "layer_name_offset",
-                          "area %u layer name offset %u, but its first layer name is %u", i,
-                          m->layer_name_offsets[i], first_name));
+            TRY(util_dec_warn(d, names_off + 4 + 4ull * i, "layer_name_offset",
+                              "area %u layer name offset %u, but its first layer name is %u", i,
+                              m->layer_name_offsets[i], first_name));
         first_name += a->layer_count;
     }
     if (m->layer_name_offset_count != m->area_count)
-        TRY(wdec_warn(d, names_off, "layer_name_offset_count", "%u layer name offsets for %u areas",
-                      m->layer_name_offset_count, m->area_count));
+        TRY(util_dec_warn(d, names_off, "layer_name_offset_count",
+                          "%u layer name offsets for %u areas", m->layer_name_offset_count,
+                          m->area_count));
     return 0;
 }
 
@@ -203,7 +204,7 @@ int world_mlvl_decode(world_mlvl *out, const uint8_t *buf, size_t len, util_aren
 {
     memset(out, 0, sizeof *out);
     wdec dd, *d = &dd;
-    TRY(wdec_start(d, buf, len, &out->report, arena, err));
+    TRY(util_dec_start(d, buf, len, &out->report, arena, err));
     world_mlvl *m = out;
 
     TRY(util_rd_u32(&d->r, &m->magic, err));
@@ -229,8 +230,8 @@ int world_mlvl_decode(world_mlvl *out, const uint8_t *buf, size_t len, util_aren
     TRY(util_rd_u32(&d->r, &m->savw_id, err));
     TRY(util_rd_u32(&d->r, &m->default_skybox_id, err));
     if (!mp2) {
-        TRY(wdec_count(d, &m->memory_relay_count, MIN_RELAY, "memory relay"));
-        TRY(wdec_array(d, &m->memory_relays, m->memory_relay_count, sizeof *m->memory_relays));
+        TRY(util_dec_count(d, &m->memory_relay_count, MIN_RELAY, "memory relay"));
+        TRY(util_dec_array(d, &m->memory_relays, m->memory_relay_count, sizeof *m->memory_relays));
         for (uint32_t i = 0; i < m->memory_relay_count; i++) {
             world_memory_relay *r = &m->memory_relays[i];
             TRY(util_rd_u32(&d->r, &r->instance_id, err));
@@ -240,17 +241,18 @@ int world_mlvl_decode(world_mlvl *out, const uint8_t *buf, size_t len, util_aren
         }
     }
 
-    TRY(wdec_count(d, &m->area_count, mp2 ? MIN_AREA_MP2 : MIN_AREA_MP1, "area"));
+    TRY(util_dec_count(d, &m->area_count, mp2 ? MIN_AREA_MP2 : MIN_AREA_MP1, "area"));
     if (!mp2) {
         uint64_t off = util_rd_off(&d->r);
         TRY(util_rd_u32(&d->r, &m->unknown_after_area_count, err));
         if (m->unknown_after_area_count != 1)
-            TRY(wdec_warn(d, off, "mlvl_const", "MP1 word after the area count = %u, normally 1",
-                          m->unknown_after_area_count));
+            TRY(util_dec_warn(d, off, "mlvl_const",
+                              "MP1 word after the area count = %u, normally 1",
+                              m->unknown_after_area_count));
     }
-    TRY(wdec_array(d, &m->areas, m->area_count, sizeof *m->areas));
+    TRY(util_dec_array(d, &m->areas, m->area_count, sizeof *m->areas));
     area_offs *ao = NULL;
-    TRY(wdec_array(d, &ao, m->area_count, sizeof *ao));
+    TRY(util_dec_array(d, &ao, m->area_count, sizeof *ao));
     for (uint32_t i = 0; i < m->area_count; i++)
         TRY(dec_area(d, m, i, &m->areas[i], &ao[i]));
 
@@ -258,8 +260,8 @@ int world_mlvl_decode(world_mlvl *out, const uint8_t *buf, size_t len, util_aren
     uint64_t off = util_rd_off(&d->r);
     TRY(util_rd_u8(&d->r, &m->script_layer_header, err));
     if (m->script_layer_header != 0)
-        TRY(wdec_warn(d, off, "script_layer_header", "script layer header byte = %u, normally 0",
-                      m->script_layer_header));
+        TRY(util_dec_warn(d, off, "script_layer_header",
+                          "script layer header byte = %u, normally 0", m->script_layer_header));
     off = util_rd_off(&d->r);
     TRY(util_rd_u32(&d->r, &m->script_instance_count, err));
     if (m->script_instance_count != 0)
@@ -268,8 +270,8 @@ int world_mlvl_decode(world_mlvl *out, const uint8_t *buf, size_t len, util_aren
                          "not read)",
                          m->script_instance_count);
     if (!mp2) {
-        TRY(wdec_count(d, &m->audio_group_count, MIN_AUDIO_GROUP, "audio group"));
-        TRY(wdec_array(d, &m->audio_groups, m->audio_group_count, sizeof *m->audio_groups));
+        TRY(util_dec_count(d, &m->audio_group_count, MIN_AUDIO_GROUP, "audio group"));
+        TRY(util_dec_array(d, &m->audio_groups, m->audio_group_count, sizeof *m->audio_groups));
         for (uint32_t i = 0; i < m->audio_group_count; i++) {
             TRY(util_rd_u32(&d->r, &m->audio_groups[i].group_id, err));
             TRY(util_rd_u32(&d->r, &m->audio_groups[i].agsc_id, err));
@@ -277,10 +279,10 @@ int world_mlvl_decode(world_mlvl *out, const uint8_t *buf, size_t len, util_aren
         off = util_rd_off(&d->r);
         TRY(util_rd_cstr(&d->r, &m->unknown_string, NULL, err));
         if (m->unknown_string[0])
-            TRY(wdec_warn(d, off, "mlvl_string",
-                          "MP1 string after the audio groups is '%.64s', "
-                          "normally empty",
-                          m->unknown_string));
+            TRY(util_dec_warn(d, off, "mlvl_string",
+                              "MP1 string after the audio groups is '%.64s', "
+                              "normally empty",
+                              m->unknown_string));
     }
 
     off = util_rd_off(&d->r);
@@ -305,16 +307,16 @@ int world_mlvl_decode(world_mlvl *out, const uint8_t *buf, size_t len, util_aren
     }
 
     off = util_rd_off(&d->r);
-    TRY(wdec_count(d, &m->layer_name_count, MIN_CSTR, "layer name"));
+    TRY(util_dec_count(d, &m->layer_name_count, MIN_CSTR, "layer name"));
     if (m->layer_name_count != layer_sum)
         return util_fail(err, UTIL_EFORMAT, off,
                          "%u layer names, but the areas have %llu layers in all",
                          m->layer_name_count, (unsigned long long)layer_sum);
     TRY(rd_cstr_list(d, m->layer_name_count, &m->layer_names));
     uint64_t names_off = util_rd_off(&d->r);
-    TRY(wdec_count(d, &m->layer_name_offset_count, MIN_U32, "layer name offset"));
+    TRY(util_dec_count(d, &m->layer_name_offset_count, MIN_U32, "layer name offset"));
     TRY(rd_u32_list(d, m->layer_name_offset_count, &m->layer_name_offsets));
 
     TRY(derive_layers(d, m, ao, names_off));
-    return wdec_finish(d);
+    return util_dec_finish(d);
 }

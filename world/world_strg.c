@@ -81,7 +81,7 @@ static int rd_utf16(sdec *s, uint64_t at, uint64_t end, const char *what, const 
     TRY(spend(s, q + 2 - at, at));
     char *o = util_arena_alloc(d->a, utf8 + 1);
     if (!o)
-        return wdec_oom(d);
+        return util_dec_oom(d);
     size_t n = 0;
     for (uint64_t k = at; k < q;) {
         uint32_t c = be16(p + k);
@@ -124,7 +124,7 @@ static int dec_names(sdec *s, world_strg *g)
         return util_fail(d->err, UTIL_EFORMAT, coff,
                          "%u names do not fit in a name table of %u bytes", g->name_count,
                          g->name_table_size);
-    TRY(wdec_array(d, &g->names, g->name_count, sizeof *g->names));
+    TRY(util_dec_array(d, &g->names, g->name_count, sizeof *g->names));
     uint64_t end = start + g->name_table_size;
     for (uint32_t i = 0; i < g->name_count; i++) {
         world_strg_name *n = &g->names[i];
@@ -188,8 +188,8 @@ static int dec_table(sdec *s, world_strg *g, uint32_t k, uint64_t data_start, ui
         return util_fail(d->err, UTIL_EFORMAT, size_off,
                          "language %s table of %u bytes cannot hold %u string offsets", lang,
                          l->size, g->string_count);
-    TRY(wdec_array(d, &l->string_offsets, g->string_count, sizeof *l->string_offsets));
-    TRY(wdec_array(d, &l->strings, g->string_count, sizeof *l->strings));
+    TRY(util_dec_array(d, &l->string_offsets, g->string_count, sizeof *l->string_offsets));
+    TRY(util_dec_array(d, &l->strings, g->string_count, sizeof *l->strings));
     for (uint32_t i = 0; i < g->string_count; i++) {
         uint64_t off = at + 4ull * i;
         const uint8_t *p = d->r.p + off;
@@ -212,7 +212,7 @@ int world_strg_decode(world_strg *out, const uint8_t *buf, size_t len, util_aren
     memset(out, 0, sizeof *out);
     sdec ss, *s = &ss;
     wdec *d = &s->d;
-    TRY(wdec_start(d, buf, len, &out->report, arena, err));
+    TRY(util_dec_start(d, buf, len, &out->report, arena, err));
     s->budget = (uint64_t)len * TEXT_BUDGET_FACTOR + TEXT_BUDGET_FLOOR;
     world_strg *g = out;
 
@@ -234,7 +234,7 @@ int world_strg_decode(world_strg *out, const uint8_t *buf, size_t len, util_aren
     TRY(util_rd_u32(&d->r, &g->string_count, err));
     size_t entry = mp2 ? LANG_ENTRY_MP2 : LANG_ENTRY_MP1;
     TRY(util_rd_check_count(&d->r, g->language_count, entry, "language", err));
-    TRY(wdec_array(d, &g->languages, g->language_count, sizeof *g->languages));
+    TRY(util_dec_array(d, &g->languages, g->language_count, sizeof *g->languages));
     for (uint32_t k = 0; k < g->language_count; k++) {
         world_strg_lang *l = &g->languages[k];
         TRY(util_rd_u32(&d->r, &l->lang, err));
@@ -262,12 +262,12 @@ int world_strg_decode(world_strg *out, const uint8_t *buf, size_t len, util_aren
     if (rc == 0 && (w.len != end || memcmp(w.buf, d->r.p, w.len) != 0)) {
         g->raw_body = d->r.p + lang_end;
         g->raw_body_len = (size_t)(end - lang_end);
-        rc = wdec_warn(d, lang_end, "strg_layout",
-                       "string tables not laid out back to back in order (kept as stored)");
+        rc = util_dec_warn(d, lang_end, "strg_layout",
+                           "string tables not laid out back to back in order (kept as stored)");
     }
     util_wr_free(&w);
     TRY(rc);
-    return wdec_finish(d);
+    return util_dec_finish(d);
 }
 
 /* ---- encoder ------------------------------------------------------------------------------ */

@@ -108,10 +108,13 @@ static int print_query(db *d, const char *name, const char *sql, int argc, char 
     db_bind binds[CLI_QUERY_MAX_PARAMS];
     const char *named = cli_query_lookup(ancsdb_embedded_queries, name);
     if (cli_query_parse(&qi, named ? named : sql, &e) ||
-        cli_query_binds(binds, &qi, argc, argv, &e)) {
+        cli_query_binds_names(binds, &qi, argc, argv, &e)) {
         cli_error("demo: query %s: %s", name, e.msg);
         return -1;
     }
+    /* a world or asset given by its name, as `ancsdb query` takes it */
+    if (cli_query_resolve_names(d, binds, &qi, argc, argv, name) != EXIT_OK)
+        return -1;
     demo_sink s = {keep, limit, 0, 0, {0}, {0}, NULL};
     db_sink sink = {&s, ds_begin, ds_row, NULL};
     int rc = db_exec(d, sql, qi.param_count, binds, &sink, &e);

@@ -98,6 +98,17 @@ static int is_id_param(const char *name)
     return !strcmp(name, "ID") || ends_with(name, "_ID");
 }
 
+/* The asset type a WORLD or AREA parameter (or *_WORLD, *_AREA) names: a world is its MLVL,
+ * an area its MREA (CONTRACT.md "Worlds"); NULL for other parameters. */
+static const char *place_type(const char *name)
+{
+    if (!strcmp(name, "WORLD") || ends_with(name, "_WORLD"))
+        return "MLVL";
+    if (!strcmp(name, "AREA") || ends_with(name, "_AREA"))
+        return "MREA";
+    return NULL;
+}
+
 static int binds_impl(db_bind *out, const cli_query_info *q, int argc, char **argv, int names,
                       util_err *err)
 {
@@ -125,7 +136,7 @@ static int binds_impl(db_bind *out, const cli_query_info *q, int argc, char **ar
                 out[i].type = DB_TEXT;
                 out[i].s = a;
             }
-        } else if (is_id_param(name)) {
+        } else if (is_id_param(name) || place_type(name)) {
             if (names && util_parse_id(a, &id) != 0) {
                 out[i].type = DB_TEXT; /* a name: cli_query_resolve_names */
                 out[i].s = a;
@@ -133,9 +144,9 @@ static int binds_impl(db_bind *out, const cli_query_info *q, int argc, char **ar
             }
             if (util_parse_id(a, &id) != 0)
                 return util_fail(err, UTIL_EFORMAT, UINT64_MAX,
-                                 "%s: '%s' is not an asset ID (0x1A2B3C4D or up to 8 hex "
+                                 "%s: '%s' is not an %sID (0x1A2B3C4D or up to 8 hex "
                                  "digits, or 9 to 10 decimal digits)",
-                                 name, a);
+                                 name, a, place_type(name) ? "" : "asset ");
             out[i].type = DB_INT;
             out[i].i = id;
         } else if (!strcmp(name, "TYPE") || ends_with(name, "_TYPE")) {
@@ -317,15 +328,38 @@ int cli_name_matches(const char *arg, const char *directory, const char *name)
 
 /* Where names come from: (asset_id, type, directory, name, label) rows whose name may match
  * ?1 (the argument's last path component) or ?2 (the whole argument), both lower-cased;
- * cli_name_matches then decides. Another source of names (world or area names) is one more
- * UNION ALL arm here. The type is the corpus's (assets) where an entry holds the asset. */
+ * cli_name_matches then decides. The type is the corpus's (assets) where an entry holds the
+ * asset. Names are those of the name maps and PAKs (asset_names), and of the worlds: a world's
+ * English name and its dark world's (MP2) name the MLVL, an area's English name and its
+ * internal name (MP2) its MREA (string 0 of the name STRG in ENGL, every content's). The
+ * label of an area says which world it is in, for the list of candidates. */
 static const char name_sources_sql[] =
-    "WITH named(asset_id, type, directory, name) AS ("
-    " SELECT n.asset_id, n.type, n.directory, n.name FROM asset_names n"
+    "WITH named(asset_id, type, directory, name, place) AS ("
+    " SELECT n.asset_id, n.type, n.directory, n.name, 0 FROM asset_names n"
     " WHERE lower(n.name) IN (?1, ?2)"
+    " UNION ALL"
+    " SELECT w.mlvl_id, 'MLVL', NULL, s.text, 1"
+    " FROM strings s CROSS JOIN mlvl_worlds w"
+    " ON w.game = s.game AND s.strg_id IN (w.world_name_strg, w.dark_world_name_strg)"
+    " WHERE s.text COLLATE NOCASE IN (?1, ?2) AND s.language = 'ENGL' AND s.string_index = 0"
+    " UNION ALL"
+    " SELECT a.mrea_id, 'MREA', NULL, s.text, 1"
+    " FROM strings s CROSS JOIN mlvl_areas a ON a.game = s.game AND a.name_strg = s.strg_id"
+    " WHERE s.text COLLATE NOCASE IN (?1, ?2) AND s.language = 'ENGL' AND s.string_index = 0"
+    " UNION ALL"
+    " SELECT a.mrea_id, 'MREA', NULL, a.internal_name, 1 FROM mlvl_areas a"
+    " WHERE a.internal_name COLLATE NOCASE IN (?1, ?2)"
     ") "
     "SELECT DISTINCT x.asset_id, ifnull(a.type, x.type), x.directory, x.name,"
-    " (SELECT l.label FROM asset_label l WHERE l.asset_id = x.asset_id)"
+    " CASE WHEN x.place AND x.type = 'MREA'"
+    " THEN (SELECT x.name || ' (' || m.game || ', area ' || m.area_index || ' of '"
+    " || ifnull(w.name, printf('%08X', m.mlvl_id)) || ')'"
+    " FROM mlvl_areas m JOIN worlds w ON w.game = m.game AND w.mlvl_id = m.mlvl_id"
+    " AND w.content_id = m.content_id WHERE m.mrea_id = x.asset_id"
+    " ORDER BY m.content_id DESC LIMIT 1)"
+    " WHEN x.place THEN x.name || ' (' || (SELECT group_concat(DISTINCT w.game) FROM mlvl_worlds w"
+    " WHERE w.mlvl_id = x.asset_id) || ' world)'"
+    " ELSE (SELECT l.label FROM asset_label l WHERE l.asset_id = x.asset_id) END"
     " FROM named x LEFT JOIN (SELECT DISTINCT asset_id, type FROM assets) a"
     " ON a.asset_id = x.asset_id ORDER BY 1, 2";
 
@@ -401,9 +435,13 @@ int cli_asset_arg(struct db *d, const char *cmd, const char *arg, const char *ty
         cli_error("%s: looking up the name '%s': %s", cmd, s, e.msg);
         out = EXIT_FATAL;
     } else if (h.n == 0) {
+        const char *what = !h.type                   ? "an asset"
+                           : !strcmp(h.type, "MLVL") ? "a world (MLVL)"
+                           : !strcmp(h.type, "MREA") ? "an area (MREA)"
+                                                     : NULL;
         cli_error("%s: '%s' is neither an asset ID (0x1A2B3C4D or up to 8 hex digits, or 9 "
                   "to 10 decimal digits) nor the name of %s%s",
-                  cmd, s, h.type ? "an asset of type " : "an asset", h.type ? h.type : "");
+                  cmd, s, what ? what : "an asset of type ", what ? "" : h.type);
         out = EXIT_USAGE;
     } else if (h.n > 1) {
         cli_error("%s: '%s' names %d assets; give one of their IDs:", cmd, s, h.n);
@@ -445,10 +483,12 @@ int cli_query_resolve_names(struct db *d, db_bind *binds, const cli_query_info *
             type = argv[i];
     for (int i = 0; i < q->param_count && i < argc; i++) {
         const char *name = q->params[i].name;
-        if (!is_id_param(name) || !strcmp(name, "NAME_OR_ID") || binds[i].type != DB_TEXT)
+        const char *place = place_type(name); /* WORLD, AREA: a world's or an area's name */
+        if ((!is_id_param(name) && !place) || !strcmp(name, "NAME_OR_ID") ||
+            binds[i].type != DB_TEXT)
             continue; /* (NAME_OR_ID stays text: `character` matches a part of a name) */
         char buf[8];
-        const char *t = type ? type : type_of_param(name, buf, sizeof buf);
+        const char *t = place ? place : type ? type : type_of_param(name, buf, sizeof buf);
         uint32_t id;
         int rc = cli_asset_arg(d, cmd, argv[i], t, &id);
         if (rc)

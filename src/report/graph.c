@@ -320,13 +320,19 @@ int graph_add_ancs(graph *g, struct db *d, const char *game, uint32_t ancs_id, i
     return rc;
 }
 
-/* who-references rows: (game, ancs_id, ancs_id_name, char_index, character, via, ...) */
+/* who-references rows: (game, ancs_id, ancs_id_name, char_index, character, via, src_type,
+ * src_id, src_id_name, world) */
 typedef struct who_row {
     char game[4];
     uint32_t ancs_id;
     int set_level; /* char_index NULL */
     int64_t char_index;
     char via[64];
+    int other;        /* the referrer is no ANCS (src_type, src_id: an MLVL's area and layer) */
+    char src_type[8]; /* of other rows */
+    uint32_t src_id;
+    char world[96];  /* an MLVL's name; "" when none */
+    char place[160]; /* the via of other rows (area and layer) */
 } who_row;
 
 typedef struct who_ctx {
@@ -338,7 +344,8 @@ typedef struct who_ctx {
 static int who_row_cb(void *ctx, int ncols, const db_cell *c)
 {
     who_ctx *w = ctx;
-    if (ncols < 6 || c[0].type != DB_TEXT || c[1].type != DB_INT)
+    int other = ncols >= 10 && c[1].type == DB_NULL && c[6].type == DB_TEXT && c[7].type == DB_INT;
+    if (ncols < 6 || c[0].type != DB_TEXT || (c[1].type != DB_INT && !other))
         return 0;
     if (w->n == w->cap) {
         size_t cap = w->cap ? w->cap * 2 : 16;
@@ -351,8 +358,16 @@ static int who_row_cb(void *ctx, int ncols, const db_cell *c)
         w->cap = cap;
     }
     who_row *r = &w->rows[w->n++];
+    memset(r, 0, sizeof *r);
     snprintf(r->game, sizeof r->game, "%s", c[0].s);
-    r->ancs_id = (uint32_t)c[1].i;
+    r->ancs_id = other ? 0 : (uint32_t)c[1].i;
+    r->other = other;
+    if (other) {
+        snprintf(r->src_type, sizeof r->src_type, "%s", c[6].s);
+        r->src_id = (uint32_t)c[7].i;
+        snprintf(r->world, sizeof r->world, "%s", c[9].type == DB_TEXT ? c[9].s : "");
+        snprintf(r->place, sizeof r->place, "%s", c[5].type == DB_TEXT ? c[5].s : "");
+    }
     r->set_level = c[3].type == DB_NULL;
     r->char_index = c[3].type == DB_INT ? c[3].i : -1;
     snprintf(r->via, sizeof r->via, "%s", c[5].type == DB_TEXT ? c[5].s : "");
@@ -389,15 +404,33 @@ int graph_add_who(graph *g, struct db *d, const char *type, uint32_t id, long *f
     /* the forward graph of every ANCS listed (each once) */
     for (size_t i = 0; !rc && i < w.n; i++) {
         size_t j;
+        if (w.rows[i].other)
+            continue;
         for (j = 0; j < i; j++)
-            if (w.rows[j].ancs_id == w.rows[i].ancs_id && !strcmp(w.rows[j].game, w.rows[i].game))
+            if (!w.rows[j].other && w.rows[j].ancs_id == w.rows[i].ancs_id &&
+                !strcmp(w.rows[j].game, w.rows[i].game))
                 break;
         if (j == i)
             rc = graph_add_ancs(g, d, w.rows[i].game, w.rows[i].ancs_id, -1, err);
     }
+    /* assets other than ANCS that list it (a world's areas and layers): MLVL -> asset, one
+     * edge per area and layer, labelled with the via */
+    for (size_t i = 0; !rc && i < w.n; i++) {
+        if (!w.rows[i].other)
+            continue;
+        int from, to;
+        rc = node_get(g, w.rows[i].src_type, w.rows[i].game, w.rows[i].src_id, 0,
+                      w.rows[i].world[0] ? w.rows[i].world : NULL, &from);
+        if (!rc)
+            rc = node_get(g, type, w.rows[i].game, id, 0, NULL, &to);
+        if (!rc)
+            rc = edge_add(g, from, to, w.rows[i].place);
+        if (rc == UTIL_ENOMEM)
+            rc = util_fail(err, rc, UINT64_MAX, "out of memory");
+    }
     /* references no character owns: ANCS -> asset, labelled with the field */
     for (size_t i = 0; !rc && i < w.n; i++) {
-        if (!w.rows[i].set_level)
+        if (!w.rows[i].set_level || w.rows[i].other)
             continue;
         int from, to;
         char label[96];
@@ -424,8 +457,8 @@ int graph_add_who(graph *g, struct db *d, const char *type, uint32_t id, long *f
         if (!strcmp(n->kind, "char")) {
             size_t k;
             for (k = 0; k < w.n; k++)
-                if (w.rows[k].ancs_id == n->id && w.rows[k].char_index == n->sub &&
-                    !strcmp(w.rows[k].game, n->game))
+                if (!w.rows[k].other && w.rows[k].ancs_id == n->id &&
+                    w.rows[k].char_index == n->sub && !strcmp(w.rows[k].game, n->game))
                     break;
             if (k == w.n)
                 n->keep = 2;
@@ -513,10 +546,10 @@ static const char *fill_of(const char *kind)
 {
     static const struct {
         const char *k, *c;
-    } fills[] = {{"ANCS", "#f4d58d"},  {"char", "#bde0fe"}, {"anim", "#e9ecef"},
-                 {"evset", "#e9ecef"}, {"ANIM", "#d8f3dc"}, {"EVNT", "#ffd6a5"},
-                 {"CMDL", "#cdb4db"},  {"CSKR", "#cdb4db"}, {"CINF", "#cdb4db"},
-                 {"CSPP", "#cdb4db"},  {"sound", "#fde2e4"}};
+    } fills[] = {{"ANCS", "#f4d58d"},  {"char", "#bde0fe"},  {"anim", "#e9ecef"},
+                 {"evset", "#e9ecef"}, {"ANIM", "#d8f3dc"},  {"EVNT", "#ffd6a5"},
+                 {"CMDL", "#cdb4db"},  {"CSKR", "#cdb4db"},  {"CINF", "#cdb4db"},
+                 {"CSPP", "#cdb4db"},  {"sound", "#fde2e4"}, {"MLVL", "#a0c4ff"}};
     for (size_t i = 0; i < sizeof fills / sizeof fills[0]; i++)
         if (!strcmp(kind, fills[i].k))
             return fills[i].c;

@@ -466,17 +466,7 @@ static uint8_t *load_entry(const char *game, const char *pak, uint32_t index, ui
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s/%s", tu_corpus_dir(), game, pak);
-    pak_file *p = NULL;
-    util_err err;
-    if (pak_open(&p, path, &err))
-        fail_msg("%s: %s", path, err.msg);
-    assert_true(index < p->entry_count);
-    assert_int_equal(p->entries[index].id, id);
-    uint8_t *b = NULL;
-    if (pak_inflate(&b, len, p, index, PAK_MAX_INFLATE, &err))
-        fail_msg("%s entry %u: %s", path, index, err.msg);
-    pak_close(p);
-    return b;
+    return tu_pak_entry(path, index, id, 0, len);
 }
 
 static void check_round_trip(const uint8_t *b, size_t n, const util_wr *w)
@@ -553,17 +543,9 @@ static void run_game(const char *gname, ancs_game game, int *seen_ancs, int *see
 static int setup(void **state)
 {
     (void)state;
-    if (!tu_corpus_dir())
-        return 0;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/truth.json", tu_corpus_dir());
-    size_t n = 0;
-    uint8_t *text = tu_read_file(path, &n);
-    if (!text)
-        return -1;
-    truth = jm_parse((const char *)text, n);
-    free(text);
-    return truth ? 0 : -1;
+    int failed;
+    truth = tu_truth_load(&failed);
+    return failed ? -1 : 0;
 }
 
 static int teardown(void **state)

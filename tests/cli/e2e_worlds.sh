@@ -26,10 +26,12 @@ for rel in A_MP1:mp1 A_MP2:mp2 B_MP1:relb/mp1 B_MP2:relb/mp2; do
     }
 done
 
-python3 - "$BIN" "$DB" "$DBR" "$CORPUS/truth.json" "$T" <<'EOF' || fail=1
+python3 - "$BIN" "$DB" "$DBR" "$CORPUS/truth.json" "$T" "$ROOT/tests/cli" <<'EOF' || fail=1
 import csv, io, json, os, sqlite3, struct, subprocess, sys
 
-bin_, db, dbr, truth_path, T = sys.argv[1:6]
+bin_, db, dbr, truth_path, T, here = sys.argv[1:7]
+sys.path.insert(0, here)
+from worldbytes import pak, strg_v0  # noqa: E402  (hand-built PAK and STRG bytes)
 truth = json.load(open(truth_path))
 NONE = (0, 0xFFFFFFFF)
 errors = []
@@ -389,32 +391,6 @@ for g, G in GAMES:
             err("release-diff-worlds %s: no row for the edit %r" % (G, e))
 
 # ---- a malformed MLVL in a hand-built PAK (docs/formats.md §2): a load_errors row --------
-def pak(entries):
-    """MP1 PAK: header, no names, resource table, data at 32-aligned offsets."""
-    head = struct.pack(">IIII", 0x00030005, 0, 0, len(entries))
-    off = len(head) + 20 * len(entries)
-    off = (off + 31) & ~31
-    table, data = b"", b""
-    for typ, aid, body in entries:
-        body = body + b"\xff" * ((-len(body)) % 32)
-        table += struct.pack(">I4sIII", 0, typ, aid, len(body), off + len(data))
-        data += body
-    out = head + table
-    return out + b"\xff" * (((len(out) + 31) & ~31) - len(out)) + data
-
-
-def strg_v0(texts):
-    """STRG version 0, one language ENGL (docs/formats.md §12)."""
-    enc = [t.encode("utf-16-be") + b"\0\0" for t in texts]
-    offs, o = [], 4 * len(texts)
-    for e in enc:
-        offs.append(o)
-        o += len(e)
-    table = b"".join(struct.pack(">I", x) for x in offs) + b"".join(enc)
-    return (struct.pack(">IIII", 0x87654321, 0, 1, len(texts)) + b"ENGL" + struct.pack(">I", 0)
-            + struct.pack(">I", len(table)) + table)
-
-
 mlvl = open(os.path.join(os.path.dirname(truth_path), "mp1", "Metroid1.pak"), "rb").read()
 bad_mlvl = struct.pack(">IIIII", 0xDEAFBABE, 0x11, 0x11223344, 0x55667788, 0x01020304) + \
     struct.pack(">I", 5)  # five memory relays announced, none there

@@ -378,19 +378,7 @@ static uint8_t *read_entry(const char *dir, const item *it, size_t *n)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, it->pak);
-    pak_file *p = NULL;
-    util_err err;
-    util_err_clear(&err);
-    if (pak_open(&p, path, &err))
-        fail_msg("%s: %s", path, err.msg);
-    assert_true(it->index < p->entry_count);
-    assert_int_equal(p->entries[it->index].id, it->id);
-    assert_int_equal(p->entries[it->index].type, it->type);
-    uint8_t *b = NULL;
-    if (pak_inflate(&b, n, p, it->index, PAK_MAX_INFLATE, &err))
-        fail_msg("%s entry %u: %s", path, it->index, err.msg);
-    pak_close(p);
-    return b;
+    return tu_pak_entry(path, it->index, it->id, it->type, n);
 }
 
 static void run(const char *sub, const char *tsv_rel, const char *game, world_game wg,
@@ -479,17 +467,9 @@ static void run(const char *sub, const char *tsv_rel, const char *game, world_ga
 static int setup(void **state)
 {
     (void)state;
-    if (!tu_corpus_dir())
-        return 0;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/truth.json", tu_corpus_dir());
-    size_t n = 0;
-    uint8_t *text = tu_read_file(path, &n);
-    if (!text)
-        return -1;
-    truth = jm_parse((const char *)text, n);
-    free(text);
-    return truth ? 0 : -1;
+    int failed;
+    truth = tu_truth_load(&failed);
+    return failed ? -1 : 0;
 }
 
 static int teardown(void **state)
