@@ -1,34 +1,13 @@
 /* final_pass.c — after the PAKs of a run, what spans PAKs, recomputed whenever a PAK changed
- * so that a re-ingest ends as a clean ingest would: the game of PAKs that gave no signal,
- * contents no entry holds any more, contents whose rows came from a copy that is gone,
- * copy_differs, `assets`, releases, the PAKs' named resources in asset_names (source
- * 'pak'), and the census table. */
+ * so that a re-ingest ends as a clean ingest would: the game of PAKs that gave no signal
+ * (ing_settle_unknown_games, ingest_game.c), contents no entry holds any more, contents whose rows
+ * came from a copy that is gone, copy_differs, `assets`, releases, the PAKs' named resources in
+ * asset_names (source 'pak'), and the census table. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ingest_internal.h"
-
-/* A PAK with no signal of its game (empty, or only stored resources of types both games
- * have) holds nothing whose decoding depends on the game; it takes the game its release's
- * disc code names, else the game most PAKs of its folder in its release were detected as (a
- * dump keeps each game's PAKs together), else MP1. */
-static int settle_unknown_games(ing *g)
-{
-    if (g->o->game != PAK_GAME_UNKNOWN)
-        return 0;
-    return dbi_exec(
-        g->d,
-        "UPDATE paks SET game = coalesce((SELECT CASE substr(r.game_code, 1, 3) WHEN 'GM8' "
-        "THEN 'MP1' WHEN 'G2M' THEN 'MP2' END FROM releases r WHERE r.release_id = "
-        "paks.release_id), (SELECT s.game FROM paks s WHERE s.game_detected IN ('MP1', "
-        "'MP2') AND s.release_id = paks.release_id AND rtrim(s.path, replace(s.path, '/', "
-        "'')) = rtrim(paks.path, replace(paks.path, '/', '')) GROUP BY s.game ORDER BY "
-        "count(*) DESC, s.game LIMIT 1), 'MP1') WHERE game_detected = 'unknown';"
-        "UPDATE warnings SET game = (SELECT p.game FROM paks p WHERE p.pak_id = "
-        "warnings.pak_id) WHERE code = 'game_unknown' AND pak_id IS NOT NULL;",
-        g->err);
-}
 
 /* Contents no PAK entry holds any more (their PAKs were replaced or removed) go, with every
  * row decoded from them. NOT IN scans pak_entries once (its content index is dropped during
@@ -253,7 +232,7 @@ static int final_pass(ing *g)
     int rc = ing_tx_begin(g);
     if (rc)
         return rc;
-    if ((rc = set_cache(g, FINAL_PASS_CACHE_KIB)) == 0 && (rc = settle_unknown_games(g)) == 0 &&
+    if ((rc = set_cache(g, FINAL_PASS_CACHE_KIB)) == 0 && (rc = ing_settle_unknown_games(g)) == 0 &&
         (rc = drop_unheld_contents(g)) == 0 && (rc = redecode_short_contents(g)) == 0 &&
         (rc = recompute_copy_differs(g)) == 0 && (rc = ing_rebuild_assets(g)) == 0 &&
         (rc = settle_releases(g)) == 0 &&

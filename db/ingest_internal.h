@@ -27,10 +27,6 @@ typedef struct ing ing;
 void ing_prefetch(const ing *g, const iw_item *it);
 /* XXH3-64 of every byte of src (--rehash). */
 int ing_hash_all(const util_src *src, uint64_t *out, util_err *err);
-/* The ANCS signal of the game decision: what the first readable ANCS among the first 4 in
- * bounds says (ancs_guess_game), else the version of an MLVL or STRG (4 entries read in
- * all), PAK_GAME_UNKNOWN when none tells. */
-pak_game ing_game_from_ancs(const pak_file *p, size_t budget);
 
 /* ---- decode jobs and workers (ingest_jobs.c) ---------------------------------------------- */
 
@@ -220,6 +216,25 @@ int ing_kept_add(ing *g, int64_t pak_id);
 
 /* ingest_pak.c: ingest one PAK item; an unreadable one becomes an 'error' row. */
 int ing_do_pak(ing *g, const iw_item *it);
+
+/* ---- the game decision (ingest_game.c) ---------------------------------------------------- */
+/* The ANCS signal of the game decision: what the first readable ANCS among the first 4 in
+ * bounds says (ancs_guess_game), else the version of an MLVL or STRG (4 entries read in
+ * all), PAK_GAME_UNKNOWN when none tells. */
+pak_game ing_game_from_ancs(const pak_file *p, size_t budget);
+typedef struct ing_game_choice {
+    pak_game game;     /* the game the PAK's rows get */
+    pak_game detected; /* what its signals said (paks.game_detected) */
+    int guessed;       /* no signal: MP1 for now, settled after the run */
+    int conflict;      /* the signals disagreed; the strongest won */
+} ing_game_choice;
+/* The game of PAK p at `at`: --game, else the release's disc code, else the signals; -1 when
+ * none tells and p holds something whose decoding depends on the game (compressed entries,
+ * an ANCS). */
+int ing_decide_game(ing *g, const ing_pak_at *at, pak_file *p, ing_game_choice *out);
+/* After the run: each PAK without a signal takes its release's disc game, else its folder's
+ * game, else MP1 (and its game_unknown warning follows). */
+int ing_settle_unknown_games(ing *g);
 
 /* ingest_entry.c: the writer's half of job j (entry of the PAK with row pak_id): note the
  * entry's hashes in g->out; for an ANCS/EVNT find its content or make it (decode, contents

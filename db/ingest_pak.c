@@ -11,22 +11,6 @@
 
 #include "ingest_internal.h"
 
-static int has_type(const pak_file *p, uint32_t type)
-{
-    for (uint32_t i = 0; i < p->entry_count; i++)
-        if (p->entries[i].type == type)
-            return 1;
-    return 0;
-}
-
-static int has_compressed(const pak_file *p)
-{
-    for (uint32_t i = 0; i < p->entry_count; i++)
-        if (p->entries[i].compressed)
-            return 1;
-    return 0;
-}
-
 static int insert_pak_row(ing *g, const ing_pak_at *at, const struct stat *sb, const pak_file *p,
                           const char *game, const char *detected, const char *status,
                           int64_t *pak_id)
@@ -168,34 +152,161 @@ static int entries_digest(ing *g, int64_t pak_id, char **out)
     return s == SQLITE_ROW || s == SQLITE_DONE ? 0 : dbi_sql_fail(g->d, g->err, sql);
 }
 
-/* Ingest the PAK p (closed here) in one transaction. */
+/* ---- the steps of one PAK ----------------------------------------------------------------- */
+
+/* The skip check: is p unchanged since an earlier run (the same release and path, or the same
+ * file under another release, moved here)? Then it is counted, moved when its path changed,
+ * kept, and *skipped is 1. *old_id, *old_path: the earlier row (-1, NULL: none). */
+static int skip_check(ing *g, const ing_pak_at *at, const struct stat *sb, const pak_file *p,
+                      int64_t *old_id, char **old_path, int *skipped)
+{
+    int rc = ing_lookup_old(g, at, sb, p, old_id, old_path, skipped);
+    if (rc == 0 && *old_id < 0) {
+        int moved = 0;
+        rc = ing_adopt_same_file(g, at, sb, p, old_id, &moved);
+        *skipped = moved;
+    }
+    if (rc != 0 || !*skipped)
+        return rc;
+    g->st->paks_skipped++;
+    if (*old_path && strcmp(*old_path, at->path))
+        rc = ing_move_pak(g, *old_id, *old_path, at);
+    return rc ? rc : ing_kept_add(g, *old_id);
+}
+
+/* The transaction's first rows: the earlier rows of this PAK (and of another PAK at its
+ * path) out, the paks row in. The caller has begun the transaction. */
+static int replace_pak_row(ing *g, const ing_pak_at *at, const struct stat *sb, const pak_file *p,
+                           int64_t old_id, const char *game, const ing_game_choice *gc,
+                           int64_t *pak_id)
+{
+    int rc;
+    if ((rc = ing_set_pending(g, 1)) != 0 || (rc = ing_delete_pak(g, old_id, at->path)) != 0 ||
+        (rc = ing_evict_path(g, at->path, old_id)) != 0)
+        return rc;
+    return insert_pak_row(g, at, sb, p, game, pak_game_name(gc->detected), "ok", pak_id);
+}
+
+/* The PAK's own warnings: each anomaly of its tables, and a game guessed or disputed. */
+static int put_anomalies(ing *g, const pak_file *p, int64_t pak_id, const char *game,
+                         const ing_game_choice *gc)
+{
+    int rc;
+    for (size_t i = 0; i < p->anomaly_count; i++) {
+        const pak_anomaly *a = &p->anomalies[i];
+        char fc[5] = "PAK";
+        int64_t id = -1;
+        if (a->entry_index >= 0 && (uint64_t)a->entry_index < p->entry_count) {
+            util_fourcc_str(p->entries[a->entry_index].type, fc);
+            id = p->entries[a->entry_index].id;
+        }
+        if ((rc = dbi_warn(g->d, game, fc, id, (int64_t)a->offset, a->code, a->msg, pak_id,
+                           g->err)) != 0)
+            return rc;
+    }
+    if (!gc->guessed && !gc->conflict)
+        return 0;
+    return dbi_warn(g->d, game, "PAK", -1, -1, gc->guessed ? "game_unknown" : "game_conflict",
+                    gc->guessed ? "no signal tells the game; took the game of the "
+                                  "other PAKs in its folder"
+                                : "game signals disagree; used the strongest",
+                    pak_id, g->err);
+}
+
+/* Job scheduling: the jobs of one PAK's entries, one per entry (every entry is read and
+ * hashed), numbered from base; next is the next one to hand to the workers, consumed the
+ * next one to write. */
+typedef struct pak_jobs {
+    pak_file *p;
+    const char *game;
+    ancs_game ag;
+    size_t n, base, next, consumed;
+} pak_jobs;
+
+/* Hand the job of entry next - base to the workers. */
+static void hand_out(ing *g, pak_jobs *q)
+{
+    ing_pipeline *pl = &g->pl;
+    size_t k = q->next - q->base;
+    ing_job_set(&pl->ring[q->next % pl->cap], q->p, (uint32_t)k, q->ag,
+                ing_want_decode(g, q->game, &q->p->entries[k]));
+    pl->ring[q->next % pl->cap].seq = q->next;
+    q->next++;
+}
+
+/* The first jobs go to the workers at once: they read, hash and decode while the names are
+ * written. */
+static void hand_out_first(ing *g, pak_jobs *q)
+{
+    ing_pipeline *pl = &g->pl;
+    if (pl->nthreads == 0)
+        return;
+    size_t first = q->n < pl->cap ? q->n : pl->cap;
+    for (size_t k = 0; k < first; k++)
+        hand_out(g, q);
+    ing_pipeline_release(pl, q->next);
+}
+
+/* The rows: consume the jobs in entry order (ing_finish_entry writes each entry's rows),
+ * handing out one more for each one written. An entry of any type whose data runs past the
+ * file is not loaded: its job gives it a load_errors row like every other fault of an entry. */
+static int write_entries(ing *g, pak_jobs *q, const char *path)
+{
+    ing_pipeline *pl = &g->pl;
+    for (size_t k = 0; k < q->n; k++) {
+        ing_job *j = &pl->ring[(q->base + k) % pl->cap];
+        if (pl->nthreads > 0) {
+            ing_pipeline_wait(pl, j);
+        } else {
+            ing_job_set(j, q->p, (uint32_t)k, q->ag, 0); /* finish_entry decodes when needed */
+            ing_job_run(j);
+        }
+        int rc = ing_finish_entry(g, j, path, q->game);
+        ing_job_clear(j);
+        q->consumed++;
+        if (rc)
+            return rc;
+        if (pl->nthreads > 0 && q->next < q->base + q->n) {
+            hand_out(g, q);
+            ing_pipeline_release(pl, q->next);
+        }
+    }
+    return 0;
+}
+
+/* After the commit: a PAK read from another place whose entries are what they were counts
+ * as skipped; else as ingested. */
+static int count_pak(ing *g, const pak_file *p, int64_t pak_id, const char *old_digest)
+{
+    char *new_digest = NULL;
+    int rc;
+    if (old_digest && (rc = entries_digest(g, pak_id, &new_digest)) != 0)
+        return rc;
+    if (old_digest && new_digest && !strcmp(old_digest, new_digest)) {
+        g->st->paks_skipped++; /* read from elsewhere, nothing changed */
+        g->st->paks_elsewhere++;
+        g->st->resources -= p->entry_count; /* counted as the entries went in */
+    } else {
+        g->st->paks_ingested++;
+    }
+    free(new_digest);
+    return 0;
+}
+
+/* Ingest the PAK p (closed here) in one transaction: the skip check, the entry table, the
+ * game decision, then in the transaction the paks row, the names, the warnings and every
+ * entry's rows. */
 static int do_pak_file(ing *g, const ing_pak_at *at, const struct stat *sb, pak_file *p)
 {
     int rc = 0;
     int64_t old_id = -1, pak_id = -1;
     int skip = 0;
     char *old_path = NULL, *old_digest = NULL;
-    ing_pipeline *pl = &g->pl;
     const char *path = at->path;
-    /* job sequence numbers: this PAK's start, next to hand out, next to consume; one job
-     * per entry (every entry is read and hashed) */
-    size_t n_pending = p->entry_count, base = pl->limit, next = base, consumed = base;
-    if ((rc = ing_lookup_old(g, at, sb, p, &old_id, &old_path, &skip)) != 0)
+    pak_jobs q = {.p = p, .n = p->entry_count, .base = g->pl.limit};
+    q.next = q.consumed = q.base;
+    if ((rc = skip_check(g, at, sb, p, &old_id, &old_path, &skip)) != 0 || skip)
         goto done;
-    if (old_id < 0) {
-        int moved = 0;
-        if ((rc = ing_adopt_same_file(g, at, sb, p, &old_id, &moved)) != 0)
-            goto done;
-        skip = moved;
-    }
-    if (skip) {
-        g->st->paks_skipped++;
-        if (old_path && strcmp(old_path, path))
-            rc = ing_move_pak(g, old_id, old_path, at);
-        if (rc == 0)
-            rc = ing_kept_add(g, old_id);
-        goto done;
-    }
     util_err e;
     util_err_clear(&e);
     if ((rc = pak_read_entry_info(p, &e)) != 0) {
@@ -206,31 +317,14 @@ static int do_pak_file(ing *g, const ing_pak_at *at, const struct stat *sb, pak_
         rc = pak_failed(g, at, sb, old_id, NULL, e.offset, e.msg);
         goto done;
     }
-    /* the game: the disc's game code, the PAK's own signals, then (only when they tell
-     * nothing) an ANCS's */
-    int conflict = 0;
-    pak_game_signals sig0 = {.disc_id = at->disc_id, .ancs = PAK_GAME_UNKNOWN};
-    pak_game det = pak_game_decide(p, &sig0, &conflict);
-    if (det == PAK_GAME_UNKNOWN) {
-        pak_game_signals sig = {.disc_id = at->disc_id,
-                                .ancs = ing_game_from_ancs(p, g->pl.budget)};
-        det = pak_game_decide(p, &sig, &conflict);
+    ing_game_choice gc;
+    if (ing_decide_game(g, at, p, &gc) != 0) {
+        rc = pak_failed(g, at, sb, old_id, NULL, UINT64_MAX,
+                        "cannot tell MP1 from MP2 (use --game)");
+        goto done;
     }
-    pak_game pg = g->o->game != PAK_GAME_UNKNOWN ? g->o->game
-                  : at->game != PAK_GAME_UNKNOWN ? at->game
-                                                 : det;
-    int guessed = 0;
-    if (pg == PAK_GAME_UNKNOWN) {
-        if (has_compressed(p) || has_type(p, UTIL_FCC_ANCS)) {
-            rc = pak_failed(g, at, sb, old_id, NULL, UINT64_MAX,
-                            "cannot tell MP1 from MP2 (use --game)");
-            goto done;
-        }
-        pg = PAK_GAME_MP1; /* nothing in it depends on the game */
-        guessed = 1;
-    }
-    const char *game = pg == PAK_GAME_MP2 ? "MP2" : "MP1";
-    ancs_game ag = pg == PAK_GAME_MP2 ? ANCS_GAME_MP2 : ANCS_GAME_MP1;
+    q.game = gc.game == PAK_GAME_MP2 ? "MP2" : "MP1";
+    q.ag = gc.game == PAK_GAME_MP2 ? ANCS_GAME_MP2 : ANCS_GAME_MP1;
     free(g->out);
     g->out = calloc(p->entry_count ? p->entry_count : 1, sizeof *g->out);
     if (!g->out) {
@@ -245,90 +339,21 @@ static int do_pak_file(ing *g, const ing_pak_at *at, const struct stat *sb, pak_
         goto done;
     if ((rc = ing_tx_begin(g)) != 0)
         goto done;
-    if ((rc = ing_set_pending(g, 1)) != 0 || (rc = ing_delete_pak(g, old_id, path)) != 0 ||
-        (rc = ing_evict_path(g, path, old_id)) != 0)
-        goto rollback;
-    if ((rc = insert_pak_row(g, at, sb, p, game, pak_game_name(det), "ok", &pak_id)) != 0)
+    if ((rc = replace_pak_row(g, at, sb, p, old_id, q.game, &gc, &pak_id)) != 0)
         goto rollback;
     g->cur_pak = pak_id;
-    /* Hand the first jobs to the workers: they read, hash and decode while the names are
-     * written. */
-    if (pl->nthreads > 0) {
-        size_t first = n_pending < pl->cap ? n_pending : pl->cap;
-        for (size_t k = 0; k < first; k++) {
-            ing_job_set(&pl->ring[(base + k) % pl->cap], p, (uint32_t)k, ag,
-                        ing_want_decode(g, game, &p->entries[k]));
-            pl->ring[(base + k) % pl->cap].seq = base + k;
-        }
-        next = base + first;
-        ing_pipeline_release(pl, next);
-    }
-    if ((rc = put_names(g, p, pak_id)) != 0)
+    hand_out_first(g, &q);
+    if ((rc = put_names(g, p, pak_id)) != 0 || (rc = put_anomalies(g, p, pak_id, q.game, &gc)))
         goto rollback;
-    for (size_t i = 0; i < p->anomaly_count; i++) {
-        const pak_anomaly *a = &p->anomalies[i];
-        char fc[5] = "PAK";
-        int64_t id = -1;
-        if (a->entry_index >= 0 && (uint64_t)a->entry_index < p->entry_count) {
-            util_fourcc_str(p->entries[a->entry_index].type, fc);
-            id = p->entries[a->entry_index].id;
-        }
-        if ((rc = dbi_warn(g->d, game, fc, id, (int64_t)a->offset, a->code, a->msg, pak_id,
-                           g->err)) != 0)
-            goto rollback;
-    }
-    if (guessed || conflict) {
-        if ((rc = dbi_warn(g->d, game, "PAK", -1, -1, guessed ? "game_unknown" : "game_conflict",
-                           guessed ? "no signal tells the game; took the game of the "
-                                     "other PAKs in its folder"
-                                   : "game signals disagree; used the strongest",
-                           pak_id, g->err)) != 0)
-            goto rollback;
-    }
-    /* An entry of any type whose data runs past the file is not loaded: its job gives it a
-     * load_errors row (ing_finish_entry) like every other fault of an entry. */
     g->st->resources += p->entry_count;
-    /* Consume the jobs in entry order, handing out one more for each one written. */
-    for (size_t k = 0; k < n_pending; k++) {
-        ing_job *j = &pl->ring[(base + k) % pl->cap];
-        if (pl->nthreads > 0) {
-            ing_pipeline_wait(pl, j);
-        } else {
-            ing_job_set(j, p, (uint32_t)k, ag, 0); /* finish_entry decodes when needed */
-            ing_job_run(j);
-        }
-        rc = ing_finish_entry(g, j, path, game);
-        ing_job_clear(j);
-        consumed++;
-        if (rc)
-            goto rollback;
-        if (pl->nthreads > 0 && next < base + n_pending) {
-            size_t kn = next - base;
-            ing_job_set(&pl->ring[next % pl->cap], p, (uint32_t)kn, ag,
-                        ing_want_decode(g, game, &p->entries[kn]));
-            pl->ring[next % pl->cap].seq = next;
-            ing_pipeline_release(pl, ++next);
-        }
-    }
-    if ((rc = put_entries(g, p, pak_id)) != 0)
+    if ((rc = write_entries(g, &q, path)) != 0 || (rc = put_entries(g, p, pak_id)) != 0 ||
+        (rc = ing_tx_commit(g)) != 0)
         goto rollback;
-    if ((rc = ing_tx_commit(g)) != 0)
-        goto rollback;
-    char *new_digest = NULL;
-    if (old_digest && (rc = entries_digest(g, pak_id, &new_digest)) != 0)
-        goto done;
-    if (old_digest && new_digest && !strcmp(old_digest, new_digest)) {
-        g->st->paks_skipped++; /* read from elsewhere, nothing changed */
-        g->st->paks_elsewhere++;
-        g->st->resources -= p->entry_count; /* counted as the entries went in */
-    } else {
-        g->st->paks_ingested++;
-    }
-    free(new_digest);
-    rc = ing_kept_add(g, pak_id);
+    if ((rc = count_pak(g, p, pak_id, old_digest)) == 0)
+        rc = ing_kept_add(g, pak_id);
     goto done;
 rollback:
-    ing_pipeline_drain(pl, consumed);
+    ing_pipeline_drain(&g->pl, q.consumed);
     ing_tx_rollback(g);
 done:
     free(old_path);

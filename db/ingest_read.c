@@ -1,6 +1,6 @@
 /* ingest_read.c — the ingest's side of reading a PAK: its byte source (a file read with
  * pread, a byte range of a disc image, or db_ingest_mem's bytes), the hash of every byte
- * (--rehash), and the ANCS signal of the game decision. The tables and entries are read
+ * (--rehash). The tables and entries are read
  * through pak.h's pak_open_src_tables / pak_read_entry_info / pak_entry_read: an unchanged
  * PAK costs a stat and one read of its tables; a changed one a read of every byte (each
  * entry is hashed). */
@@ -85,48 +85,4 @@ int ing_hash_all(const util_src *src, uint64_t *out, util_err *err)
     XXH3_freeState(h);
     free(tmp);
     return rc;
-}
-
-/* What the version of an MLVL or STRG says (docs/formats.md §11.1, §12.1: MLVL 0x11 / 0x17,
- * STRG 0 / 1 after their magic). */
-static pak_game world_version_game(const uint8_t *buf, size_t n)
-{
-    if (n < 8)
-        return PAK_GAME_UNKNOWN;
-    uint32_t v = (uint32_t)buf[4] << 24 | (uint32_t)buf[5] << 16 | (uint32_t)buf[6] << 8 | buf[7];
-    world_game g = world_is_mlvl(buf, n)   ? world_mlvl_version_game(v)
-                   : world_is_strg(buf, n) ? world_strg_version_game(v)
-                                           : WORLD_GAME_UNKNOWN;
-    return g == WORLD_GAME_MP1   ? PAK_GAME_MP1
-           : g == WORLD_GAME_MP2 ? PAK_GAME_MP2
-                                 : PAK_GAME_UNKNOWN;
-}
-
-pak_game ing_game_from_ancs(const pak_file *p, size_t budget)
-{
-    int tried = 0;
-    for (int pass = 0; pass < 2; pass++) /* ANCS first; then the worlds' versions */
-        for (uint32_t i = 0; i < p->entry_count && tried < 4; i++) {
-            const pak_entry *e = &p->entries[i];
-            int want = pass == 0 ? e->type == UTIL_FCC_ANCS
-                                 : e->type == UTIL_FCC_MLVL || e->type == UTIL_FCC_STRG;
-            if (!want || !e->in_bounds || ing_entry_need(e) > budget)
-                continue;
-            tried++;
-            uint8_t *buf = NULL;
-            size_t n = 0;
-            if (pak_inflate(&buf, &n, p, i, PAK_MAX_INFLATE, NULL) != 0)
-                continue;
-            pak_game pg = PAK_GAME_UNKNOWN;
-            if (pass == 0) {
-                ancs_game g = ancs_guess_game(buf, n);
-                pg = g == ANCS_GAME_MP1 ? PAK_GAME_MP1 : g == ANCS_GAME_MP2 ? PAK_GAME_MP2 : pg;
-            } else {
-                pg = world_version_game(buf, n);
-            }
-            free(buf);
-            if (pg != PAK_GAME_UNKNOWN)
-                return pg;
-        }
-    return PAK_GAME_UNKNOWN;
 }

@@ -23,7 +23,8 @@
  *   ingest_walk.c   the releases and PAKs of the PATHs given: files, folders, disc images,
  *                   extracted discs (no SQLite)
  *   release_scope.c db_scope_release: TEMP views that show one release
- *   ingest_read.c   a PAK's byte source (a file, a range of an image), --rehash, ANCS signal
+ *   ingest_read.c   a PAK's byte source (a file, a range of an image), --rehash
+ *   ingest_game.c   the game decision: signals, --game, the disc code, PAKs without a signal
  *   ingest_jobs.c   entry jobs (read, hash, inflate, decode), the hash cache, the workers
  *   ingest_tx.c     per-PAK transaction, skip check (by release), moved/adopted PAKs,
  *                   deleting a PAK's or a content's rows

@@ -276,8 +276,8 @@ typedef struct census_field {
 } census_field;
 #define CENSUS_CV(f, t, c, w)    {f, #t, #c, w, #c, 1},
 #define CENSUS_CX(f, t, v, w, g) {f, #t, v, w, g, 0},
-static const census_field census[] = {DB_CENSUS_FIELDS(CENSUS_CV, CENSUS_CX){NULL}};
-static const census_field census_world[] = {DB_CENSUS_WORLD_FIELDS(CENSUS_CV, CENSUS_CX){NULL}};
+static const census_field census[] = {DB_CENSUS_FIELDS(CENSUS_CV, CENSUS_CX){0}};
+static const census_field census_world[] = {DB_CENSUS_WORLD_FIELDS(CENSUS_CV, CENSUS_CX){0}};
 
 typedef struct wrap {
     FILE *f;
