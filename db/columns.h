@@ -174,8 +174,7 @@
  * view adding names to it: worlds, areas), its columns listed by DBV_<view>(C, B, K, X):
  *   C(column)  a column of `from`, shown as its role says: an ID as `shown` + `shown`_name,
  *              a HEX number in hex, an ENUM value with <column>_label, else as it is;
- *   B(column)  an ID in hex without its name beside it (views older than the rule; their
- *              column lists are fixed: users' SQL reads them);
+ *   B(column)  an ID in hex without its name beside it (unused: every view names its IDs);
  *   K()        the owning character's name, `character` (DB_CHARACTER_OWNERS);
  *   X(expr, name, join)  an expression over the row `t` (and join's alias), with the join
  *              it needs ("" for none; one join text is added once).
@@ -232,7 +231,7 @@
 
 /* Tables with an ID column and no view, and ID columns a view leaves out. */
 #define DB_NO_VIEW(NV) NV(mlvl_ref_labels, "bookkeeping of the final pass")
-#define DB_VIEW_OMITS(OM) OM(v_worlds, dark_world_name_strg, "it shows the name: dark_name")
+#define DB_VIEW_OMITS(OM) /* none: every ID column is shown */
 
 #define DBV_v_characters(C, B, K, X)                                                               \
     C(game) C(ancs_id) C(char_index) C(char_id) C(version) C(name) C(model_id) C(skin_id)          \
@@ -333,30 +332,30 @@
 #define DBV_v_asset_names(C, B, K, X)                                                              \
     C(asset_id) C(type) C(name) C(directory) C(source) C(auto_name) C(auto_dir)
 #define DBV_v_worlds(C, B, K, X)                                                                   \
-    C(game) C(mlvl_id) C(name) C(dark_name) C(version) B(world_name_strg) C(savw_id) C(mapw_id)    \
-    B(default_skybox_id) C(area_count) C(content_id)
+    C(game) C(mlvl_id) C(name) C(dark_name) C(version) C(world_name_strg) C(savw_id) C(mapw_id)    \
+    C(dark_world_name_strg) C(default_skybox_id) C(area_count) C(content_id)
 #define DBV_v_areas(C, B, K, X)                                                                    \
-    C(game) B(mlvl_id)                                                                             \
+    C(game) C(mlvl_id)                                                                             \
     X("w.name", world,                                                                             \
       "LEFT JOIN worlds w ON w.game = t.game AND w.mlvl_id = t.mlvl_id "                           \
       "AND w.content_id = t.content_id")                                                           \
-    C(area_index) C(name) C(internal_name) C(mrea_id) B(name_strg) C(area_id) C(layer_count)       \
+    C(area_index) C(name) C(internal_name) C(mrea_id) C(name_strg) C(area_id) C(layer_count)       \
     C(attached_count) C(dependency_count) C(content_id)
 #define DBV_v_area_layers(C, B, K, X)                                                              \
-    C(game) B(mlvl_id) C(area_index)                                                               \
+    C(game) C(mlvl_id) C(area_index)                                                               \
     X("a.name", area,                                                                              \
       "LEFT JOIN areas a ON a.game = t.game AND a.mlvl_id = t.mlvl_id "                            \
       "AND a.content_id = t.content_id AND a.area_index = t.area_index")                           \
     C(layer_index) C(name) C(active) C(dependency_count) C(content_id)
 #define DBV_v_area_deps(C, B, K, X)                                                                \
-    C(game) B(mlvl_id) C(area_index) C(layer_index)                                                \
+    C(game) C(mlvl_id) C(area_index) C(layer_index)                                                \
     X("l.name", layer,                                                                             \
       "LEFT JOIN area_layers l ON l.game = t.game AND l.mlvl_id = t.mlvl_id "                      \
       "AND l.content_id = t.content_id AND l.area_index = t.area_index "                           \
       "AND l.layer_index = t.layer_index")                                                         \
     C(dep_index) C(type) C(asset_id) C(content_id)
 #define DBV_v_area_attached(C, B, K, X)                                                            \
-    C(game) B(mlvl_id) C(area_index) C(attached_index) C(other_area_index) C(content_id)
+    C(game) C(mlvl_id) C(area_index) C(attached_index) C(other_area_index) C(content_id)
 #define DBV_v_strings(C, B, K, X)                                                                  \
     C(game) C(strg_id) C(language) C(string_index) C(name) C(text) C(content_id)
 #define DBV_v_contents(C, B, K, X)                                                                 \
