@@ -101,6 +101,14 @@ void rep_esc(FILE *f, const char *s);
 /* Page frame: root is "" or "../" (where index.html is). */
 void rep_page_begin(FILE *f, const char *root, const char *title);
 void rep_page_end(report *r, FILE *f, const char *root);
+/* A page of its own: rep_open, the frame, then <h1>title</h1>; NULL with r->err filled. */
+FILE *rep_page_open(report *r, const char *rel, const char *root, const char *title);
+/* The frame's end and rep_close; -1 with r->err filled. */
+int rep_page_close(report *r, FILE *f, const char *root);
+/* n pages, page(r, ctx, i) for each i in turn with a progress line named what (after the
+ * first failure, none). */
+int rep_pages(report *r, const char *what, size_t n, int (*page)(report *, void *, size_t),
+              void *ctx);
 /* The style sheet (style.css). */
 int rep_write_css(report *r);
 /* A horizontal bar chart as inline SVG: n bars labelled labels[i] with values v[i]. */

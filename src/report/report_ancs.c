@@ -626,17 +626,14 @@ static int ancs_page(report *r, const ancs_row *a, const char *deps_sql)
         db_rows_free(&ch);
         return -1;
     }
-    FILE *f = rep_open(r, rel);
+    FILE *f = rep_page_open(r, rel, "../", title);
     if (!f) {
         db_rows_free(&ch);
         db_rows_free(&dp);
         return -1;
     }
     int rc = 0;
-    rep_page_begin(f, "../", title);
-    fputs("<h1>", f);
-    rep_esc(f, title);
-    fputs("</h1>\n<p>", f);
+    fputs("<p>", f);
     fprintf(f,
             "%s animated character set: %" PRId64 " character%s, %" PRId64 " animation%s, %" PRId64
             " transition%s; animation-set version %" PRId64 ", %" PRId64 " bytes. ",
@@ -732,10 +729,9 @@ static int ancs_page(report *r, const ancs_row *a, const char *deps_sql)
         fputs("<p class=\"muted\">No character of this set reaches another asset.</p>\n", f);
     if (!rc)
         rc = rep_loaded_in(r, f, a->game, "ANCS", a->id, "../");
-    rep_page_end(r, f, "../");
     db_rows_free(&ch);
     db_rows_free(&dp);
-    if (rep_close(r, f))
+    if (rep_page_close(r, f, "../"))
         return -1;
     if (!rc)
         rc = rep_find_add(r, "ANCS", a->game, a->id, a->label, rel) ? -1 : 0;
@@ -776,6 +772,17 @@ static int load_ancs(report *r, ancs_row **out, size_t *n)
     return 0;
 }
 
+typedef struct ancs_pages_ctx {
+    const ancs_row *as;
+    const char *deps_sql;
+} ancs_pages_ctx;
+
+static int ancs_page_at(report *r, void *ctx, size_t i)
+{
+    const ancs_pages_ctx *c = ctx;
+    return ancs_page(r, &c->as[i], c->deps_sql);
+}
+
 int rep_write_ancs_pages(report *r)
 {
     const char *deps_sql = cli_query_lookup(ancsdb_embedded_queries, "deps");
@@ -788,12 +795,9 @@ int rep_write_ancs_pages(report *r)
     int rc = 0;
     if (r->have_dot)
         rc = render_graphs(r, as, n);
-    for (size_t i = 0; !rc && i < n; i++) {
-        rc = ancs_page(r, &as[i], deps_sql);
-        rep_progress(r, "ANCS pages", (long)i + 1, (long)n);
-    }
+    ancs_pages_ctx c = {as, deps_sql};
     if (!rc)
-        rep_progress_done(r, "ANCS pages", (long)n);
+        rc = rep_pages(r, "ANCS pages", n, ancs_page_at, &c);
     for (size_t i = 0; i < n; i++)
         free(as[i].label);
     free(as);
@@ -834,16 +838,12 @@ static int asset_page(report *r, const rep_ref *first, size_t count)
         free(name);
         return -1;
     }
-    FILE *f = rep_open(r, rel);
+    FILE *f = rep_page_open(r, rel, "../", title);
     if (!f) {
         db_rows_free(&w);
         free(name);
         return -1;
     }
-    rep_page_begin(f, "../", title);
-    fputs("<h1>", f);
-    rep_esc(f, title);
-    fputs("</h1>\n", f);
     if (!strcmp(first->type, "????"))
         fputs("<p class=\"muted\">Listed in a third particle list (character version 6 and up), "
               "whose asset type is unknown.</p>\n",
@@ -917,8 +917,9 @@ static int asset_page(report *r, const rep_ref *first, size_t count)
         free(name);
         return -1;
     }
-    rep_page_end(r, f, "../");
-    int rc = rep_close(r, f) ? -1 : rep_find_add(r, first->type, first->game, first->id, name, rel);
+    int rc = rep_page_close(r, f, "../")
+                 ? -1
+                 : rep_find_add(r, first->type, first->game, first->id, name, rel);
     free(name);
     return rc ? -1 : 0;
 }

@@ -328,13 +328,12 @@ int rep_write_census(report *r)
     free(sql);
     if (rc)
         return -1;
-    FILE *f = rep_open(r, "census.html");
+    FILE *f = rep_page_open(r, "census.html", "", "Census of unknown fields");
     if (!f) {
         db_rows_free(&t);
         return -1;
     }
-    rep_page_begin(f, "", "Census of unknown fields");
-    fputs("<h1>Census of unknown fields</h1>\n<p>Every field of the formats known only as "
+    fputs("<p>Every field of the formats known only as "
           "\"unknown\" (docs/formats.md §6), with the values it takes and how often, per "
           "game: the ten most common values, then the rest together. <code>ancsdb query "
           "unknown-census</code> lists every value.</p>\n<div class=\"grid\">\n",
@@ -360,9 +359,8 @@ int rep_write_census(report *r)
     fputs("</div>\n", f);
     if (!fields)
         fputs("<p class=\"note\">No unknown field has been seen: the database is empty.</p>\n", f);
-    rep_page_end(r, f, "");
     db_rows_free(&t);
-    return rep_close(r, f);
+    return rep_page_close(r, f, "");
 }
 
 /* ---- search index ------------------------------------------------------------------------------

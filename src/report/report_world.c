@@ -98,8 +98,9 @@ static void layer_head(FILE *f, int64_t li, const char *name, int64_t active)
     fputs("</h4>\n", f);
 }
 
-static int world_page(report *r, const db_rows *w, size_t wi)
+static int world_page(report *r, void *ctx, size_t wi)
 {
+    const db_rows *w = ctx;
     const char *game = db_rows_text(w, wi, 0);
     uint32_t id = (uint32_t)db_rows_int(w, wi, 1);
     int64_t cid = db_rows_int(w, wi, 7);
@@ -119,16 +120,13 @@ static int world_page(report *r, const db_rows *w, size_t wi)
     rep_world_href(rel, sizeof rel, game, id);
     snprintf(title, sizeof title, "%s (%s world %08" PRIX32 ")",
              db_rows_text(w, wi, 2) ? db_rows_text(w, wi, 2) : "?", game, id);
-    FILE *f = rep_open(r, rel);
+    FILE *f = rep_page_open(r, rel, "../", title);
     int rc = 0;
     if (!f) {
         rc = -1;
         goto done;
     }
-    rep_page_begin(f, "../", title);
-    fputs("<h1>", f);
-    rep_esc(f, title);
-    fputs("</h1>\n<p>", f);
+    fputs("<p>", f);
     if (db_rows_text(w, wi, 3)) {
         fputs("Dark world: ", f);
         rep_esc(f, db_rows_text(w, wi, 3));
@@ -215,8 +213,7 @@ static int world_page(report *r, const db_rows *w, size_t wi)
             }
         }
     }
-    rep_page_end(r, f, "../");
-    rc = rep_close(r, f);
+    rc = rep_page_close(r, f, "../");
     if (!rc)
         rc = rep_find_add(r, "MLVL", game, id, db_rows_text(w, wi, 2), rel) ? -1 : 0;
 done:
@@ -231,13 +228,7 @@ int rep_write_world_pages(report *r)
     db_rows w;
     if (rep_rows(r, &w, sql_worlds, NULL, 0, NULL, 0))
         return -1;
-    int rc = 0;
-    for (size_t i = 0; i < w.nrows && !rc; i++) {
-        rc = world_page(r, &w, i);
-        rep_progress(r, "world pages", (long)i + 1, (long)w.nrows);
-    }
-    if (!rc)
-        rep_progress_done(r, "world pages", (long)w.nrows);
+    int rc = rep_pages(r, "world pages", w.nrows, world_page, &w);
     db_rows_free(&w);
     return rc;
 }
