@@ -360,8 +360,8 @@ static const char name_sources_sql[] =
     " WHEN x.place THEN x.name || ' (' || (SELECT group_concat(DISTINCT w.game) FROM mlvl_worlds w"
     " WHERE w.mlvl_id = x.asset_id) || ' world)'"
     " ELSE (SELECT l.label FROM asset_label l WHERE l.asset_id = x.asset_id) END"
-    " FROM named x LEFT JOIN (SELECT DISTINCT asset_id, type FROM assets) a"
-    " ON a.asset_id = x.asset_id ORDER BY 1, 2";
+    " FROM named x LEFT JOIN assets a ON a.game IN ('MP1', 'MP2')"
+    " AND a.asset_id = x.asset_id ORDER BY 1, 2";
 
 #define NAME_MAX_LISTED 20
 
