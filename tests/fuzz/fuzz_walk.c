@@ -70,7 +70,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     char path[4096], target[4096];
     if (!g_base[0]) {
-        snprintf(g_base, sizeof g_base, "/tmp/fuzz_walk.XXXXXX");
+        /* $TMPDIR when set (a memory file system makes this target several times faster) */
+        const char *tmp = getenv("TMPDIR");
+        if (!tmp || !*tmp || strlen(tmp) > sizeof g_base - 20)
+            tmp = "/tmp";
+        snprintf(g_base, sizeof g_base, "%s/fuzz_walk.XXXXXX", tmp);
         if (!mkdtemp(g_base))
             abort();
     }
