@@ -5,7 +5,8 @@
 # counts with small opaque resources, or with BENCH_REAL10=1 ten times the 1x with real-size
 # opaque resources, ~9 GB a game), then measures with a warm page cache:
 #   (a) read-all   reading every byte of every PAK once
-#   (f) floor      bench_read_all --full: one thread reads every PAK, inflates every compressed
+#   (f) floor      bench_read_all --full: one thread reads every entry of every PAK (one pread
+#                  each, in file order), inflates every compressed
 #                  entry and XXH3-hashes every resource (the work a first ingest must do)
 #   (b) minimal    mapping each PAK, parsing tables, inflating only ANCS/EVNT
 #   (c) ingest     `ancsdb ingest` into an empty database; its CPU time (user + sys), the cores
