@@ -52,7 +52,23 @@ measure() {
 
 calc() { awk "BEGIN { x = $1; print x }" 2>/dev/null || echo 0; }
 
+# BENCH_BEFORE: that revision's binary (git archive of it, built apart in $W/before-build from
+# scratch: the objects of another revision's build there would be reused), measured beside
+# this tree's as "before" in both tables
+BB=
+if [ -n "${BENCH_BEFORE:-}" ]; then
+    echo "building $BENCH_BEFORE for the before column ..." >&2
+    rm -rf "$W/before-src" "$W/before-build"
+    mkdir -p "$W/before-src"
+    git archive "$BENCH_BEFORE" | tar -x -C "$W/before-src"
+    cmake -S "$W/before-src" -B "$W/before-build" -DCMAKE_BUILD_TYPE=Release \
+        -DANCSDB_SANITIZE=OFF >/dev/null
+    cmake --build "$W/before-build" -j "$(nproc)" --target ancsdb bench_read_all >/dev/null
+    BB=$W/before-build
+fi
+
 rows=()
+brows=()
 for size in $( [ "${BENCH_FOLDERS:-0}" = 0 ] || echo "$SIZES"); do
     dir="$W/corpus-$size"
     [ "$size" = 1x ] || [ "${BENCH_REAL10:-0}" = 0 ] || dir="$W/corpus-$size-real"
@@ -75,6 +91,12 @@ for size in $( [ "${BENCH_FOLDERS:-0}" = 0 ] || echo "$SIZES"); do
     measure "$B/bench/bench_minimal" "$dir"; b_wall=$wall; b_rss=$rss
     db="$W/bench-$size.db"
     rm -f "$db" "$db-wal" "$db-shm"
+    if [ -n "$BB" ]; then # the before binary's first ingest, on the same corpus and floor
+        rm -f "$db" "$db-wal" "$db-shm"
+        measure "$BB/ancsdb" ingest --quiet --db "$db" "$dir"
+        brows+=("$size|$wall|$cpu|$(calc "$cpu/$wall")|$rss")
+        rm -f "$db" "$db-wal" "$db-shm"
+    fi
     measure "$B/ancsdb" ingest --quiet --db "$db" "$dir"; c_wall=$wall; c_rss=$rss; c_cpu=$cpu
     measure "$B/ancsdb" ingest --quiet --db "$db" "$dir"; d_wall=$wall; d_rss=$rss
     db_size=$(stat -c %s "$db")
@@ -110,19 +132,9 @@ done
 
 if [ "${BENCH_IMAGES:-1}" != 0 ]; then
     birows=()
-    if [ -n "${BENCH_BEFORE:-}" ]; then
-        # the same measures with the binary of another revision (git archive of it, built
-        # apart in $W/before-build from scratch: the objects of another revision's build
-        # there would be reused), printed beside this tree's as "before"
-        echo "building $BENCH_BEFORE for the before column ..." >&2
-        rm -rf "$W/before-src" "$W/before-build"
-        mkdir -p "$W/before-src"
-        git archive "$BENCH_BEFORE" | tar -x -C "$W/before-src"
-        cmake -S "$W/before-src" -B "$W/before-build" -DCMAKE_BUILD_TYPE=Release \
-            -DANCSDB_SANITIZE=OFF >/dev/null
-        cmake --build "$W/before-build" -j "$(nproc)" --target ancsdb bench_read_all >/dev/null
+    if [ -n "$BB" ]; then
         B_AFTER=$B
-        B=$W/before-build
+        B=$BB
         # shellcheck source=bench/images.sh
         . bench/images.sh
         birows=("${irows[@]}")
@@ -137,6 +149,19 @@ echo "machine: $(nproc) cores, $(uname -sr), $(date -u +%Y-%m-%d); ingest --jobs
 [ ${#rows[@]} -gt 0 ] && echo "| size | PAK bytes | (a) read-all s | RSS MiB | (f) floor s | (b) minimal s | RSS MiB | (c) ingest s | cores used | RSS MiB | (d) re-ingest s | RSS MiB | (e) who-references median | RSS MiB | census s | RSS MiB | db size | c/f | c/a | c/b | d/c |"
 [ ${#rows[@]} -gt 0 ] && echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for r in "${rows[@]}"; do echo "| ${r//|/ | } |"; done
+if [ ${#brows[@]} -gt 0 ]; then
+    echo
+    echo "first ingest of the PAK folders against the one-thread floor (f), before: $BENCH_BEFORE ($(git log -1 --format='%h %cs' "$BENCH_BEFORE")), after: this tree ($(git log -1 --format='%h %cs' HEAD)):"
+    echo "| size | floor s (CPU s) | ingest before s | CPU s | cores | RSS MiB | before/floor | ingest after s | CPU s | cores | RSS MiB | after/floor |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+    for i in "${!brows[@]}"; do
+        IFS='|' read -r sz bw bc bk br <<<"${brows[$i]}"
+        IFS='|' read -r _ _ _ _ fw _ _ cw ck cr _ <<<"${rows[$i]}"
+        fcpu=${fw#*CPU }; fw=${fw%% *}; fcpu=${fcpu%)}
+        ccpu=${cw#*CPU }; cw=${cw%% *}; ccpu=${ccpu%)}
+        echo "| $sz | $fw ($fcpu) | $bw | $bc | $bk | $br | $(calc "$bw/$fw") | $cw | $ccpu | $ck | $cr | $(calc "$cw/$fw") |"
+    done
+fi
 if [ "${BENCH_IMAGES:-1}" != 0 ]; then
     echo
     echo "disc images (four per size: release A and B of each game), warm page cache unless said; median of $REPS runs for each timing (ingests, census, release-diff), of $QREPS for who-references/deps/find:"
