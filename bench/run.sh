@@ -159,7 +159,7 @@ if [ ${#brows[@]} -gt 0 ]; then
         IFS='|' read -r _ _ _ _ fw _ _ cw ck cr _ <<<"${rows[$i]}"
         fcpu=${fw#*CPU }; fw=${fw%% *}; fcpu=${fcpu%)}
         ccpu=${cw#*CPU }; cw=${cw%% *}; ccpu=${ccpu%)}
-        echo "| $sz | $fw ($fcpu) | $bw | $bc | $bk | $br | $(calc "$bw/$fw") | $cw | $ccpu | $ck | $cr | $(calc "$cw/$fw") |"
+        echo "| $sz | $fw ($fcpu) | $bw | $bc | $(printf '%.2f' "$bk") | $br | $(printf '%.2f' "$(calc "$bw/$fw")") | $cw | $ccpu | $ck | $cr | $(printf '%.2f' "$(calc "$cw/$fw")") |"
     done
 fi
 if [ "${BENCH_IMAGES:-1}" != 0 ]; then
