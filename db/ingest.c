@@ -237,6 +237,9 @@ static int run(ing *g, ing_indexes *idx)
         rc = put_release(g, &g->L.rels[r], has);
     }
     long skipped = -1; /* paks_skipped before the last PAK: -1, none read yet */
+    ing_ahead ahead = {.started = 0};
+    if (!rc && g->bulk)
+        ing_ahead_start(&ahead, g);
     for (size_t i = 0; i < g->L.nitems && !rc; i++) {
         if (g->o->stop && *g->o->stop) {
             g->st->interrupted = 1; /* committed so far stays; the final pass is left pending */
@@ -245,14 +248,15 @@ static int run(ing *g, ing_indexes *idx)
         progress(g, i, g->L.items[i].path);
         /* the kernel reads the next PAK while this one is inflated and written (not after
          * an unchanged PAK: a re-ingest reads only the tables of what it skips) */
-        if (i == 0 && g->bulk)
-            ing_prefetch(g, &g->L.items[i]);
-        if (i + 1 < g->L.nitems && (g->bulk || g->st->paks_skipped == skipped))
+        if (g->bulk)
+            ing_ahead_at(&ahead, i);
+        else if (i + 1 < g->L.nitems && g->st->paks_skipped == skipped)
             ing_prefetch(g, &g->L.items[i + 1]);
         skipped = g->st->paks_skipped;
         rc = ing_do_pak(g, &g->L.items[i]);
         util_test_point("pak");
     }
+    ing_ahead_stop(&ahead);
     g->rel_id = -1;
     ing_cache_free(&g->pl); /* the final pass reads at most a few entries again */
     if (!rc && g->nkept)

@@ -25,6 +25,27 @@ typedef struct ing ing;
  * image) into the page cache, so that a cold read overlaps the work on the PAK before it. A
  * hint: failures are ignored. */
 void ing_prefetch(const ing *g, const iw_item *it);
+/* A first ingest's read-ahead thread: it has the kernel read the PAKs in order, at most
+ * ING_AHEAD_ITEMS past the one being read, so the disk works while the workers inflate and
+ * hash (a cold page cache). Only a hint: what it cannot open it leaves to the read proper;
+ * it reads nothing but its plan, made before it starts. */
+#define ING_AHEAD_ITEMS 2
+typedef struct ing_ahead_item {
+    const char *file; /* NULL: nothing to read ahead */
+    off_t off, len;
+} ing_ahead_item;
+typedef struct ing_ahead {
+    pthread_t t;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    ing_ahead_item *items; /* one per item, planned before the thread starts */
+    size_t n;
+    size_t cur; /* the item being read (guarded by mu) */
+    int quit, started;
+} ing_ahead;
+void ing_ahead_start(ing_ahead *a, const ing *g);
+void ing_ahead_at(ing_ahead *a, size_t item);
+void ing_ahead_stop(ing_ahead *a);
 /* XXH3-64 of every byte of src (--rehash). */
 int ing_hash_all(const util_src *src, uint64_t *out, util_err *err);
 

@@ -4,8 +4,12 @@
  * through pak.h's pak_open_src_tables / pak_read_entry_info / pak_entry_read: an unchanged
  * PAK costs a stat and one read of its tables; a changed one a read of every byte (each
  * entry is hashed). */
+#define _GNU_SOURCE /* readahead, preadv2 */
 #include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <xxhash.h>
@@ -46,20 +50,137 @@ size_t ing_cache_bytes(const ing *g)
     return m;
 }
 
-void ing_prefetch(const ing *g, const iw_item *it)
+/* Where the kernel may read an item's bytes ahead: its file, and its range in it (len 0:
+ * the whole file). 0 when there is none: the bytes are in memory, or a container's offsets
+ * are the disc's, not the file's. */
+static int ahead_plan(const ing *g, const iw_item *it, ing_ahead_item *out)
 {
     if (g->mem_data)
-        return;
+        return 0;
     const iw_release *r = &g->L.rels[it->rel];
     if (!it->file && r->image && r->image->container.kind != DISC_KIND_GCM)
-        return; /* a container: its offsets are the disc's, not the file's */
-    const char *file = it->file ? it->file : g->L.rels[it->rel].source;
-    int fd = file ? open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK) : -1;
+        return 0;
+    out->file = it->file ? it->file : r->source;
+    out->off = it->file ? 0 : (off_t)it->off;
+    out->len = it->file ? 0 : (off_t)it->len;
+    return out->file != NULL;
+}
+
+/* The plan's file, opened (-1: only a hint, the read proper reports what is wrong), and
+ * its length when the plan takes the whole file. */
+static int ahead_open(ing_ahead_item *p)
+{
+    int fd = open(p->file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    struct stat sb;
+    if (fd >= 0 && (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode))) {
+        close(fd);
+        fd = -1;
+    }
+    if (fd >= 0 && p->len == 0)
+        p->len = sb.st_size;
+    return fd;
+}
+
+void ing_prefetch(const ing *g, const iw_item *it)
+{
+    ing_ahead_item p;
+    int fd = ahead_plan(g, it, &p) ? ahead_open(&p) : -1;
     if (fd < 0)
-        return; /* only a hint: the read proper reports what is wrong */
-    (void)posix_fadvise(fd, it->file ? 0 : (off_t)it->off, it->file ? 0 : (off_t)it->len,
-                        POSIX_FADV_WILLNEED);
+        return;
+    (void)posix_fadvise(fd, p.off, p.len, POSIX_FADV_WILLNEED);
     close(fd);
+}
+
+/* ---- the read-ahead thread (a first ingest) ------------------------------------------- */
+
+#define AHEAD_CHUNK ((off_t)4 << 20) /* bytes asked of the kernel at once */
+
+/* Whether the byte at off is in the page cache (a read of it would not wait for the disk). */
+static int cached(int fd, off_t off)
+{
+    char c;
+    struct iovec v = {&c, 1};
+    return preadv2(fd, &v, 1, off, RWF_NOWAIT) == 1;
+}
+
+/* Whether the thread is to stop, or to leave item i (the ingest is past it); else waits
+ * while i is more than ING_AHEAD_ITEMS ahead. */
+static int ahead_wait(ing_ahead *a, size_t i, int wait)
+{
+    pthread_mutex_lock(&a->mu);
+    while (wait && !a->quit && i > a->cur + ING_AHEAD_ITEMS)
+        pthread_cond_wait(&a->cv, &a->mu);
+    int leave = a->quit || a->cur > i;
+    pthread_mutex_unlock(&a->mu);
+    return leave;
+}
+
+static void *ahead_main(void *arg)
+{
+    ing_ahead *a = arg;
+    for (size_t i = 0; i < a->n; i++) {
+        if (!a->items[i].file || ahead_wait(a, i, 1))
+            continue;
+        int fd = ahead_open(&a->items[i]);
+        if (fd < 0)
+            continue;
+        off_t off = a->items[i].off, len = a->items[i].len;
+        /* readahead waits for the disk on this thread, so the next chunk is asked for as
+         * soon as this one is in; cached chunks (a warm page cache) cost two reads of a byte */
+        for (off_t at = 0; at < len && !ahead_wait(a, i, 0); at += AHEAD_CHUNK) {
+            off_t n = len - at < AHEAD_CHUNK ? len - at : AHEAD_CHUNK;
+            if (!cached(fd, off + at) || !cached(fd, off + at + n - 1))
+                (void)readahead(fd, off + at, (size_t)n);
+        }
+        close(fd);
+    }
+    return NULL;
+}
+
+void ing_ahead_start(ing_ahead *a, const ing *g)
+{
+    memset(a, 0, sizeof *a);
+    if (g->mem_data || g->L.nitems == 0 || !(a->items = calloc(g->L.nitems, sizeof *a->items)))
+        return; /* only a hint: without it the ingest reads as it goes */
+    a->n = g->L.nitems;
+    for (size_t i = 0; i < a->n; i++)
+        if (!ahead_plan(g, &g->L.items[i], &a->items[i]))
+            a->items[i].file = NULL;
+    pthread_mutex_init(&a->mu, NULL);
+    pthread_cond_init(&a->cv, NULL);
+    a->started = pthread_create(&a->t, NULL, ahead_main, a) == 0;
+    if (!a->started) {
+        pthread_mutex_destroy(&a->mu);
+        pthread_cond_destroy(&a->cv);
+        free(a->items);
+        a->items = NULL;
+    }
+}
+
+void ing_ahead_at(ing_ahead *a, size_t item)
+{
+    if (!a->started)
+        return;
+    pthread_mutex_lock(&a->mu);
+    a->cur = item;
+    pthread_cond_signal(&a->cv);
+    pthread_mutex_unlock(&a->mu);
+}
+
+void ing_ahead_stop(ing_ahead *a)
+{
+    if (!a->started)
+        return;
+    pthread_mutex_lock(&a->mu);
+    a->quit = 1;
+    pthread_cond_signal(&a->cv);
+    pthread_mutex_unlock(&a->mu);
+    pthread_join(a->t, NULL);
+    pthread_mutex_destroy(&a->mu);
+    pthread_cond_destroy(&a->cv);
+    free(a->items);
+    a->items = NULL;
+    a->started = 0;
 }
 
 int ing_hash_all(const util_src *src, uint64_t *out, util_err *err)
