@@ -1,12 +1,16 @@
 -- MP1 and MP2 side by side: one row per unknown field with each game's distinct values, most common value and its share of the occurrences (NULL where a game has no such field)
 -- param: [FIELD_PATTERN] — only fields matching it: case-insensitive, `*` and `?` wildcards; without a wildcard, fields containing it
+-- the whole corpus's counts (release '(all)'); with --release, which keeps only the releases
+-- named, their counts summed per game (a content in two of them counts twice)
 WITH c AS (
-    SELECT game, field, value, count
+    SELECT game, field, value, sum(count) AS count
     FROM unknown_census
-    WHERE release = '(all)'
+    WHERE (release = '(all)'
+           OR NOT EXISTS (SELECT 1 FROM unknown_census WHERE release = '(all)'))
       AND (?1 IS NULL
            OR lower(field) GLOB lower(CASE WHEN instr(?1, '*') OR instr(?1, '?') THEN ?1
                                            ELSE '*' || ?1 || '*' END))
+    GROUP BY game, field, value
 ),
 ranked AS (
     SELECT game, field, value, count,

@@ -28,6 +28,14 @@ check "census-compare columns" \
 check "census-compare: one row per field of the census (sqlite3)" \
     "$(sqlite3 "$DB" "SELECT count(DISTINCT field) FROM unknown_census")" \
     "$("$BIN" query --db "$DB" --format tsv census-compare | tail -n +2 | wc -l)"
+# with --release only the releases named are in view (the census of the whole corpus is not):
+# each game's values are those of its release
+check "census-compare --release: one row per field of those releases (sqlite3)" \
+    "$(sqlite3 "$DB" "SELECT count(DISTINCT field) FROM unknown_census WHERE release IN ('mp1', 'mp2')")" \
+    "$("$BIN" query --db "$DB" --release mp1,mp2 --format tsv census-compare | tail -n +2 | wc -l)"
+check "census-compare --release mp1: MP1's distinct values per field (sqlite3)" \
+    "$(sqlite3 -separator ' ' "$DB" "SELECT field, count(*) FROM unknown_census WHERE release = 'mp1' GROUP BY field ORDER BY field")" \
+    "$("$BIN" query --db "$DB" --release mp1 --format tsv census-compare | tail -n +2 | awk -F'\t' '{print $1, $2}')"
 "$BIN" query --list | grep -q '^ *warnings-summary' ||
     "$BIN" query --list | grep -q 'warnings-summary'
 check "query --list names warnings-summary" 0 $?
