@@ -472,11 +472,66 @@ static const char *type_of_param(const char *name, char *buf, size_t size)
     return buf;
 }
 
+/* A release label parameter (its meaning begins "label of", as in release-diff's A and B). */
+static int is_release_param(const char *meaning)
+{
+    return !strncmp(meaning, "label of", 8);
+}
+
+typedef struct release_seen {
+    int64_t in_view, in_db;
+    char *labels; /* the labels in view, ", " between them */
+} release_seen;
+
+static int release_row(void *ctx, int ncols, const db_cell *c)
+{
+    release_seen *r = ctx;
+    if (ncols < 3)
+        return 0;
+    r->in_view = c[0].type == DB_INT ? c[0].i : 0;
+    r->in_db = c[1].type == DB_INT ? c[1].i : 0;
+    if (c[2].type == DB_TEXT && !r->labels)
+        r->labels = strdup(c[2].s);
+    return 0;
+}
+
+/* EXIT_OK when label is a release in view; else EXIT_USAGE (EXIT_FATAL on a SQL failure)
+ * after saying which releases there are: an unknown label would answer "no difference". */
+static int check_release(struct db *d, const char *cmd, const char *label)
+{
+    static const char sql[] =
+        "SELECT (SELECT count(*) FROM releases WHERE label = ?1), "
+        "(SELECT count(*) FROM main.releases WHERE label = ?1), "
+        "(SELECT group_concat(label, ', ') FROM (SELECT label FROM releases ORDER BY label))";
+    release_seen r = {0, 0, NULL};
+    db_bind b = {DB_TEXT, 0, label};
+    db_sink sink = {&r, NULL, release_row, NULL};
+    util_err e;
+    util_err_clear(&e);
+    int out = EXIT_OK;
+    if (db_exec(d, sql, 1, &b, &sink, &e) != 0) {
+        cli_error("%s: looking up the release '%s': %s", cmd, label, e.msg);
+        out = EXIT_FATAL;
+    } else if (r.in_view == 0) {
+        cli_error("%s: %s release '%s' (releases%s: %s)", cmd,
+                  r.in_db ? "--release leaves out the" : "no", label,
+                  r.in_db ? " in view" : "", r.labels ? r.labels : "none");
+        out = EXIT_USAGE;
+    }
+    free(r.labels);
+    return out;
+}
+
 int cli_query_resolve_names(struct db *d, db_bind *binds, const cli_query_info *q, int argc,
                             char **argv, const char *qname)
 {
     char cmd[96];
     snprintf(cmd, sizeof cmd, "query %s", qname);
+    for (int i = 0; i < q->param_count && i < argc; i++) {
+        int rc = is_release_param(q->params[i].meaning) ? check_release(d, cmd, argv[i]) : EXIT_OK;
+        if (rc)
+            return rc;
+    }
     const char *type = NULL;
     for (int i = 0; i < q->param_count && i < argc; i++)
         if (!strcmp(q->params[i].name, "TYPE"))

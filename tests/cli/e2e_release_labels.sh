@@ -48,4 +48,19 @@ ancs=$("$BIN" sql --db "$DB" --format tsv "SELECT printf('%08X', asset_id) FROM 
 check "graph --release A,B exit status" 0 $?
 "$BIN" export --db "$DB" --release GM8E01_00,G2ME01_00 ancs "$ancs" >"$T/x.json" 2>"$T/err"
 check "export --release A,B exit status" 0 $?
+# a release label given as a query's argument (release-diff A B ...) must name a release in
+# view: an unknown one is a usage error naming the releases, never an empty "no difference"
+for qn in release-diff release-diff-fields release-diff-worlds; do
+    "$BIN" query --db "$DB" "$qn" GM8E01_00 NOPE_01 >"$T/o" 2>"$T/e"
+    check "$qn with an unknown label: exit 2" 2 $?
+    grep -q "no release 'NOPE_01'.*GM8E01_02" "$T/e"
+    check "$qn with an unknown label: says so and lists the releases" 0 $?
+    check "$qn with an unknown label: no table" "" "$(cat "$T/o")"
+done
+"$BIN" query --db "$DB" --release GM8E01_00 release-diff GM8E01_00 GM8E01_02 >"$T/o" 2>"$T/e"
+check "release-diff of a release --release leaves out: exit 2" 2 $?
+grep -q "GM8E01_02" "$T/e"
+check "release-diff of a release --release leaves out: says which" 0 $?
+"$BIN" query --db "$DB" release-diff GM8E01_00 GM8E01_02 >/dev/null 2>&1
+check "release-diff of two known releases: exit 0" 0 $?
 finish

@@ -105,7 +105,7 @@ done
 check "release-diff of a release with itself is empty" 1 \
     "$("$BIN" query --db "$DB" --format csv release-diff GM8E01_00 GM8E01_00 | wc -l)"
 "$BIN" query --db "$DB" release-diff GM8E01_00 NOPE >/dev/null 2>&1
-check "release-diff with an unknown label: no rows, exit 0" 0 $?
+check "release-diff with an unknown label: a usage error (exit 2), not an empty answer" 2 $?
 
 # contents: identical content in two releases is decoded and stored once
 want=$(python3 - "$TRUTH" <<'EOF'
