@@ -514,8 +514,8 @@ static int check_release(struct db *d, const char *cmd, const char *label)
         out = EXIT_FATAL;
     } else if (r.in_view == 0) {
         cli_error("%s: %s release '%s' (releases%s: %s)", cmd,
-                  r.in_db ? "--release leaves out the" : "no", label,
-                  r.in_db ? " in view" : "", r.labels ? r.labels : "none");
+                  r.in_db ? "--release leaves out the" : "no", label, r.in_db ? " in view" : "",
+                  r.labels ? r.labels : "none");
         out = EXIT_USAGE;
     }
     free(r.labels);
