@@ -1,4 +1,5 @@
 /* output.c — result tables as aligned text, CSV (RFC 4180), JSON or TSV (CONTRACT.md). */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -45,6 +46,7 @@ struct out_table {
     size_t ncells, cap;
     cell *row; /* current row (streaming formats) */
     int oom;
+    int term; /* csv or tsv written to a terminal: cells escaped as a table's are */
 };
 
 static char *dup_mem(const char *s, size_t n)
@@ -105,6 +107,28 @@ static void tsv_field(FILE *f, const char *s, size_t n)
     }
 }
 
+/* A TSV field; on a terminal its escaped form is made terminal-safe as well (after, so that a
+ * control shows as \x1b while a backslash of the data stays \\). */
+static void tsv_cell(FILE *f, const char *s, size_t n, int term)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = term ? open_memstream(&buf, &len) : NULL;
+    if (!m) {
+        if (term)
+            fputs("?", f); /* out of memory: nothing raw */
+        else
+            tsv_field(f, s, n);
+        return;
+    }
+    tsv_field(m, s, n);
+    fclose(m);
+    char *safe = buf ? cli_term_escape(buf, len) : NULL;
+    fputs(safe ? safe : "?", f);
+    free(safe);
+    free(buf);
+}
+
 static void header(out_table *t)
 {
     const char *sep = t->fmt == OUT_CSV ? "," : "\t";
@@ -113,10 +137,14 @@ static void header(out_table *t)
     for (int i = 0; i < t->ncols; i++) {
         if (i)
             fputs(sep, t->f);
+        char *safe =
+            t->term && t->fmt == OUT_CSV ? cli_term_escape(t->names[i], strlen(t->names[i])) : NULL;
+        const char *name = safe ? safe : t->names[i];
         if (t->fmt == OUT_CSV)
-            csv_field(t->f, t->names[i], strlen(t->names[i]));
+            csv_field(t->f, name, strlen(name));
         else
-            tsv_field(t->f, t->names[i], strlen(t->names[i]));
+            tsv_cell(t->f, name, strlen(name), t->term);
+        free(safe);
     }
     fputs(t->fmt == OUT_CSV ? "\r\n" : "\n", t->f);
 }
@@ -139,21 +167,26 @@ out_table *out_begin(FILE *f, out_format fmt, int ncols, const char *const *name
     }
     for (int i = 0; i < ncols; i++)
         t->names[i] = dup_str(names[i] ? names[i] : "");
+    /* the one string policy: nothing raw reaches a terminal, whatever the format (a file or
+     * a pipe gets the bytes as they are) */
+    int fd = fileno(f);
+    t->term = (fmt == OUT_CSV || fmt == OUT_TSV) && fd >= 0 && isatty(fd);
     header(t);
     if (fmt == OUT_JSON)
         fputc('[', f);
     return t;
 }
 
-/* Take text[0..len) (owned) as the next cell. Table cells are kept terminal-safe (control
- * characters and bytes that are not UTF-8 shown escaped, see cli_term_escape). */
+/* Take text[0..len) (owned) as the next cell. Table cells, and csv cells written to a
+ * terminal (tsv's: tsv_cell), are kept terminal-safe (control characters and bytes that are not
+ * UTF-8 shown escaped, see cli_term_escape). */
 static void put(out_table *t, char *text, size_t len, int kind)
 {
     if (t->col >= t->ncols) {
         free(text);
         return;
     }
-    if (text && t->fmt == OUT_TABLE && kind == CELL_STR) {
+    if (text && (t->fmt == OUT_TABLE || (t->term && t->fmt == OUT_CSV)) && kind == CELL_STR) {
         char *safe = cli_term_escape(text, len);
         free(text);
         text = safe;
@@ -266,7 +299,7 @@ static void emit_row(out_table *t, cell *row)
         if (t->fmt == OUT_CSV)
             csv_field(f, row[i].text, row[i].len);
         else
-            tsv_field(f, row[i].text, row[i].len);
+            tsv_cell(f, row[i].text, row[i].len, t->term);
     }
     fputs(t->fmt == OUT_CSV ? "\r\n" : "\n", f);
 }

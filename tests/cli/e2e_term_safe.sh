@@ -95,4 +95,25 @@ for k, want in (("s", b"\xc2\x9b\x9b"), ("t", b"A\xc2\x9d\x9dB\xff")):
 print("ok: JSON keeps a valid C1 control and a lone C1 byte apart")
 PY
 
+# csv and tsv on a terminal (a pseudo-terminal made by script(1)) are escaped as a table's
+# cells are; into a pipe or file they keep the bytes as they are (data for other programs)
+if command -v script >/dev/null 2>&1; then
+    for fmt in csv tsv; do
+        q="SELECT CAST(x'1b5d303b6f776e656407' AS TEXT) AS \"t$(printf '\033')[2J\", CAST(x'41c29b9d42' AS TEXT) AS u"
+        printf '%s' "$q" >"$T/q.sql"
+        script -qec "stty -onlcr; \"$BIN\" sql --db \"$DB\" --format $fmt \"\$(cat '$T/q.sql')\"" /dev/null >"$T/tty.raw" 2>&1
+        # CSV ends its lines with CR LF (RFC 4180): that CR is the format's, not the data's
+        # (and TSV's tab between fields is the format's too)
+        python3 -c 'import sys; b = open(sys.argv[1], "rb").read(); open(sys.argv[2], "wb").write(b.replace(b"\r\n", b"\n").replace(b"\t", b" "))' \
+            "$T/tty.raw" "$T/tty.out"
+        raw_check "sql --format $fmt on a terminal" "$T/tty.out"
+        grep -qF '\x1b]0;owned\x07' "$T/tty.out" || { echo "FAIL: $fmt on a terminal: ESC/BEL not shown as \\x1b/\\x07: $(cat -v "$T/tty.out")"; fail=1; }
+        "$BIN" sql --db "$DB" --format $fmt "$(cat "$T/q.sql")" >"$T/pipe.out"
+        python3 -c 'import sys; sys.exit(0 if b"\x1b]0;owned\x07" in open(sys.argv[1], "rb").read() else 1)' "$T/pipe.out" ||
+            { echo "FAIL: $fmt into a file: the bytes are not kept as they are"; fail=1; }
+    done
+else
+    echo "note: script(1) missing: csv/tsv on a terminal not checked"
+fi
+
 finish
