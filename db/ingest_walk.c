@@ -287,6 +287,18 @@ static int add_image(iw_list *l, const char *path, util_err *err)
         }
         l->nitems = k;
     }
+    /* a container cut short: one row for the cut; its PAKs before it are read, each one past
+     * it is a fault of its own when read */
+    if (dk->container.stated_size &&
+        (rc = fault(l, path, ri, "disc", dk->container.file_size,
+                    "%s file cut short: it ends at 0x%" PRIx64 ", its header says 0x%" PRIx64
+                    " (the PAKs in the bytes that are there are read)",
+                    disc_kind_name(dk->container.kind), dk->container.file_size,
+                    dk->container.stated_size)) != 0) {
+        disc_close(dk);
+        free(abs);
+        return rc;
+    }
     r->has_disc = 1;
     r->hdr = dk->header;
     r->whole = 1;

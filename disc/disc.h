@@ -120,6 +120,10 @@ typedef struct disc_container_info {
     uint32_t block_size;       /* container block (WIA/RVZ chunk) size; 0 for a plain image */
     const char *compression;   /* "none", "zlib" (GCZ), "purge", "bzip2", "LZMA", "LZMA2", "zstd" */
     int32_t compression_level; /* WIA/RVZ: as stored; else 0 */
+    /* A container cut short (a download that stopped): the file ends at file_size, before
+     * the stated_size its header needs. It still opens when its tables are there; reading
+     * the disc's bytes that lie past the end is a fault then (UTIL_EIO). 0 when whole. */
+    uint64_t stated_size;
 } disc_container_info;
 
 typedef struct disc_image {

@@ -56,24 +56,9 @@ int disc_ciso_open(void **ctx, util_src *file, disc_container_info *info, util_e
         }
         c->index[i] = m ? count++ : UINT32_MAX;
     }
-    /* every stored block must start inside the file (the last may end short of its size:
-     * reading its missing bytes is a fault then) */
-    if (count && CISO_HEADER + (uint64_t)(count - 1) * bs >= fsize) {
-        uint64_t first_missing = (fsize - CISO_HEADER) / bs; /* among the stored blocks */
-        uint32_t b = 0;
-        for (uint32_t i = 0; i < CISO_MAP; i++)
-            if (c->index[i] == first_missing) {
-                b = i;
-                break;
-            }
-        rc = util_fail(err, UTIL_ETRUNC, fsize,
-                       "CISO: block %u (disc 0x%llx) would be at 0x%llx, past the end of the "
-                       "file (0x%llx; truncated?)",
-                       b, (unsigned long long)b * bs,
-                       (unsigned long long)(CISO_HEADER + first_missing * bs),
-                       (unsigned long long)fsize);
-        goto done;
-    }
+    /* a file cut short still opens: the stored blocks past its end are a fault when read */
+    if (count && CISO_HEADER + (uint64_t)(count - 1) * bs >= fsize)
+        info->stated_size = CISO_HEADER + (uint64_t)count * bs;
     c->file = file;
     c->block_size = bs;
     info->disc_size = (uint64_t)CISO_MAP * bs;

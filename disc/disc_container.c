@@ -100,6 +100,7 @@ int disc_container_open(util_src **out, util_src *file, size_t cache_bytes,
                 info->block_size = wi->chunk_size;
                 info->compression = wi->compression_name ? wi->compression_name : "?";
                 info->compression_level = wi->compression_level;
+                info->stated_size = wi->stated_size;
                 c->impl = w;
             }
         }

@@ -71,7 +71,8 @@ typedef struct wia_slot {
 
 struct disc_wia {
     util_src *file;
-    uint64_t file_size;
+    uint64_t file_size;   /* bytes of the file */
+    uint64_t group_limit; /* the end of the groups: the size header 1 states (>= file_size) */
     disc_wia_info info;
     const char *kind; /* "WIA" or "RVZ" */
     uint8_t head[DISC_HEAD_SIZE];
@@ -428,12 +429,12 @@ static int parse_tables(disc_wia *w, const uint8_t *h2, util_err *err)
         }
         g->size = size;
         g->file_off = (uint64_t)be32(e) * 4;
-        if (size && (g->file_off > w->file_size || size > w->file_size - g->file_off)) {
+        if (size && (g->file_off > w->group_limit || size > w->group_limit - g->file_off)) {
             rc = util_fail(err, UTIL_EFORMAT, group_off,
                            "%s group %u (file 0x%08llX, 0x%x bytes) runs past the file's end "
                            "(0x%llx)",
                            w->kind, i, (unsigned long long)g->file_off, size,
-                           (unsigned long long)w->file_size);
+                           (unsigned long long)w->group_limit);
             break;
         }
         if (size && g->packed > 2 * chunk + 0x10000) {
@@ -526,9 +527,12 @@ static int check_header2(disc_wia *w, const uint8_t *h2, uint32_t h2_size, util_
     return parse_tables(w, h2, err);
 }
 
-int disc_wia_open(disc_wia **out, util_src *file, size_t cache_bytes, util_err *err)
+/* disc_wia_open, with the size header 1 states in *stated once read (else 0). */
+static int wia_open(disc_wia **out, util_src *file, size_t cache_bytes, uint64_t *stated_out,
+                    util_err *err)
 {
     *out = NULL;
+    *stated_out = 0;
     uint64_t fsize = util_src_size(file);
     uint8_t h1[H1_SIZE];
     if (fsize < H1_SIZE) {
@@ -555,11 +559,10 @@ int disc_wia_open(disc_wia **out, util_src *file, size_t cache_bytes, util_err *
         return util_fail(err, UTIL_EFORMAT, 4, "%s: version 0x%08x (compatible 0x%08x) unsupported",
                          kind, version, compatible);
     uint64_t iso = be64(h1 + 0x24), stated = be64(h1 + 0x2C);
-    if (stated > fsize)
-        return util_fail(err, UTIL_ETRUNC, fsize,
-                         "%s: file is 0x%llx bytes, its header says 0x%llx", kind,
-                         (unsigned long long)fsize, (unsigned long long)stated);
-    if (stated != fsize)
+    *stated_out = stated;
+    /* a file cut short still opens when its tables are there (each group is checked against
+     * the size the header states; reading one past the cut is a fault) */
+    if (stated < fsize)
         return util_fail(err, UTIL_EFORMAT, 0x2C,
                          "%s: file is 0x%llx bytes, its header says 0x%llx", kind,
                          (unsigned long long)fsize, (unsigned long long)stated);
@@ -585,7 +588,9 @@ int disc_wia_open(disc_wia **out, util_src *file, size_t cache_bytes, util_err *
         return util_fail(err, UTIL_ENOMEM, 0, "out of memory");
     w->file = file;
     w->file_size = fsize;
+    w->group_limit = stated > fsize ? stated : fsize; /* the groups must lie within it */
     w->kind = kind;
+    w->info.stated_size = stated > fsize ? stated : 0;
     w->info.is_rvz = rvz;
     w->info.version = version;
     w->info.iso_size = iso;
@@ -601,6 +606,21 @@ int disc_wia_open(disc_wia **out, util_src *file, size_t cache_bytes, util_err *
     }
     *out = w;
     return 0;
+}
+
+int disc_wia_open(disc_wia **out, util_src *file, size_t cache_bytes, util_err *err)
+{
+    uint64_t stated = 0, fsize = util_src_size(file);
+    int rc = wia_open(out, file, cache_bytes, &stated, err);
+    if (rc && rc != UTIL_ENOMEM && stated > fsize) {
+        /* a file cut before its tables end: the cut is the fault to report */
+        char why[sizeof err->msg];
+        snprintf(why, sizeof why, "%s", err ? err->msg : "");
+        return util_fail(err, UTIL_ETRUNC, fsize,
+                         "WIA/RVZ file cut short: it ends at 0x%llx, its header says 0x%llx (%s)",
+                         (unsigned long long)fsize, (unsigned long long)stated, why);
+    }
+    return rc;
 }
 
 /* ---- reading ------------------------------------------------------------------------ */
@@ -627,6 +647,14 @@ static int read_group(disc_wia *w, uint32_t gi, uint64_t start, size_t len, size
     }
     pthread_mutex_unlock(&w->lock);
 
+    /* a file cut short: the groups past its end are a fault, before anything is allocated */
+    if (g->file_off > w->file_size || g->size > w->file_size - g->file_off)
+        return util_fail(err, UTIL_EIO, w->file_size,
+                         "%s group %u (disc 0x%08llX) is at file 0x%08llX, 0x%x bytes, past the "
+                         "end of the file (0x%llx; cut short: its header says 0x%llx)",
+                         w->kind, gi, (unsigned long long)start, (unsigned long long)g->file_off,
+                         g->size, (unsigned long long)w->file_size,
+                         (unsigned long long)w->group_limit);
     uint32_t method = g->compressed ? w->info.compression : C_NONE;
     size_t mid_len = g->packed ? g->packed : len;
     uint8_t *stored = NULL, *mid = NULL, *data = malloc(len);

@@ -20,6 +20,7 @@ typedef struct disc_wia_info {
     uint32_t compression;      /* 0 none, 1 purge, 2 bzip2, 3 LZMA, 4 LZMA2, 5 zstd */
     int32_t compression_level; /* as stored */
     const char *compression_name; /* "none", "purge", "bzip2", "LZMA", "LZMA2", "zstd" */
+    uint64_t stated_size; /* header 1's file size when the file is shorter (cut), else 0 */
 } disc_wia_info;
 
 /* Open the WIA or RVZ container in file (borrowed: it must outlive the reader). cache_bytes

@@ -221,23 +221,63 @@ blk = n // 2
 d[data + ptr[blk] + 5] ^= 0x55
 open(sys.argv[2], "wb").write(d)
 PY
-"$BIN" ingest --db "$T/bad.db" --quiet "$T/bad" 2>"$T/err"
-check "damaged containers: exit 1" 1 $?
-check "truncated GCZ: one load_errors row naming the container offset" 1 \
-    "$(q "$T/bad.db" "SELECT count(*) FROM load_errors WHERE pak_path LIKE '%/truncated.gcz' \
-AND message LIKE '%GCZ%0x%'")"
-check "truncated CISO: one load_errors row naming the disc and container offsets" 1 \
-    "$(q "$T/bad.db" "SELECT count(*) FROM load_errors WHERE pak_path LIKE '%/truncated.ciso' \
-AND message LIKE '%CISO%disc 0x%0x%'")"
+# a container cut short (a download that stopped): one load_errors row at the cut (stage disc,
+# byte offset = the file's size), the PAKs in the bytes that are there load with the ISO's
+# rows, the PAKs past the cut are faults of their own, and another image beside it loads whole
+pak_rows() { # DB: every ok PAK's entries, as the ISO's dump has them
+    q "$1" "SELECT p.release_path, e.entry_index, e.type, e.asset_id, e.content_hash \
+FROM pak_entries e JOIN paks p USING (pak_id) WHERE p.status = 'ok' \
+AND p.path NOT LIKE '%/good.iso:%' ORDER BY 1, 2"
+}
+total_paks=$(fst "$ISO" | grep -ci '\.pak ')
+good_paks=$(fst "$CORPUS/iso/G2ME01_00.iso" | grep -ci '\.pak ')
+cuts="truncated.gcz truncated.ciso"
+if [ $wia_ok = 1 ]; then
+    head -c $(($(stat -c %s "$T/rvz128.RVZ") * 2 / 3)) "$T/rvz128.RVZ" >"$T/bad/truncated.rvz"
+    head -c $(($(stat -c %s "$T/wia-lzma.wia") / 2)) "$T/wia-lzma.wia" >"$T/bad/truncated.wia"
+    cuts="$cuts truncated.rvz truncated.wia"
+fi
+for cut in $cuts; do
+    db="$T/$cut.db"
+    "$BIN" ingest --db "$db" --quiet "$T/bad/$cut" "$T/bad/good.iso" 2>"$T/err"
+    check "$cut: exit 1" 1 $?
+    check "$cut: one row for the cut, at the file's size" "1 $(stat -c %s "$T/bad/$cut")" \
+        "$(q "$db" "SELECT count(*), max(byte_offset) FROM load_errors WHERE stage = 'disc' \
+AND pak_path LIKE '%/$cut' AND message LIKE '%cut short%'" | tr '\t' ' ')"
+    ok=$(q "$db" "SELECT count(*) FROM paks WHERE status = 'ok' AND path LIKE '%/$cut:%'")
+    check "$cut: some PAKs load, not all" 1 "$([ "$ok" -gt 0 ] && [ "$ok" -lt "$total_paks" ] && echo 1)"
+    check "$cut: every PAK not loaded is a load_errors row of its own" "$((total_paks - ok))" \
+        "$(q "$db" "SELECT count(DISTINCT pak_path) FROM load_errors WHERE pak_path LIKE '%/$cut:%' \
+AND pak_path NOT IN (SELECT path FROM paks WHERE status = 'ok')")"
+    q "$T/iso.db" "SELECT p.release_path, e.entry_index, e.type, e.asset_id, e.content_hash \
+FROM pak_entries e JOIN paks p USING (pak_id) WHERE p.release_path IN \
+($(q "$db" "SELECT group_concat(quote(release_path)) FROM paks WHERE status = 'ok' AND path LIKE '%/$cut:%'")) \
+ORDER BY 1, 2" >"$T/want.rows"
+    check "$cut: the PAKs that load have the ISO's entries" "$(md5sum <"$T/want.rows")" \
+        "$(pak_rows "$db" | md5sum)"
+    check "$cut: the image beside it loads whole, without a fault" "0 $good_paks" \
+        "$(q "$db" "SELECT (SELECT count(*) FROM load_errors WHERE pak_path LIKE '%/good.iso%'), \
+(SELECT count(*) FROM paks WHERE path LIKE '%/good.iso:%' AND status = 'ok')" | tr '\t' ' ')"
+done
+"$BIN" ingest --db "$T/bad.db" --quiet "$T/bad/hash.gcz" "$T/bad/good.iso" 2>"$T/err"
+check "GCZ hash mismatch: exit 1" 1 $?
 check "GCZ hash mismatch: rows name the block, container and disc offsets and Adler-32" 0 \
     "$(q "$T/bad.db" "SELECT count(*) FROM load_errors WHERE pak_path LIKE '%/hash.gcz:%' \
 AND message NOT LIKE '%GCZ block%0x%disc 0x%Adler-32%'")"
 check "GCZ hash mismatch: at least one row" 1 \
     "$(q "$T/bad.db" "SELECT count(*) > 0 FROM load_errors WHERE pak_path LIKE '%/hash.gcz:%'")"
-good_paks=$(fst "$CORPUS/iso/G2ME01_00.iso" | grep -ci '\.pak ')
-check "damaged containers: the good image still loads whole, without a fault" "0 $good_paks" \
+check "GCZ hash mismatch: the good image still loads whole, without a fault" "0 $good_paks" \
     "$(q "$T/bad.db" "SELECT (SELECT count(*) FROM load_errors WHERE pak_path LIKE '%/good.iso%'), \
-(SELECT count(*) FROM paks WHERE path LIKE '%/good.iso:%' AND status = 'ok')")"
-"$BIN" pak list "$T/bad/truncated.gcz:Metroid1.pak" >/dev/null 2>"$T/err"
-check "pak list on a truncated GCZ: exit 3" 3 $?
+(SELECT count(*) FROM paks WHERE path LIKE '%/good.iso:%' AND status = 'ok')" | tr '\t' ' ')"
+# pak list in a cut GCZ: the last PAK on the disc (its blocks are stored in disc order) is past
+# the cut, an error (exit 3); the first one is before it and lists as the ISO's does
+last=$(fst "$ISO" | grep -i '\.pak ' | sort -k2,2n | tail -1 | cut -d' ' -f1)
+first=$(fst "$ISO" | grep -i '\.pak ' | sort -k2,2n | head -1 | cut -d' ' -f1)
+"$BIN" pak list "$T/bad/truncated.gcz:$last" >/dev/null 2>"$T/err"
+check "pak list of a PAK past the cut of a GCZ: exit 3" 3 $?
+"$BIN" pak list "$ISO:$first" >"$T/want.txt"
+"$BIN" pak list "$T/bad/truncated.gcz:$first" >"$T/got.txt" 2>"$T/err"
+check "pak list of a PAK before the cut of a GCZ: exit 0" 0 $?
+check "pak list of a PAK before the cut of a GCZ lists the ISO's" "$(md5sum <"$T/want.txt")" \
+    "$(md5sum <"$T/got.txt")"
 finish

@@ -383,16 +383,31 @@ static void test_hostile(void **state)
     assert_int_equal(o.err.offset, 0x48 + 12);
     hb_close(&o);
 
-    /* truncated: every cut is UTIL_ETRUNC at the cut (the header states the whole size) */
+    /* truncated: a cut in the headers or tables is UTIL_ETRUNC at the cut (the header states
+     * the whole size); a cut in the groups opens, saying the size the header states */
     static const size_t cuts[] = {0, 3, 4, 0x47, 0x48, 0x100, 0x124, 0x1000};
     for (size_t i = 0; i < sizeof cuts / sizeof *cuts; i++) {
         hb_open(&o, h.bytes, cuts[i]);
-        assert_int_equal(o.rc, UTIL_ETRUNC);
-        assert_int_equal(o.err.offset, cuts[i]);
+        if (cuts[i] < h.group_table + 8 * h.n_groups) {
+            assert_int_equal(o.rc, UTIL_ETRUNC);
+            assert_int_equal(o.err.offset, cuts[i]);
+        } else {
+            assert_int_equal(o.rc, 0);
+            assert_int_equal(disc_wia_get_info(o.w)->stated_size, h.len);
+        }
         hb_close(&o);
     }
+    assert_true(h.group_off[0] < 0x1000); /* the last cut is one in the groups */
+    /* cut in the last group (a download that stopped): it opens; the first group reads, the
+     * cut one is UTIL_EIO at the cut, naming the header's size */
     hb_open(&o, h.bytes, h.len - 1);
-    assert_int_equal(o.rc, UTIL_ETRUNC);
+    assert_int_equal(o.rc, 0);
+    assert_int_equal(disc_wia_get_info(o.w)->stated_size, h.len);
+    assert_int_equal(disc_wia_read(o.w, back, 0, 1000, &o.err), 0);
+    assert_memory_equal(back, img, 1000);
+    assert_int_equal(disc_wia_read(o.w, back, HB_CHUNK + 10, 100, &o.err), UTIL_EIO);
+    assert_int_equal(o.err.offset, h.len - 1);
+    assert_non_null(strstr(o.err.msg, "cut short"));
     hb_close(&o);
 
     /* a corrupt bzip2 group: the open succeeds, reading it fails at the group's file offset
