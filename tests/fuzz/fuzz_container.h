@@ -45,7 +45,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     if (info.kind != FUZZ_CONTAINER_KIND || util_src_size(src) != info.disc_size || src == file ||
-        info.block_size == 0 || info.block_size > DISC_MAX_BLOCK)
+        info.block_size == 0 || info.block_size > DISC_MAX_BLOCK || info.file_size != size ||
+        (info.stated_size != 0 && info.stated_size <= size)) /* cut short: states more */
         abort();
     uint64_t budget = 1u << 21; /* bytes read per input */
     /* raw reads: the start of the disc in uneven pieces */
