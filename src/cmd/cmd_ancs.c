@@ -10,6 +10,7 @@
 
 #include "ancs.h"
 #include "cli.h"
+#include "disc.h"
 #include "disc_arg.h"
 #include "dump.h"
 #include "pak.h"
@@ -47,7 +48,8 @@ static void usage(FILE *f)
           "               first character version 10 = MP2), MP1 or MP2\n"
           "  --json       one JSON object instead of the tree\n"
           "  -h, --help   show this help\n\n"
-          "exit status: 0 ok, 1 decode error, 2 usage, 3 cannot open/read\n",
+          "exit status: 0 ok, 1 decode error, 2 usage (also: FILE does not exist, or is\n"
+          "a PAK or a disc without :ID), 3 cannot open/read\n",
           f);
 }
 
@@ -72,6 +74,43 @@ static int split_pak_arg(const char *arg, char **path, uint32_t *asset)
     return 1;
 }
 
+/* A FILE without :ID that is a disc (an image or container) or a PAK inside one (IMAGE:PATH)
+ * is a usage error saying how to name one resource: EXIT_USAGE after saying so, else
+ * EXIT_OK (the file is read and judged as one resource). Nothing is read but a disc's first
+ * bytes. */
+static int refuse_container_arg(const char *arg)
+{
+    struct stat st;
+    if (stat(arg, &st) != 0) {
+        const char *colon = strrchr(arg, ':');
+        char *image = colon ? strndup(arg, (size_t)(colon - arg)) : NULL;
+        int in_disc = image && stat(image, &st) == 0 && S_ISREG(st.st_mode);
+        free(image);
+        if (in_disc) {
+            cli_error("ancs dump: %s is a PAK inside a disc: name one of its resources as "
+                      "%s:ID ('ancsdb pak list --type ANCS %s' lists their IDs)",
+                      arg, arg, arg);
+            return EXIT_USAGE;
+        }
+        return EXIT_OK; /* the read says it cannot be opened */
+    }
+    util_src *src = NULL;
+    util_err e;
+    util_err_clear(&e);
+    disc_kind k = DISC_KIND_UNKNOWN;
+    if (S_ISREG(st.st_mode) && util_src_open_file(&src, arg, &e) == 0) {
+        if (disc_sniff_src(&k, src, &e) != 0)
+            k = DISC_KIND_UNKNOWN;
+        util_src_close(src);
+    }
+    if (k == DISC_KIND_UNKNOWN)
+        return EXIT_OK;
+    cli_error("ancs dump: %s is a disc (%s), not one resource: name a PAK in it and one of its "
+              "resources as %s:PATH:ID ('ancsdb disc list %s' lists the PAKs)",
+              arg, disc_kind_name(k), arg, arg);
+    return EXIT_USAGE;
+}
+
 /* Entry of the asset in the PAK: the first ANCS with that ID, else EVNT, MLVL, STRG. */
 static int load_from_pak(const char *path, uint32_t asset, uint8_t **buf, size_t *len,
                          ancs_game *game, uint32_t *type)
@@ -79,6 +118,10 @@ static int load_from_pak(const char *path, uint32_t asset, uint8_t **buf, size_t
     cli_pak cp;
     util_err err;
     util_err_clear(&err);
+    if (cli_path_missing(path)) {
+        cli_error("ancs dump: %s: no such file or folder", path);
+        return EXIT_USAGE;
+    }
     if (cli_pak_open(&cp, path, &err)) {
         cli_error("%s: %s", path, err.msg);
         return err.code == UTIL_EIO ? EXIT_FATAL : EXIT_PARTIAL;
@@ -209,6 +252,13 @@ static int dump_main(int argc, char **argv)
             goto done;
         is_evnt = type == UTIL_FCC_EVNT;
     } else {
+        if (cli_path_missing(arg)) {
+            cli_error("ancs dump: %s: no such file or folder", arg);
+            rc = EXIT_USAGE;
+            goto done;
+        }
+        if ((rc = refuse_container_arg(arg)) != EXIT_OK)
+            goto done;
         util_err rerr;
         util_err_clear(&rerr);
         if (util_read_file(arg, &buf, &len, 0, &rerr) != 0) {

@@ -36,8 +36,9 @@ static const char list_usage[] =
     "                 a \"files\" array), csv or tsv (the file table only)\n"
     "  -h, --help     show this help\n"
     "\n"
-    "exit status: 0 ok, 1 some files lie past the end of the image, 2 usage error,\n"
-    "             3 IMAGE cannot be opened or is not a GameCube disc\n";
+    "exit status: 0 ok, 1 some files lie past the end of the image, 2 usage error\n"
+    "             (also: IMAGE does not exist), 3 IMAGE cannot be opened or is not a\n"
+    "             GameCube disc\n";
 
 static const char *container_name(const disc_image *d)
 {
@@ -140,6 +141,10 @@ static int disc_list(int argc, char **argv)
     disc_image *d = NULL;
     util_err err;
     util_err_clear(&err);
+    if (cli_path_missing(path)) {
+        cli_error("disc list: %s: no such file or folder", path);
+        return EXIT_USAGE;
+    }
     if (cli_disc_open(&d, path, &err) != 0) {
         if (err.offset != UINT64_MAX)
             cli_error("%s @0x%" PRIx64 ": %s: %s", path, err.offset, util_strerror(err.code),

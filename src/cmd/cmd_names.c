@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "db.h"
@@ -31,7 +32,8 @@ static const char names_usage[] =
     "  -o, --output F   export: write the map to F instead of standard output\n"
     "  -h, --help       show this help\n"
     "\n"
-    "exit status: 0 ok, 1 some maps were refused, 2 usage error, 3 fatal (database\n"
+    "exit status: 0 ok, 1 some maps were refused, 2 usage error (also: a MAP that does\n"
+    "             not exist), 3 fatal (database\n"
     "             unusable, write error)\n";
 
 enum { OPT_DB = 256 };
@@ -41,6 +43,11 @@ static int names_import(const char *dbpath, int n, char **maps)
     db *d = NULL;
     util_err e;
     util_err_clear(&e);
+    for (int i = 0; i < n; i++) /* a map that does not exist: a usage error, nothing opened */
+        if (access(maps[i], F_OK) != 0 && errno == ENOENT) {
+            cli_error("names import: %s: no such file", maps[i]);
+            return EXIT_USAGE;
+        }
     if (cli_open_db(&d, "names", dbpath, DB_OPEN_READWRITE, NULL, &e) != EXIT_OK)
         return EXIT_FATAL;
     int rc = EXIT_OK;

@@ -48,7 +48,8 @@ static const char list_usage[] =
     "  -h, --help     show this help\n"
     "\n"
     "exit status: 0 ok, 1 listed but some entries lie past the end of the file,\n"
-    "             2 usage error, 3 the PAK cannot be opened or parsed\n";
+    "             2 usage error (also: PAK does not exist), 3 the PAK cannot be opened or\n"
+    "             parsed\n";
 
 static const char extract_usage[] =
     "usage: ancsdb pak extract [--type FOURCC] [--id ID] [-o DIR] [--force] PAK\n"
@@ -84,7 +85,8 @@ static const char extract_usage[] =
     "\n"
     "exit status: 0 every selected entry written (an empty PAK without filters too),\n"
     "             1 some entries failed, or --type/--id matched nothing,\n"
-    "             2 usage error, 3 the PAK cannot be opened or parsed, DIR cannot be\n"
+    "             2 usage error (also: PAK does not exist), 3 the PAK cannot be opened\n"
+    "             or parsed, DIR cannot be\n"
     "             created, or a write fails for lack of space\n";
 
 static void print_anomalies(const char *path, const pak_file *p)
@@ -99,17 +101,23 @@ static void print_anomalies(const char *path, const pak_file *p)
     }
 }
 
+/* 0, or the exit status after saying why: EXIT_USAGE for a path that does not exist. */
 static int open_pak(cli_pak *out, const char *path)
 {
     util_err err;
     util_err_clear(&err);
+    if (cli_path_missing(path)) {
+        memset(out, 0, sizeof *out);
+        cli_error("%s: no such file or folder", path);
+        return EXIT_USAGE;
+    }
     if (cli_pak_open(out, path, &err) == 0)
         return 0;
     if (err.offset != UINT64_MAX)
         cli_error("%s @0x%" PRIx64 ": %s: %s", path, err.offset, util_strerror(err.code), err.msg);
     else
         cli_error("%s: %s", path, err.msg);
-    return -1;
+    return EXIT_FATAL;
 }
 
 static int pak_list(int argc, char **argv)
@@ -154,8 +162,9 @@ static int pak_list(int argc, char **argv)
         return EXIT_USAGE;
     }
     cli_pak cp;
-    if (open_pak(&cp, path))
-        return EXIT_FATAL;
+    int orc = open_pak(&cp, path);
+    if (orc)
+        return orc;
     pak_file *p = cp.pak;
     static const char *const cols[] = {"entry_index",      "type",        "asset_id",
                                        "compressed",       "data_offset", "stored_size",
@@ -431,8 +440,7 @@ static int pak_extract(int argc, char **argv)
         rc = EXIT_USAGE;
         goto done;
     }
-    if (open_pak(&cp, path)) {
-        rc = EXIT_FATAL;
+    if ((rc = open_pak(&cp, path)) != 0) {
         goto done;
     }
     p = cp.pak;

@@ -45,6 +45,12 @@ size_t cli_disc_split(const char *arg)
     return 0;
 }
 
+int cli_path_missing(const char *arg)
+{
+    struct stat st;
+    return stat(arg, &st) != 0 && cli_disc_split(arg) == 0;
+}
+
 void cli_pak_close(cli_pak *c)
 {
     pak_close(c->pak);

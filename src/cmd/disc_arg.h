@@ -15,6 +15,9 @@ int cli_disc_open(disc_image **out, const char *path, util_err *err);
 /* Where `arg` names a file: *image_len > 0 when it is IMAGE:PATH (IMAGE = arg[0..len),
  * an existing file or folder, and arg itself names nothing); 0 for a plain path. */
 size_t cli_disc_split(const char *arg);
+/* 1 when arg names nothing on the file system: not a file or folder, nor IMAGE:PATH with an
+ * IMAGE that is (a PATH that does not exist is a usage error, exit 2). */
+int cli_path_missing(const char *arg);
 
 /* A PAK opened from `arg` (a file, or IMAGE:PATH). */
 typedef struct cli_pak {

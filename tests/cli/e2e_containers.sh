@@ -159,6 +159,13 @@ check "ancs dump IMAGE:PAK:ID: exit status" 0 $?
     >"$T/a2.json"
 sed -i "s|$T/disc.ciso:Metroid1.pak|X|g" "$T/a1.json"
 check "ancs dump IMAGE:PAK:ID equals the PAK file's" "$(md5sum <"$T/a2.json")" "$(md5sum <"$T/a1.json")"
+# a disc, or a PAK in it, without :ID is a usage error saying how to name one resource
+for arg in "$ISO" "$ISO:Metroid1.pak" "$T/rvz128.RVZ"; do
+    "$BIN" ancs dump "$arg" >"$T/o" 2>"$T/e"
+    check "ancs dump $(basename "$arg") (no :ID): exit 2" 2 $?
+    grep -q ":ID" "$T/e"
+    check "ancs dump $(basename "$arg") (no :ID): says how to name a resource" 0 $?
+done
 if [ -d "$CORPUS/extracted/GM8E01_02" ]; then
     ex=$CORPUS/extracted/GM8E01_02
     "$BIN" pak list "$ex:Metroid1.pak" >"$T/l1.txt" 2>&1

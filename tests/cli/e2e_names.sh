@@ -29,7 +29,9 @@ check "names with an unknown action" 2 $?
 "$BIN" names export --db "$DB" --bogus >/dev/null 2>&1
 check "names export with an unknown option" 2 $?
 "$BIN" names import --db "$DB" "$T/missing.xml" >/dev/null 2>"$T/err"
-check "names import of a missing file" 1 $?
+check "names import of a missing file: a usage error (CONTRACT: a PATH that does not exist)" 2 $?
+grep -q "missing.xml" "$T/err"
+check "names import of a missing file: the message names it" 0 $?
 
 # ---- import ---------------------------------------------------------------------------
 # how many assets the map names, by an independent XML parser
