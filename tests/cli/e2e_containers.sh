@@ -162,7 +162,8 @@ check "ancs dump IMAGE:PAK:ID equals the PAK file's" "$(md5sum <"$T/a2.json")" "
 # a disc, or a PAK in it, without :ID is a usage error saying how to name one resource
 for arg in "$ISO" "$ISO:Metroid1.pak" "$T/rvz128.RVZ"; do
     "$BIN" ancs dump "$arg" >"$T/o" 2>"$T/e"
-    check "ancs dump $(basename "$arg") (no :ID): exit 2" 2 $?
+    rc=$?
+    check "ancs dump $(basename "$arg") (no :ID): exit 2" 2 $rc
     grep -q ":ID" "$T/e"
     check "ancs dump $(basename "$arg") (no :ID): says how to name a resource" 0 $?
 done
