@@ -252,7 +252,7 @@ static int add_image(iw_list *l, const char *path, util_err *err)
         free(abs);
         if (rc == UTIL_ENOMEM)
             return oom(err);
-        return fault(l, path, SIZE_MAX, "disc", e.offset, "%s", e.msg);
+        return fault(l, path, SIZE_MAX, "pak", e.offset, "%s", e.msg);
     }
     size_t ri;
     int is_new;
@@ -290,7 +290,7 @@ static int add_image(iw_list *l, const char *path, util_err *err)
     /* a container cut short: one row for the cut; its PAKs before it are read, each one past
      * it is a fault of its own when read */
     if (dk->container.stated_size &&
-        (rc = fault(l, path, ri, "disc", dk->container.file_size,
+        (rc = fault(l, path, ri, "pak", dk->container.file_size,
                     "%s file cut short: it ends at 0x%" PRIx64 ", its header says 0x%" PRIx64
                     " (the PAKs in the bytes that are there are read)",
                     disc_kind_name(dk->container.kind), dk->container.file_size,
@@ -334,12 +334,12 @@ static int add_image(iw_list *l, const char *path, util_err *err)
             snprintf(q, need + 16, "%s#%" PRIu32, p, f->index);
             free(p);
             p = q;
-            rc = fault(l, p, ri, "disc", f->entry_offset,
+            rc = fault(l, p, ri, "pak", f->entry_offset,
                        "%s: a second FST entry for this path (entry %" PRIu32 ", at 0x%" PRIx64
                        "; the first, entry %" PRIu32 " at 0x%" PRIx64 ", is read)",
                        f->path, f->index, f->entry_offset, same->index, same->entry_offset);
         } else if (!f->in_bounds)
-            rc = fault(l, p, ri, "disc", f->offset,
+            rc = fault(l, p, ri, "pak", f->offset,
                        "%s: file of %" PRIu64 " bytes at 0x%" PRIx64
                        " runs past the end of the image (%" PRIu64 " bytes; truncated?)",
                        f->path, f->length, f->offset, dk->size);
@@ -400,7 +400,7 @@ static int add_extracted(iw_list *l, const char *dir, util_err *err)
         free(abs);
         if (rc == UTIL_ENOMEM)
             return oom(err);
-        return fault(l, dir, SIZE_MAX, "disc", e.offset, "%s", e.msg);
+        return fault(l, dir, SIZE_MAX, "pak", e.offset, "%s", e.msg);
     }
     size_t ri;
     int is_new;
@@ -495,13 +495,13 @@ static int add_file(iw_list *l, const char *path, const char *rel_path, size_t r
         if (k == DISC_KIND_GCM || disc_kind_container(k))
             return add_image(l, path, err);
         if (disc_kind_refused(k))
-            return fault(l, path, SIZE_MAX, "disc",
+            return fault(l, path, SIZE_MAX, "pak",
                          k == DISC_KIND_WII    ? 0x18
                          : k == DISC_KIND_NKIT ? 0x200
                                                : 0,
                          "%s: %s", path, disc_kind_refusal(k));
         if (!pak && !explicit_arg)
-            return fault(l, path, SIZE_MAX, "disc", 0x1C,
+            return fault(l, path, SIZE_MAX, "pak", 0x1C,
                          "%s: not a GameCube disc image (no 0xC2339F3D at 0x1C)", path);
     }
     char *abs = abs_path(path);

@@ -34,9 +34,10 @@ typedef struct iw_item {
     uint64_t off, len;  /* a PAK inside an image: its bytes in the image */
 } iw_item;
 
-/* Receives every input that cannot be read: stage "pak" or "disc", the path it concerns
- * (the image, the image:disc path, the file or folder), the byte offset (UINT64_MAX when
- * none) and a one-line message. rel: the release it belongs to, or SIZE_MAX. Non-zero
+/* Receives every input that cannot be read: stage "pak" (load_errors.stage has three values,
+ * pak, inflate and decode: a disc or container that cannot be read is a fault of reading PAKs
+ * too), the path it concerns (the image, the image:disc path, the file or folder), the byte
+ * offset (UINT64_MAX when none) and a one-line message. rel: the release it belongs to, or SIZE_MAX. Non-zero
  * return (a fatal SQL failure) stops the walk with that value. */
 typedef int (*iw_fault_fn)(void *ctx, const char *path, size_t rel, const char *stage, uint64_t off,
                            const char *msg);

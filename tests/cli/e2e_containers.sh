@@ -229,7 +229,7 @@ blk = n // 2
 d[data + ptr[blk] + 5] ^= 0x55
 open(sys.argv[2], "wb").write(d)
 PY
-# a container cut short (a download that stopped): one load_errors row at the cut (stage disc,
+# a container cut short (a download that stopped): one load_errors row at the cut (stage pak,
 # byte offset = the file's size), the PAKs in the bytes that are there load with the ISO's
 # rows, the PAKs past the cut are faults of their own, and another image beside it loads whole
 pak_rows() { # DB: every ok PAK's entries, as the ISO's dump has them
@@ -250,7 +250,7 @@ for cut in $cuts; do
     "$BIN" ingest --db "$db" --quiet "$T/bad/$cut" "$T/bad/good.iso" 2>"$T/err"
     check "$cut: exit 1" 1 $?
     check "$cut: one row for the cut, at the file's size" "1 $(stat -c %s "$T/bad/$cut")" \
-        "$(q "$db" "SELECT count(*), max(byte_offset) FROM load_errors WHERE stage = 'disc' \
+        "$(q "$db" "SELECT count(*), max(byte_offset) FROM load_errors WHERE stage = 'pak' \
 AND pak_path LIKE '%/$cut' AND message LIKE '%cut short%'" | tr '\t' ' ')"
     ok=$(q "$db" "SELECT count(*) FROM paks WHERE status = 'ok' AND path LIKE '%/$cut:%'")
     check "$cut: some PAKs load, not all" 1 "$([ "$ok" -gt 0 ] && [ "$ok" -lt "$total_paks" ] && echo 1)"

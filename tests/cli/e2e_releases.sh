@@ -209,7 +209,7 @@ EOF2
 )
 check "truncated image: intact PAKs loaded, one disc row per PAK cut off (from its FST)" "$want" \
     "$(q "$T/trunc.db" "SELECT (SELECT count(*) FROM paks WHERE status = 'ok'), (SELECT count(*) \
-FROM load_errors WHERE stage = 'disc' AND pak_path LIKE '%truncated.iso:%' AND message LIKE \
+FROM load_errors WHERE stage = 'pak' AND pak_path LIKE '%truncated.iso:%' AND message LIKE \
 '%past the end%' AND byte_offset IS NOT NULL)")"
 cp "$CORPUS/iso/GM8E01_00.iso" "$T/badfst.iso"
 chmod u+w "$T/badfst.iso"
@@ -217,7 +217,7 @@ printf '\177\377\377\000' | dd of="$T/badfst.iso" bs=1 seek=$((0x424)) conv=notr
 "$BIN" ingest --db "$T/badfst.db" --quiet "$T/badfst.iso" 2>/dev/null
 check "an FST past the end of the image: exit 1, one load_errors row for the image, no PAK" \
     "1 1 0" "$? $(q "$T/badfst.db" "SELECT count(*) FROM load_errors WHERE pak_path LIKE \
-'%badfst.iso' AND stage = 'disc'") $(q "$T/badfst.db" "SELECT count(*) FROM paks")"
+'%badfst.iso' AND stage = 'pak'") $(q "$T/badfst.db" "SELECT count(*) FROM paks")"
 
 # ---- --release restricts the named queries ---------------------------------------------------
 # Blogg_light of G2ME01_00 is Blogg_light_rev2 in G2MP01_00 (truth field_edits)

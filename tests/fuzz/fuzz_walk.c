@@ -61,7 +61,7 @@ static int on_fault(void *ctx, const char *path, size_t rel, const char *stage, 
                     const char *msg)
 {
     (void)ctx, (void)rel, (void)off;
-    if (!path || !stage || !msg || (strcmp(stage, "pak") && strcmp(stage, "disc")))
+    if (!path || !stage || !msg || strcmp(stage, "pak"))
         abort();
     return 0;
 }
