@@ -37,8 +37,8 @@ typedef struct iw_item {
 /* Receives every input that cannot be read: stage "pak" (load_errors.stage has three values,
  * pak, inflate and decode: a disc or container that cannot be read is a fault of reading PAKs
  * too), the path it concerns (the image, the image:disc path, the file or folder), the byte
- * offset (UINT64_MAX when none) and a one-line message. rel: the release it belongs to, or SIZE_MAX. Non-zero
- * return (a fatal SQL failure) stops the walk with that value. */
+ * offset (UINT64_MAX when none) and a one-line message. rel: the release it belongs to, or
+ * SIZE_MAX. Non-zero return (a fatal SQL failure) stops the walk with that value. */
 typedef int (*iw_fault_fn)(void *ctx, const char *path, size_t rel, const char *stage, uint64_t off,
                            const char *msg);
 
