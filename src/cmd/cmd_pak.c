@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "db.h"
 #include "disc_arg.h"
 #include "pak.h"
 
@@ -52,7 +53,7 @@ static const char list_usage[] =
     "             parsed\n";
 
 static const char extract_usage[] =
-    "usage: ancsdb pak extract [--type FOURCC] [--id ID] [-o DIR] [--force] PAK\n"
+    "usage: ancsdb pak extract [--type FOURCC] [--id ID] [--db FILE] [-o DIR] [--force] PAK\n"
     "\n"
     "PAK is a file, or IMAGE:PATH (a PAK inside a disc image, container or extracted disc,\n"
     "as 'ancsdb disc list IMAGE' shows it: GM8E01_00.rvz:Metroid1.pak).\n"
@@ -71,7 +72,9 @@ static const char extract_usage[] =
     "  --id ID        only this asset ID (0x1A2B3C4D or up to 8 hex digits, or 9 to 10\n"
     "                 decimal digits), or the asset of this name in the PAK's name table\n"
     "                 (ASCII case ignored; a name of several assets lists them, exit 2);\n"
-    "                 repeatable\n"
+    "                 with --db, a name it does not hold is looked up as every command\n"
+    "                 does (the database's name-map and PAK names); repeatable\n"
+    "  --db FILE      the database whose names --id may give (read only; none by default)\n"
     "  -o, --output DIR\n"
     "                 write into DIR (default: the current directory); created if missing\n"
     "  --force        replace existing files: each is written beside the old one and renamed\n"
@@ -375,10 +378,16 @@ static int extract_one(const char *pak_path, const pak_file *p, const pak_entry 
 
 static int pak_extract(int argc, char **argv)
 {
-    enum { O_HELP, O_FORCE, O_TYPE, O_ID, O_OUTPUT };
-    static const cli_option opts[] = {{"help", 'h', 0, O_HELP},     {"force", 0, 0, O_FORCE},
-                                      {"type", 0, 1, O_TYPE},       {"id", 0, 1, O_ID},
-                                      {"output", 'o', 1, O_OUTPUT}, {0}};
+    enum { O_HELP, O_FORCE, O_TYPE, O_ID, O_OUTPUT, O_DB };
+    static const cli_option opts[] = {{"help", 'h', 0, O_HELP},
+                                      {"force", 0, 0, O_FORCE},
+                                      {"type", 0, 1, O_TYPE},
+                                      {"id", 0, 1, O_ID},
+                                      {"output", 'o', 1, O_OUTPUT},
+                                      {"db", 0, 1, O_DB},
+                                      {0}};
+    const char *dbpath = NULL;
+    db *d = NULL;
     int rc = EXIT_OK;
     extract_opts o = {NULL, NULL, 0, 0, ".", 0};
     const char *path = NULL;
@@ -419,6 +428,8 @@ static int pak_extract(int argc, char **argv)
                 id_names[nnames++] = v; /* a name: looked up in the PAK's names below */
             else
                 o.nids++;
+        } else if (opt == O_DB) {
+            dbpath = v;
         } else if (opt == O_OUTPUT) {
             if (!*v) {
                 cli_error("pak extract: empty output directory");
@@ -461,6 +472,18 @@ static int pak_extract(int argc, char **argv)
                 first = i;
         }
         const char *shown = id_names[k]; /* cli_error and cli_say make it terminal-safe */
+        if (hits == 0 && dbpath) {       /* the database's names, by the rule of every command */
+            util_err e;
+            util_err_clear(&e);
+            if (!d && (rc = cli_open_db(&d, "pak extract", dbpath, DB_OPEN_READONLY, NULL, &e)) !=
+                          EXIT_OK)
+                goto done;
+            uint32_t id;
+            if ((rc = cli_asset_arg(d, "pak extract", id_names[k], NULL, &id)) != EXIT_OK)
+                goto done;
+            o.ids[o.nids++] = id;
+            continue;
+        }
         if (hits == 0) {
             cli_error("pak extract: --id '%s' is neither an asset ID (0x1A2B3C4D or up to 8 hex "
                       "digits, or 9 to 10 decimal digits) nor a name in %s",
@@ -528,6 +551,7 @@ static int pak_extract(int argc, char **argv)
         cli_say(stderr, "ancsdb: wrote %zu file(s) to %s from %zu selected entries of %s%s\n",
                 written, o.dir, nsel, path, failed ? " (some failed)" : "");
 done:
+    db_close(d);
     free(sel);
     cli_pak_close(&cp);
     free(o.types);

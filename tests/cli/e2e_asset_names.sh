@@ -121,4 +121,15 @@ mkdir -p "$T/x"
 "$BIN" pak extract --id "$PAKNAME" -o "$T/x" "$CORPUS/$PAK" >/dev/null 2>"$T/err"
 check "pak extract --id NAME: exit status" 0 $?
 check "pak extract --id NAME: the file of that ID" 1 "$(ls "$T/x" | grep -ci "^$PAKID\.")"
+# pak extract --db DB --id NAME: a map name the PAK does not hold, through the database's names
+# (the PAK: one of mp1/ holding the particle, from resources.tsv)
+ppak=$(awk -F'\t' -v id=$((16#$PID)) '$1 == "mp1" && $5 == id {print $2; exit}' "$CORPUS/resources.tsv")
+mkdir -p "$T/y"
+"$BIN" pak extract --id "$PNAME" -o "$T/y" "$CORPUS/mp1/$ppak" >/dev/null 2>"$T/err"
+check "pak extract --id MAP-NAME without --db: a usage error (the PAK does not hold it)" 2 $?
+"$BIN" pak extract --db "$DB" --id "$PNAME" -o "$T/y" "$CORPUS/mp1/$ppak" >/dev/null 2>"$T/err"
+check "pak extract --db --id MAP-NAME: exit status" 0 $?
+check "pak extract --db --id MAP-NAME: the file of that ID" 1 "$(ls "$T/y" | grep -ci "^$PID\.")"
+"$BIN" pak extract --db "$DB" --id no_such_asset_name -o "$T/z" "$CORPUS/mp1/$ppak" >/dev/null 2>&1
+check "pak extract --db --id UNKNOWN: exit 2, nothing written" "2 0" "$? $(ls "$T/z" 2>/dev/null | wc -l)"
 finish
