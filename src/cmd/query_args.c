@@ -393,8 +393,15 @@ static int name_row(void *ctx, int ncols, const db_cell *c)
     if (h->n < NAME_MAX_LISTED) {
         h->hit[h->n].id = id;
         snprintf(h->hit[h->n].type, sizeof h->hit[h->n].type, "%s", type);
-        snprintf(h->hit[h->n].label, sizeof h->hit[h->n].label, "%s",
-                 c[4].type == DB_TEXT ? c[4].s : c[3].s);
+        /* the asset's own label, and the name that matched when the label does not show it
+         * (a PAK name of an asset the name map calls otherwise) */
+        const char *label = c[4].type == DB_TEXT ? c[4].s : c[3].s;
+        const char *dir = c[2].type == DB_TEXT ? c[2].s : "";
+        if (strstr(label, c[3].s))
+            snprintf(h->hit[h->n].label, sizeof h->hit[h->n].label, "%s", label);
+        else
+            snprintf(h->hit[h->n].label, sizeof h->hit[h->n].label, "%s (named %s%s)", label, dir,
+                     c[3].s);
     }
     h->n++;
     return 0;

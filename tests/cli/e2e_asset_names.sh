@@ -107,6 +107,9 @@ for tw in $TWINS; do
     grep -q "${tw%%:*}  *${tw#*:}" "$T/err" || { echo "FAIL: candidate $tw not listed: $(cat "$T/err")"; fail=1; }
 done
 check "a name of several assets: nothing on stdout" 0 "$(wc -c <"$T/out")"
+# each candidate line shows the name that was asked for (as its label or after "named")
+check "a name of several assets: every candidate line shows the name asked" \
+    "$(echo "$TWINS" | wc -w)" "$(grep -c -i -F "$TWIN" "$T/err" | awk '{print $1 - 1}')"
 "$BIN" graph --db "$DB" --who TXTR "$TWIN" >/dev/null 2>&1
 check "graph --who with a name of several assets" 2 $?
 # an unknown name, and a name of another type
