@@ -216,6 +216,11 @@ const char *cli_query_lookup(const char *const (*table)[2], const char *name);
 void cli_query_explain_empty(struct db *d, const char *qname, const cli_query_info *q, int argc,
                              char **argv);
 
+/* After a query with ANCS_ID and CHAR_INDEX printed no row: when the set has no such
+ * character, say which it has (stderr). */
+void cli_query_explain_char(struct db *d, const char *qname, const cli_query_info *q,
+                            const struct db_bind *binds, int argc);
+
 /* A value of `sql --param`: a decimal integer or 0x-hex binds as INTEGER, anything else as
  * TEXT (s borrowed). */
 void cli_bind_value(struct db_bind *out, const char *s);

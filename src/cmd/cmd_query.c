@@ -322,8 +322,10 @@ int cmd_query(int argc, char **argv)
     snprintf(what, sizeof what, "query %s", name);
     if (cli_print_sql(d, stdout, fmt, ID_BY_NAME, sql, qi.param_count, binds, &eo, &rows, &e))
         rc = sql_failure(what, &e);
-    else if (rows == 0)
+    else if (rows == 0) {
         cli_query_explain_empty(d, name, &qi, npos - 1, pos + 1);
+        cli_query_explain_char(d, name, &qi, binds, npos - 1);
+    }
 done:
     db_close(d);
     free(pos);

@@ -268,6 +268,48 @@ void cli_query_explain_empty(struct db *d, const char *qname, const cli_query_in
     }
 }
 
+typedef struct char_span {
+    int64_t n, max;
+} char_span;
+
+static int char_span_row(void *ctx, int ncols, const db_cell *c)
+{
+    char_span *s = ctx;
+    if (ncols >= 2) {
+        s->n = c[0].type == DB_INT ? c[0].i : 0;
+        s->max = c[1].type == DB_INT ? c[1].i : -1;
+    }
+    return 0;
+}
+
+void cli_query_explain_char(struct db *d, const char *qname, const cli_query_info *q,
+                            const db_bind *binds, int argc)
+{
+    int ancs = -1, ci = -1;
+    for (int i = 0; i < argc && i < q->param_count; i++) {
+        if (!strcmp(q->params[i].name, "ANCS_ID"))
+            ancs = i;
+        else if (!strcmp(q->params[i].name, "CHAR_INDEX"))
+            ci = i;
+    }
+    if (ancs < 0 || ci < 0 || binds[ancs].type != DB_INT || binds[ci].type != DB_INT)
+        return;
+    char_span s = {0, -1};
+    db_bind b = {DB_INT, binds[ancs].i, NULL};
+    db_sink sink = {&s, NULL, char_span_row, NULL};
+    util_err e;
+    util_err_clear(&e);
+    if (db_exec(d,
+                "SELECT count(DISTINCT char_index), max(char_index) FROM characters "
+                "WHERE ancs_id = ?1",
+                1, &b, &sink, &e) != 0 ||
+        s.n == 0 || (binds[ci].i >= 0 && binds[ci].i <= s.max))
+        return;
+    cli_error("query %s: ANCS 0x%08" PRIX32 " has no character %" PRId64 " (its characters: 0 to "
+              "%" PRId64 ")",
+              qname, (uint32_t)binds[ancs].i, binds[ci].i, s.max);
+}
+
 void cli_bind_value(db_bind *out, const char *s)
 {
     char *end;

@@ -156,4 +156,11 @@ if errors:
 print("ok: deps matches truth.json for %d character checks (%s)" % (checked, db))
 EOF
 done
+# a character index the set does not have: no rows, and stderr says which it has (the first
+# MP1 ANCS of truth.json and its character count)
+read -r aid nchar <<<"$(python3 -c 'import json,sys; a = json.load(open(sys.argv[1]))["games"]["mp1"]["ancs"][0]; print("%08X" % a["id"], len(a["content"]["character_set"]["characters"]))' "$CORPUS/truth.json")"
+"$BIN" query --db "$DB" --format tsv deps "$aid" "$nchar" >"$T/o" 2>"$T/e"
+check "deps with a character index past the set: exit 0, no rows" "0 1" "$? $(wc -l <"$T/o")"
+grep -q "has no character $nchar (its characters: 0 to $((nchar - 1)))" "$T/e"
+check "deps with a character index past the set: says which characters there are" 0 $?
 finish
