@@ -165,7 +165,8 @@ for arg in "$ISO" "$ISO:Metroid1.pak" "$T/rvz128.RVZ"; do
     rc=$?
     check "ancs dump $(basename "$arg") (no :ID): exit 2" 2 $rc
     grep -q ":ID" "$T/e"
-    check "ancs dump $(basename "$arg") (no :ID): says how to name a resource" 0 $?
+    rc=$?
+    check "ancs dump $(basename "$arg") (no :ID): says how to name a resource" 0 $rc
 done
 if [ -d "$CORPUS/extracted/GM8E01_02" ]; then
     ex=$CORPUS/extracted/GM8E01_02

@@ -150,7 +150,8 @@ check "sql --help has examples" 1 "$([ -s "$T/examples" ] && echo 1 || echo 0)"
 while IFS= read -r ex; do
     eval "set -- ${ex#ancsdb sql }"
     "$BIN" sql --db "$DB" "$@" >/dev/null 2>"$T/ex.err"
-    check "sql --help example runs: $ex ($(head -c 200 "$T/ex.err"))" 0 $?
+    rc=$?
+    check "sql --help example runs: $ex ($(head -c 200 "$T/ex.err"))" 0 $rc
 done <"$T/examples"
 
 finish
