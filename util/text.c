@@ -46,7 +46,12 @@ size_t util_utf8_seq(const unsigned char *s, size_t n, uint32_t *cp)
 int util_cp_unsafe(uint32_t cp)
 {
     return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || cp == 0x2028 || cp == 0x2029 ||
-           (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
+           (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) ||
+           /* invisible: Arabic letter mark, zero-width space, joiners and direction marks,
+            * word joiner and invisible operators, zero-width no-break space (BOM),
+            * interlinear annotation marks */
+           cp == 0x061C || (cp >= 0x200B && cp <= 0x200F) || (cp >= 0x2060 && cp <= 0x2064) ||
+           cp == 0xFEFF || (cp >= 0xFFF9 && cp <= 0xFFFB);
 }
 
 char *util_text_safe(const char *s, size_t n)

@@ -319,8 +319,9 @@ void util_test_point(const char *name);
 /* ---- text printed to people (text.c) ------------------------------------------
  * The one string policy for every line ancsdb prints: a terminal never receives a control
  * character or a byte that is not UTF-8 from data (names read from PAKs, discs, name maps,
- * paths). Well-formed UTF-8 passes through, except C0/C1 controls, DEL, U+2028/U+2029 and
- * the bidirectional overrides and isolates; those show as \n \r \t, \xNN (code points below
+ * paths). Well-formed UTF-8 passes through, except C0/C1 controls, DEL, U+2028/U+2029, the
+ * bidirectional overrides and isolates and the invisible format characters (U+061C,
+ * U+200B-U+200F, U+2060-U+2064, U+FEFF, U+FFF9-U+FFFB); those show as \n \r \t, \xNN (code points below
  * 0x100: C0, DEL, C1) or \uXXXX, and each byte that is not part of well-formed UTF-8 as \xNN
  * too. */
 

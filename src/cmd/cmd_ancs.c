@@ -82,8 +82,9 @@ static int refuse_container_arg(const char *arg)
 {
     struct stat st;
     if (stat(arg, &st) != 0) {
-        const char *colon = strrchr(arg, ':');
-        char *image = colon ? strndup(arg, (size_t)(colon - arg)) : NULL;
+        /* IMAGE:PATH, where IMAGE (a disc file) and PATH may both hold ':' */
+        size_t n = cli_disc_split(arg);
+        char *image = n ? strndup(arg, n) : NULL;
         int in_disc = image && stat(image, &st) == 0 && S_ISREG(st.st_mode);
         free(image);
         if (in_disc) {
@@ -122,9 +123,12 @@ static int load_from_pak(const char *path, uint32_t asset, uint8_t **buf, size_t
         cli_error("ancs dump: %s: no such file or folder", path);
         return EXIT_USAGE;
     }
-    if (cli_pak_open(&cp, path, &err)) {
+    int orc = cli_pak_open(&cp, path, &err);
+    if (orc) {
         cli_error("%s: %s", path, err.msg);
-        return err.code == UTIL_EIO ? EXIT_FATAL : EXIT_PARTIAL;
+        return orc == CLI_PAK_NOT_ON_DISC ? EXIT_USAGE
+               : err.code == UTIL_EIO     ? EXIT_FATAL
+                                          : EXIT_PARTIAL;
     }
     pak_file *p = cp.pak;
     int rc = EXIT_OK;

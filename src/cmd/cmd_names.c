@@ -1,6 +1,7 @@
 /* cmd_names.c — `ancsdb names import` and `ancsdb names export`: Prime World Editor asset
  * name maps in and out of the asset_names table (db_names_* in db.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,10 +98,19 @@ static int names_export(const char *dbpath, const char *out)
     if (cli_open_db(&d, "names", dbpath, DB_OPEN_READONLY, NULL, &e) != EXIT_OK)
         return EXIT_FATAL;
     FILE *f = stdout;
-    if (out && !(f = fopen(out, "w"))) {
-        cli_error("names: cannot write %s: %s", out, strerror(errno));
-        db_close(d);
-        return EXIT_FATAL;
+    if (out) {
+        /* never through a symbolic link: O_NOFOLLOW refuses one as the last component */
+        int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd < 0 || !(f = fdopen(fd, "w"))) {
+            int saved = errno;
+            if (fd >= 0)
+                close(fd);
+            cli_error("names: cannot write %s: %s", out,
+                      saved == ELOOP ? "it is a symbolic link (not written through)"
+                                     : strerror(saved));
+            db_close(d);
+            return EXIT_FATAL;
+        }
     }
     long count = 0;
     int r = db_names_export(d, f, &count, &e);

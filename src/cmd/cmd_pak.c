@@ -114,8 +114,13 @@ static int open_pak(cli_pak *out, const char *path)
         cli_error("%s: no such file or folder", path);
         return EXIT_USAGE;
     }
-    if (cli_pak_open(out, path, &err) == 0)
+    int rc = cli_pak_open(out, path, &err);
+    if (rc == 0)
         return 0;
+    if (rc == CLI_PAK_NOT_ON_DISC) { /* a path that does not exist, inside the disc */
+        cli_error("%s: %s", path, err.msg);
+        return EXIT_USAGE;
+    }
     if (err.offset != UINT64_MAX)
         cli_error("%s @0x%" PRIx64 ": %s: %s", path, err.offset, util_strerror(err.code), err.msg);
     else

@@ -76,11 +76,11 @@ int cli_pak_open(cli_pak *out, const char *arg, util_err *err)
         const disc_file *f = disc_find(out->disc, path);
         if (!f && !strncasecmp(path, "files/", 6)) /* the extracted layout's name for it */
             f = disc_find(out->disc, path + 6);
-        if (!f)
-            rc = util_fail(err, UTIL_EIO, UINT64_MAX,
-                           "%s: no file %s on the disc ('ancsdb disc list %s' lists them)", img,
-                           path, img);
-        else if ((rc = disc_file_open(&out->src, out->disc, f, err)) == 0)
+        if (!f) {
+            util_fail(err, UTIL_EIO, UINT64_MAX,
+                      "no such file on the disc ('ancsdb disc list %s' lists them)", img);
+            rc = CLI_PAK_NOT_ON_DISC;
+        } else if ((rc = disc_file_open(&out->src, out->disc, f, err)) == 0)
             rc = pak_open_src(&out->pak, out->src, err);
     }
     free(img);

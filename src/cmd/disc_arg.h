@@ -26,8 +26,10 @@ typedef struct cli_pak {
     disc_image *disc; /* the disc holding it, or NULL */
 } cli_pak;
 
-/* Open the PAK `arg` names. Errors name arg: UTIL_EIO when the image or the path inside it
- * cannot be found, and those of the disc and PAK readers. owned: cli_pak_close. */
+/* Open the PAK `arg` names. Errors: CLI_PAK_NOT_ON_DISC (err says so; the caller names arg)
+ * when IMAGE holds no file PATH, UTIL_EIO when the image cannot be found, and those of the
+ * disc and PAK readers. owned: cli_pak_close. */
+#define CLI_PAK_NOT_ON_DISC 1
 int cli_pak_open(cli_pak *out, const char *arg, util_err *err);
 void cli_pak_close(cli_pak *c);
 

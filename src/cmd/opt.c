@@ -103,7 +103,9 @@ int cli_next(cli_args *a, const cli_option *opts)
     if (a->i >= a->argc)
         return CLI_END;
     char *arg = a->argv[a->i++];
-    if (a->only_pos || arg[0] != '-' || arg[1] == '\0') {
+    /* a negative number (`area-deps AREA -1`) is an argument, not an option */
+    int negative = arg[0] == '-' && arg[1] >= '0' && arg[1] <= '9' && !find_short(opts, arg[1]);
+    if (a->only_pos || arg[0] != '-' || arg[1] == '\0' || negative) {
         a->value = arg;
         return CLI_POS;
     }

@@ -109,6 +109,20 @@ static const char *place_type(const char *name)
     return NULL;
 }
 
+/* The FourCC an ID parameter's name implies: ANCS_ID -> ANCS; NULL for ID and others. */
+static const char *type_of_param(const char *name, char *buf, size_t size)
+{
+    size_t n = strlen(name);
+    if (n != 7 || strcmp(name + 4, "_ID") != 0 || size < 5)
+        return NULL;
+    for (size_t i = 0; i < 4; i++)
+        if (!isupper((unsigned char)name[i]) && !isdigit((unsigned char)name[i]))
+            return NULL;
+    memcpy(buf, name, 4);
+    buf[4] = 0;
+    return buf;
+}
+
 static int binds_impl(db_bind *out, const cli_query_info *q, int argc, char **argv, int names,
                       util_err *err)
 {
@@ -156,6 +170,14 @@ static int binds_impl(db_bind *out, const cli_query_info *q, int argc, char **ar
             if (util_fourcc_parse(a, &fc) != 0)
                 return util_fail(err, UTIL_EFORMAT, UINT64_MAX,
                                  "%s: '%s' is not a FourCC (4 characters, e.g. PART)", name, a);
+            out[i].type = DB_TEXT;
+            out[i].s = a;
+        } else if (!strcmp(name, "GAME")) {
+            for (char *c = argv[i]; *c; c++) /* mp1 = MP1 */
+                *c = (char)toupper((unsigned char)*c);
+            if (strcmp(a, "MP1") != 0 && strcmp(a, "MP2") != 0)
+                return util_fail(err, UTIL_EFORMAT, UINT64_MAX,
+                                 "%s: '%s' is not a game (MP1 or MP2)", name, a);
             out[i].type = DB_TEXT;
             out[i].s = a;
         } else if (!strcmp(name, "INDEX") || ends_with(name, "_INDEX")) {
@@ -240,19 +262,37 @@ static int other_reading(const char *s, uint32_t *out)
     return 1;
 }
 
+static int name_reading(struct db *d, const char *arg, const char *type, uint32_t *id,
+                        char *what, size_t size);
+
 void cli_query_explain_empty(struct db *d, const char *qname, const cli_query_info *q, int argc,
                              char **argv)
 {
+    const char *type = NULL;
+    for (int i = 0; i < q->param_count && i < argc; i++)
+        if (!strcmp(q->params[i].name, "TYPE"))
+            type = argv[i];
     for (int i = 0; i < argc && i < q->param_count; i++) {
         uint32_t id, alt;
-        if (!is_id_param(q->params[i].name) && strcmp(q->params[i].name, "NAME_OR_ID") != 0)
+        const char *place = place_type(q->params[i].name);
+        if (!is_id_param(q->params[i].name) && !place &&
+            strcmp(q->params[i].name, "NAME_OR_ID") != 0)
             continue;
         if (util_parse_id(argv[i], &id) != 0)
             continue;
         where_row w;
         if (where_is(d, id, &w) != 0 || w.found)
             continue;
-        if (other_reading(argv[i], &alt) && alt != id && where_is(d, alt, &w) == 0 && w.found) {
+        char buf[8], what[320];
+        const char *t = place ? place : type ? type : type_of_param(q->params[i].name, buf, sizeof buf);
+        int named = strcmp(q->params[i].name, "NAME_OR_ID") != 0 &&
+                    name_reading(d, argv[i], t, &alt, what, sizeof what);
+        if (named) {
+            /* a word of hex digits ("Cafe") is read as an ID; it also names an asset */
+            cli_error("query %s: '%s' was read as the ID 0x%08" PRIX32 ", which no PAK holds; "
+                      "it is also the name of %s: give its ID, %08" PRIX32,
+                      qname, argv[i], id, what, alt);
+        } else if (other_reading(argv[i], &alt) && alt != id && where_is(d, alt, &w) == 0 && w.found) {
             const char *base = strrchr(w.path, '/');
             base = base ? base + 1 : w.path;
             char more[48] = "";
@@ -449,10 +489,11 @@ static int name_row(void *ctx, int ncols, const db_cell *c)
     return 0;
 }
 
-int cli_asset_arg(struct db *d, const char *cmd, const char *arg, const char *type, uint32_t *id)
+/* The assets (of type, when given) that arg names, into h: 0, or a SQLite or memory
+ * failure (e says which). */
+static int find_names(struct db *d, const char *arg, const char *type, name_hits *h,
+                      util_err *e)
 {
-    if (util_parse_id(arg, id) == 0)
-        return EXIT_OK;
     const char *base = arg + strlen(arg);
     while (base > arg && base[-1] != '/' && base[-1] != '\\')
         base--;
@@ -460,24 +501,46 @@ int cli_asset_arg(struct db *d, const char *cmd, const char *arg, const char *ty
     if (!lb || !la) {
         free(lb);
         free(la);
-        cli_error("%s: out of memory", cmd);
-        return EXIT_FATAL;
+        return util_fail(e, UTIL_ENOMEM, UINT64_MAX, "out of memory");
     }
     for (char *p = lb; *p; p++)
         *p = (char)tolower((unsigned char)*p);
     for (char *p = la; *p; p++)
         *p = (char)tolower((unsigned char)*p);
-    name_hits h;
-    memset(&h, 0, sizeof h);
-    h.arg = arg;
-    h.type = type && *type ? type : NULL;
+    memset(h, 0, sizeof *h);
+    h->arg = arg;
+    h->type = type && *type ? type : NULL;
     db_bind b[2] = {{DB_TEXT, 0, lb}, {DB_TEXT, 0, la}};
-    db_sink sink = {&h, NULL, name_row, NULL};
-    util_err e;
-    util_err_clear(&e);
-    int rc = *arg ? db_exec(d, name_sources_sql, 2, b, &sink, &e) : 0;
+    db_sink sink = {h, NULL, name_row, NULL};
+    int rc = *arg ? db_exec(d, name_sources_sql, 2, b, &sink, e) : 0;
     free(lb);
     free(la);
+    return rc;
+}
+
+/* 1 when arg is the name of exactly one asset (of type, when given): its ID and a
+ * description ("MREA 1234ABCD Main Plaza"); 0 otherwise. */
+static int name_reading(struct db *d, const char *arg, const char *type, uint32_t *id,
+                        char *what, size_t size)
+{
+    name_hits h;
+    util_err e;
+    util_err_clear(&e);
+    if (find_names(d, arg, type, &h, &e) != 0 || h.n != 1)
+        return 0;
+    *id = h.hit[0].id;
+    snprintf(what, size, "%s %08" PRIX32 " %s", h.hit[0].type, h.hit[0].id, h.hit[0].label);
+    return 1;
+}
+
+int cli_asset_arg(struct db *d, const char *cmd, const char *arg, const char *type, uint32_t *id)
+{
+    if (util_parse_id(arg, id) == 0)
+        return EXIT_OK;
+    name_hits h;
+    util_err e;
+    util_err_clear(&e);
+    int rc = find_names(d, arg, type, &h, &e);
     const char *s = arg; /* cli_error and cli_say make it terminal-safe */
     int out = EXIT_OK;
     if (rc) {
@@ -505,20 +568,6 @@ int cli_asset_arg(struct db *d, const char *cmd, const char *arg, const char *ty
         *id = h.hit[0].id;
     }
     return out;
-}
-
-/* The FourCC an ID parameter's name implies: ANCS_ID -> ANCS; NULL for ID and others. */
-static const char *type_of_param(const char *name, char *buf, size_t size)
-{
-    size_t n = strlen(name);
-    if (n != 7 || strcmp(name + 4, "_ID") != 0 || size < 5)
-        return NULL;
-    for (size_t i = 0; i < 4; i++)
-        if (!isupper((unsigned char)name[i]) && !isdigit((unsigned char)name[i]))
-            return NULL;
-    memcpy(buf, name, 4);
-    buf[4] = 0;
-    return buf;
 }
 
 /* A release label parameter (its meaning begins "label of", as in release-diff's A and B). */

@@ -333,6 +333,7 @@ typedef struct who_row {
     uint32_t src_id;
     char world[96];  /* an MLVL's name; "" when none */
     char place[160]; /* the via of other rows (area and layer) */
+    char ancs_name[96]; /* ancs_id_name; "" when none */
 } who_row;
 
 typedef struct who_ctx {
@@ -368,6 +369,7 @@ static int who_row_cb(void *ctx, int ncols, const db_cell *c)
         snprintf(r->world, sizeof r->world, "%s", c[9].type == DB_TEXT ? c[9].s : "");
         snprintf(r->place, sizeof r->place, "%s", c[5].type == DB_TEXT ? c[5].s : "");
     }
+    snprintf(r->ancs_name, sizeof r->ancs_name, "%s", c[2].type == DB_TEXT ? c[2].s : "");
     r->set_level = c[3].type == DB_NULL;
     r->char_index = c[3].type == DB_INT ? c[3].i : -1;
     snprintf(r->via, sizeof r->via, "%s", c[5].type == DB_TEXT ? c[5].s : "");
@@ -383,8 +385,29 @@ static int is_particle_type(const char *t)
     return 0;
 }
 
+/* the first column of the first row, as text */
+static int first_text_cb(void *ctx, int ncols, const db_cell *c)
+{
+    char *out = ctx;
+    if (ncols >= 1 && c[0].type == DB_TEXT && !*out)
+        snprintf(out, 96, "%s", c[0].s);
+    return 0;
+}
+
 int graph_add_who(graph *g, struct db *d, const char *type, uint32_t id, long *found, util_err *err)
 {
+    /* the asset's own name, for its node */
+    char target_name[96] = "";
+    {
+        db_bind nb;
+        memset(&nb, 0, sizeof nb);
+        nb.type = DB_INT;
+        nb.i = id;
+        db_sink ns = {target_name, NULL, first_text_cb, NULL};
+        int nrc = db_exec(d, "SELECT label FROM asset_label WHERE asset_id = ?1", 1, &nb, &ns, err);
+        if (nrc)
+            return nrc;
+    }
     const char *sql = cli_query_lookup(ancsdb_embedded_queries, "who-references");
     if (!sql)
         return util_fail(err, UTIL_EFORMAT, UINT64_MAX, "no who-references query");
@@ -422,7 +445,7 @@ int graph_add_who(graph *g, struct db *d, const char *type, uint32_t id, long *f
         rc = node_get(g, w.rows[i].src_type, w.rows[i].game, w.rows[i].src_id, 0,
                       w.rows[i].world[0] ? w.rows[i].world : NULL, &from);
         if (!rc)
-            rc = node_get(g, type, w.rows[i].game, id, 0, NULL, &to);
+            rc = node_get(g, type, w.rows[i].game, id, 0, target_name, &to);
         if (!rc)
             rc = edge_add(g, from, to, w.rows[i].place);
         if (rc == UTIL_ENOMEM)
@@ -435,9 +458,10 @@ int graph_add_who(graph *g, struct db *d, const char *type, uint32_t id, long *f
         int from, to;
         char label[96];
         snprintf(label, sizeof label, "%s (no character)", w.rows[i].via);
-        rc = node_get(g, "ANCS", w.rows[i].game, w.rows[i].ancs_id, 0, NULL, &from);
+        rc = node_get(g, "ANCS", w.rows[i].game, w.rows[i].ancs_id, 0, w.rows[i].ancs_name,
+                      &from);
         if (!rc)
-            rc = node_get(g, type, w.rows[i].game, id, 0, NULL, &to);
+            rc = node_get(g, type, w.rows[i].game, id, 0, target_name, &to);
         if (!rc)
             rc = edge_add(g, from, to, label);
         if (rc == UTIL_ENOMEM)

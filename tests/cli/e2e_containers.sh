@@ -168,6 +168,16 @@ for arg in "$ISO" "$ISO:Metroid1.pak" "$T/rvz128.RVZ"; do
     rc=$?
     check "ancs dump $(basename "$arg") (no :ID): says how to name a resource" 0 $rc
 done
+# a path the disc does not hold is a path that does not exist: exit 2, as for a plain file
+for cmd in "pak list $ISO:Nope.pak" "pak extract -o $T/nope $ISO:Nope.pak" "ancs dump $ISO:Nope.pak:0x12345678"; do
+    # shellcheck disable=SC2086
+    "$BIN" $cmd >/dev/null 2>"$T/e"
+    rc=$?
+    check "$cmd: exit 2" 2 $rc
+    grep -q "no such file on the disc" "$T/e"
+    rc=$?
+    check "$cmd: says the disc holds no such file" 0 $rc
+done
 if [ -d "$CORPUS/extracted/GM8E01_02" ]; then
     ex=$CORPUS/extracted/GM8E01_02
     "$BIN" pak list "$ex:Metroid1.pak" >"$T/l1.txt" 2>&1
@@ -176,7 +186,7 @@ if [ -d "$CORPUS/extracted/GM8E01_02" ]; then
         "$(md5sum <"$T/l1.txt")"
 fi
 "$BIN" pak list "$T/gcz32.gcz:NoSuch.pak" >/dev/null 2>"$T/err"
-check "pak list IMAGE:missing: exit 3" 3 $?
+check "pak list IMAGE:missing: exit 2 (a path that does not exist)" 2 $?
 
 # ---- disc list -------------------------------------------------------------------------------
 fst "$ISO" >"$T/fst.txt"

@@ -70,6 +70,14 @@ grep -q "root.xml:1: root element" "$T/root.err" || { echo "FAIL: wrong root: $(
 check "export exit" 0 $?
 "$BIN" names export --db "$DB" >"$T/export_stdout.xml"
 cmp -s "$T/export.xml" "$T/export_stdout.xml" || { echo "FAIL: export -o and stdout differ"; fail=1; }
+# -o that is a symbolic link is refused: nothing written through it
+echo victim >"$T/victim"
+ln -s "$T/victim" "$T/link.xml"
+"$BIN" names export --db "$DB" -o "$T/link.xml" 2>"$T/link.err"
+rc=$?
+check "export -o through a symbolic link: refused" 3 $rc
+check "export -o through a symbolic link: the link's target untouched" victim "$(cat "$T/victim")"
+[ -L "$T/link.xml" ] || bad "export -o through a symbolic link: the link is gone"
 "$BIN" names import --db "$T/round.db" "$T/export.xml" 2>/dev/null
 check "import of the export" 0 $?
 q='SELECT printf("%08X", asset_id) AS k, ifnull(type, "") AS t, name, ifnull(directory, "") AS d FROM asset_names ORDER BY asset_id'

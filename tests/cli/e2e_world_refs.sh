@@ -235,16 +235,19 @@ areas1 = [{"name_strg": 0x5B000011, "mrea": 0x5D000001, "area_id": 7, "attached"
            "layers": [("Default", 1, [("TXTR", TX1), ("CMDL", CM)]), ("Ambush", 0, [("TXTR", TX1)])],
            "own": [("TXTR", TX3)]},
           {"name_strg": 0x5B000013, "mrea": 0x5D000003, "area_id": 8, "attached": [0],
-           "layers": [("Default", 1, [("TXTR", TX1)])], "own": []}]
+           "layers": [("Default", 1, [("TXTR", TX1)])], "own": []},
+          # an area whose name is a word of hex digits: typed, it reads as the ID 0x0000CAFE
+          {"name_strg": 0x5B000014, "mrea": 0x5D000004, "area_id": 10, "attached": [],
+           "layers": [("Default", 1, [("TXTR", TX2)])], "own": []}]
 areas2 = [{"name_strg": 0x5B000012, "mrea": 0x5D000002, "area_id": 9, "attached": [],
            "layers": [("Default", 1, [("TXTR", TX1), ("TXTR", TX2)])], "own": []}]
 filler = b"\x00\x01\x02\x03" * 8
 entries = [(b"MLVL", W1, mlvl_v11(0x5B000001, areas1)), (b"MLVL", W2, mlvl_v11(0x5B000002, areas2)),
            (b"STRG", 0x5B000001, strg_v0(["Twin World"])), (b"STRG", 0x5B000002, strg_v0(["twin world"])),
            (b"STRG", 0x5B000011, strg_v0(["Twin Room"])), (b"STRG", 0x5B000012, strg_v0(["Twin Room"])),
-           (b"STRG", 0x5B000013, strg_v0(["Solo Room"]))]
+           (b"STRG", 0x5B000013, strg_v0(["Solo Room"])), (b"STRG", 0x5B000014, strg_v0(["Cafe"]))]
 entries += [(b"TXTR", x, filler) for x in (TX1, TX2, TX3)] + [(b"CMDL", CM, filler)]
-entries += [(b"MREA", x, filler) for x in (0x5D000001, 0x5D000002, 0x5D000003)]
+entries += [(b"MREA", x, filler) for x in (0x5D000001, 0x5D000002, 0x5D000003, 0x5D000004)]
 os.makedirs(os.path.join(T, "twin"), exist_ok=True)
 with open(os.path.join(T, "twin", "Twin.pak"), "wb") as f:
     f.write(pak(entries))
@@ -280,7 +283,31 @@ if got != [("0", "TXTR", hx(TX1))]:
 got = [r["name"] for r in query("areas", "0x5C000002", dbf=tdb)]
 if got != ["Twin Room"]:
     err("hand-built: areas 0x5C000002: %r" % got)
+# the area's own group is layer -1, typed as it is (not taken for an option)
+got = [(r["layer_index"], r["type"], r["asset_id"]) for r in query("area-deps", "5D000001", "-1",
+                                                                   dbf=tdb)]
+if got != [("-1", "TXTR", hx(TX3))]:
+    err("hand-built: area-deps 5D000001 -1: %r" % got)
+# a name that reads as an ID: no rows, and stderr names the area it would be
+rc, out, e = run("query", "area-deps", "Cafe", dbf=tdb)
+if rc != 0 or len(out.strip().splitlines()) != 1 or "5D000004" not in e or "0000CAFE" not in e:
+    err("hand-built: area-deps Cafe: exit %d, out %r, stderr %r" % (rc, out, e))
+# GAME is MP1 or MP2
+rc, out, e = run("query", "worlds", "MP3", dbf=tdb)
+if rc != 2 or out.strip():
+    err("hand-built: worlds MP3: exit %d, out %r" % (rc, out))
+# graph --who names the asset asked about (a name map's name for the TXTR)
+with open(os.path.join(T, "names.xml"), "w") as f:
+    f.write("<AssetNameMap><AssetNameMap><Asset><Key>%s</Key><Value><Name>twin_texture</Name>"
+            "<Directory>Worlds/twin/</Directory><Type>TXTR</Type></Value></Asset>"
+            "</AssetNameMap></AssetNameMap>" % hx(TX1))
+p = subprocess.run([bin_, "names", "import", "--db", tdb, os.path.join(T, "names.xml")],
+                   capture_output=True, text=True)
+if p.returncode != 0:
+    err("hand-built: names import: exit %d %s" % (p.returncode, p.stderr.strip()))
 rc, dot, e = run("graph", "--who", "TXTR", hx(TX1), dbf=tdb)
+if 'TXTR MP1\\n%s\\ntwin_texture' % hx(TX1) not in dot:
+    err("hand-built: graph --who TXTR %s: the asset's node has no name" % hx(TX1))
 for x in ('MLVL MP1\\n5C000001\\nTwin World', 'MLVL MP1\\n5C000002\\ntwin world',
           "[label=\"area 0 'Twin Room' > layer 1 'Ambush'\"]"):
     if rc != 0 or x not in dot:

@@ -74,6 +74,9 @@ static void test_terminal(void **state)
     T("caf\xe9", "caf\\xe9");
     T("\x7f\xc2\x9b", "\\x7f\\x9b");
     T("\xe2\x80\xae", "\\u202e");
+    /* invisible format characters: zero-width space, right-to-left mark, BOM */
+    T("a\xe2\x80\x8b" "b\xe2\x80\x8f" "c\xef\xbb\xbf", "a\\u200bb\\u200fc\\ufeff");
+    T("\xe2\x80\x8a", "\xe2\x80\x8a"); /* U+200A hair space is visible: kept */
     assert_int_equal(cli_text_width("caf\xc3\xa9"), 4);
     /* display width: CJK characters take two cells, combining marks none */
     assert_int_equal(cli_text_width("\xe6\x97\xa5\xe6\x9c\xac"), 4); /* 日本 */
