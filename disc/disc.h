@@ -24,7 +24,8 @@
 #define DISC_MAX_DEPTH      64u         /* folder depth walked in an extracted disc */
 /* Decompressed container blocks kept between reads when the caller gives no budget. */
 #define DISC_CACHE_DEFAULT (8u << 20)
-/* Largest GCZ or CISO block accepted (Dolphin writes 32 KiB to 2 MiB). */
+/* Largest GCZ or CISO block and WIA/RVZ chunk accepted, so the most one decoded unit a
+ * container's reader keeps can take (Dolphin writes 32 KiB to 2 MiB by default). */
 #define DISC_MAX_BLOCK (64u << 20)
 
 /* What a file holds (disc_sniff). */
@@ -114,10 +115,13 @@ const disc_file *disc_fst_find(const disc_fst *f, const char *path);
 
 /* What holds the disc's bytes. */
 typedef struct disc_container_info {
-    disc_kind kind;            /* DISC_KIND_GCM (a plain image), RVZ, WIA, GCZ or CISO */
-    uint64_t file_size;        /* bytes of the file */
-    uint64_t disc_size;        /* bytes of the disc image it holds */
-    uint32_t block_size;       /* container block (WIA/RVZ chunk) size; 0 for a plain image */
+    disc_kind kind;      /* DISC_KIND_GCM (a plain image), RVZ, WIA, GCZ or CISO */
+    uint64_t file_size;  /* bytes of the file */
+    uint64_t disc_size;  /* bytes of the disc image it holds */
+    uint32_t block_size; /* container block (WIA/RVZ chunk) size; 0 for a plain image */
+    /* Bytes of one decoded unit (GCZ block, WIA/RVZ group); its reader always keeps the
+     * last two, even past cache_bytes. 0 when it keeps none (a plain image, CISO). */
+    uint32_t cache_unit;
     const char *compression;   /* "none", "zlib" (GCZ), "purge", "bzip2", "LZMA", "LZMA2", "zstd" */
     int32_t compression_level; /* WIA/RVZ: as stored; else 0 */
     /* A container cut short (a download that stopped): the file ends at file_size, before
@@ -179,7 +183,6 @@ int disc_file_open(util_src **out, const disc_image *d, const disc_file *f, util
 
 /* ---- recognising containers -------------------------------------------------------- */
 
-
 /* What the file is, from its first head_len bytes (DISC_SNIFF_SIZE are enough; fewer only
  * recognise what they hold) and its size (a GCM needs at least the header). */
 disc_kind disc_sniff(const uint8_t *head, size_t head_len, uint64_t file_size);
@@ -201,7 +204,8 @@ const char *disc_kind_refusal(disc_kind k);
  * The disc image held in file: a source of the disc's bytes at disc offsets. A plain image
  * (or a file of no known kind, left for disc_parse_header to judge) is file itself; RVZ, WIA,
  * GCZ and CISO are decoded on demand (blocks decompressed by the thread that reads, at most
- * cache_bytes of them kept; 0: DISC_CACHE_DEFAULT), their tables checked against the file's
+ * cache_bytes of them kept but always the last two, of info->cache_unit bytes each; 0:
+ * DISC_CACHE_DEFAULT), their tables checked against the file's
  * size before anything is allocated. On success *out owns file (closing *out closes it); on
  * failure the caller still does. UTIL_EFORMAT naming a refused kind (disc_kind_refusal) or
  * the container offset of a bad header or table; UTIL_ETRUNC when the tables or blocks run

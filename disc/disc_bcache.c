@@ -5,12 +5,15 @@
 
 #include "disc_ctr.h"
 
+size_t disc_cache_keep(size_t cache_bytes, size_t unit)
+{
+    return cache_bytes > 2 * unit ? cache_bytes : 2 * unit;
+}
+
 int disc_bcache_init(disc_bcache *c, size_t block_size, size_t cache_bytes, util_err *err)
 {
     memset(c, 0, sizeof *c);
-    size_t n = cache_bytes / (block_size ? block_size : 1);
-    if (n < 1)
-        n = 1;
+    size_t n = block_size ? disc_cache_keep(cache_bytes, block_size) / block_size : 1;
     if (n > 4096)
         n = 4096;
     c->slots = calloc(n, sizeof *c->slots);

@@ -98,6 +98,7 @@ int disc_container_open(util_src **out, util_src *file, size_t cache_bytes,
             } else {
                 info->disc_size = wi->iso_size;
                 info->block_size = wi->chunk_size;
+                info->cache_unit = wi->chunk_size;
                 info->compression = wi->compression_name ? wi->compression_name : "?";
                 info->compression_level = wi->compression_level;
                 info->stated_size = wi->stated_size;

@@ -10,6 +10,14 @@
 
 #include "disc.h"
 
+/* ---- the one rule of every container cache -------------------------------------------
+ * The bytes a cache of cache_bytes may keep when its units (a GCZ block, a WIA/RVZ group)
+ * are unit bytes: cache_bytes, but never less than two units, so that reads inside one unit
+ * (a PAK entry each) decode it once, and a PAK whose tables and entries lie in two units
+ * does not decode them in turn. What a unit may cost is the caller's to bound
+ * (disc_container_info.cache_unit). */
+size_t disc_cache_keep(size_t cache_bytes, size_t unit);
+
 /* ---- block cache: decompressed blocks kept between reads, least recently used out ------ */
 typedef struct disc_bcache_slot {
     uint64_t block; /* block index; valid when buf != NULL */
@@ -25,7 +33,8 @@ typedef struct disc_bcache {
     uint64_t clock;
 } disc_bcache;
 
-/* Room for cache_bytes / block_size blocks (at least 1, at most 4096); the buffers are
+/* Room for disc_cache_keep(cache_bytes, block_size) / block_size blocks (at least 2, at most
+ * 4096); the buffers are
  * allocated as blocks come in. UTIL_ENOMEM. */
 int disc_bcache_init(disc_bcache *c, size_t block_size, size_t cache_bytes, util_err *err);
 void disc_bcache_free(disc_bcache *c);

@@ -145,6 +145,7 @@ int disc_gcz_open(void **ctx, util_src *file, size_t cache_bytes, disc_container
     free(tab);
     info->disc_size = dsize;
     info->block_size = bs;
+    info->cache_unit = bs;
     info->compression = "zlib";
     *ctx = g;
     return 0;

@@ -25,6 +25,7 @@
 #include <zstd.h>
 
 #include "disc.h"
+#include "disc_ctr.h"
 #include "disc_junk.h"
 #include "disc_sha1.h"
 #include "disc_wia.h"
@@ -38,10 +39,10 @@
 #define PART_ENTRY_MIN 48u
 #define SECTOR         0x8000u
 #define WII_GROUP      0x200000u
-/* Caps: a GameCube disc is 1.4 GB; chunks are 32 KiB to 2 MiB in practice (WIA allows any
- * multiple of 2 MiB: 64 MiB is far above what any writer offers). */
+/* Caps: a GameCube disc is 1.4 GB; chunks are 32 KiB to 2 MiB by default (WIA allows any
+ * multiple of 2 MiB; dolphin-tool writes up to 64 MiB, and a decoded group is one chunk). */
 #define MAX_ISO_SIZE  (8ull << 30)
-#define MAX_CHUNK     (64u << 20)
+#define MAX_CHUNK     DISC_MAX_BLOCK
 #define MAX_RAW       65536u
 #define DEFAULT_CACHE (8u << 20)
 #define CACHE_SLOTS   256u
@@ -87,6 +88,7 @@ struct disc_wia {
     wia_slot slots[CACHE_SLOTS];
     size_t cached, cache_limit;
     uint64_t clock;
+    uint64_t decodes; /* groups decoded (disc_wia_decodes) */
 };
 
 static uint32_t be32(const uint8_t *p)
@@ -677,11 +679,11 @@ static int read_group(disc_wia *w, uint32_t gi, uint64_t start, size_t len, size
         return rc;
     }
     memcpy(dst, data + in_group, n);
-    if (len > w->cache_limit) {
-        free(data);
-        return 0;
-    }
+    /* kept even when larger than the cache (with the group before it: disc_cache_keep), so
+     * that reads inside one group (one per PAK entry) do not decode it again */
+    size_t limit = disc_cache_keep(w->cache_limit, w->info.chunk_size);
     pthread_mutex_lock(&w->lock);
+    w->decodes++;
     size_t freeslot = CACHE_SLOTS;
     int have = 0;
     for (size_t i = 0; i < CACHE_SLOTS; i++) {
@@ -690,7 +692,7 @@ static int read_group(disc_wia *w, uint32_t gi, uint64_t start, size_t len, size
         else if (!w->slots[i].data && freeslot == CACHE_SLOTS)
             freeslot = i;
     }
-    while (!have && (w->cached + len > w->cache_limit || freeslot == CACHE_SLOTS)) {
+    while (!have && (w->cached + len > limit || freeslot == CACHE_SLOTS)) {
         size_t old = CACHE_SLOTS;
         for (size_t i = 0; i < CACHE_SLOTS; i++)
             if (w->slots[i].data && (old == CACHE_SLOTS || w->slots[i].used < w->slots[old].used))
@@ -703,7 +705,7 @@ static int read_group(disc_wia *w, uint32_t gi, uint64_t start, size_t len, size
         if (freeslot == CACHE_SLOTS || old < freeslot)
             freeslot = old;
     }
-    if (!have && freeslot < CACHE_SLOTS && w->cached + len <= w->cache_limit) {
+    if (!have && freeslot < CACHE_SLOTS && w->cached + len <= limit) {
         w->slots[freeslot] = (wia_slot){.group = gi, .data = data, .len = len, .used = ++w->clock};
         w->cached += len;
         data = NULL;
@@ -756,6 +758,14 @@ int disc_wia_read(disc_wia *w, void *dst, uint64_t off, size_t len, util_err *er
         len -= n;
     }
     return 0;
+}
+
+uint64_t disc_wia_decodes(disc_wia *w)
+{
+    pthread_mutex_lock(&w->lock);
+    uint64_t n = w->decodes;
+    pthread_mutex_unlock(&w->lock);
+    return n;
 }
 
 const disc_wia_info *disc_wia_get_info(const disc_wia *w)

@@ -309,6 +309,45 @@ static void test_handbuilt_methods(void **state)
     free(img);
 }
 
+/* Groups larger than the cache are kept all the same: many small reads inside one group (a
+ * PAK entry each) decode it once, and reads alternating between two groups (a PAK whose
+ * tables and entries lie in both, an entry across their boundary) decode each once. */
+static void test_oversized_groups_decode_once(void **state)
+{
+    (void)state;
+    size_t len = 0x300000; /* groups of 2 MiB and 1 MiB, both larger than the cache */
+    uint8_t *img = hb_image(len), buf[4096];
+    hb_file h;
+    hb_build(&h, 2, img, len);
+    util_err err;
+    util_err_clear(&err);
+    util_src *src = NULL;
+    disc_wia *w = NULL;
+    assert_int_equal(util_src_open_mem(&src, h.bytes, h.len, &err), 0);
+    assert_int_equal(disc_wia_open(&w, src, 0x10000, &err), 0);
+    assert_int_equal(disc_wia_decodes(w), 0);
+    uint32_t seed = 17;
+    for (int i = 0; i < 200; i++) {
+        uint64_t off = 0x80 + lcg(&seed) % (HB_CHUNK - 0x80 - sizeof buf);
+        size_t n = 1 + lcg(&seed) % sizeof buf;
+        assert_int_equal(disc_wia_read(w, buf, off, n, &err), 0);
+        assert_memory_equal(buf, img + off, n);
+    }
+    assert_int_equal(disc_wia_decodes(w), 1);
+    for (int i = 0; i < 100; i++) {
+        uint64_t off = i % 3 == 0   ? HB_CHUNK - 1000 /* across the boundary */
+                       : i % 3 == 1 ? 0x1000 + (uint64_t)i * 64
+                                    : HB_CHUNK + 0x1000 + (uint64_t)i * 64;
+        assert_int_equal(disc_wia_read(w, buf, off, 3000, &err), 0);
+        assert_memory_equal(buf, img + off, 3000);
+    }
+    assert_int_equal(disc_wia_decodes(w), 2);
+    disc_wia_close(w);
+    util_src_close(src);
+    free(h.bytes);
+    free(img);
+}
+
 /* Each hostile container: a clean error with the right code and offset, no crash. */
 static void test_hostile(void **state)
 {
@@ -712,9 +751,13 @@ static void test_dolphin_packs_junk(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_sha1_vectors),       cmocka_unit_test(test_junk_vectors),
-        cmocka_unit_test(test_handbuilt_methods),  cmocka_unit_test(test_hostile),
-        cmocka_unit_test(test_dolphin_containers), cmocka_unit_test(test_dolphin_packs_junk),
+        cmocka_unit_test(test_sha1_vectors),
+        cmocka_unit_test(test_junk_vectors),
+        cmocka_unit_test(test_handbuilt_methods),
+        cmocka_unit_test(test_oversized_groups_decode_once),
+        cmocka_unit_test(test_hostile),
+        cmocka_unit_test(test_dolphin_containers),
+        cmocka_unit_test(test_dolphin_packs_junk),
     };
     return tu_status(cmocka_run_group_tests(tests, setup_scene, teardown_scene));
 }
