@@ -307,6 +307,8 @@ int db_ingest_paths(db *d, const char *const *paths, int npaths, const db_ingest
     memset(stats, 0, sizeof *stats);
     g.L.release_opt = opts->release;
     g.L.cache_bytes = ing_cache_bytes(&g);
+    g.L.unit_max = ing_unit_max(&g);
+    g.L.memory = opts->memory ? opts->memory : DB_INGEST_MEMORY;
     g.L.fault = walk_fault;
     g.L.ctx = &g;
     for (int i = 0; i < npaths && !rc; i++) {

@@ -209,6 +209,10 @@ int ing_open(ing *g, const char *file, const char *image, int64_t off, uint64_t 
 /* Bytes of decompressed disc container blocks kept between reads: a thirty-second of the
  * run's --memory budget, within 1..8 MiB (the image is read by the decoder threads through it). */
 size_t ing_cache_bytes(const ing *g);
+/* The largest decoded unit (GCZ block, WIA/RVZ group) a container may have: its reader keeps
+ * two even past that cache, at most half of --memory, so a quarter of it (the default
+ * accepts every chunk size: DISC_MAX_BLOCK is 64 MiB). */
+size_t ing_unit_max(const ing *g);
 
 /* ingest_tx.c: one PAK's changes are a transaction, or a savepoint of the bulk load's. */
 int ing_tx_begin(ing *g);

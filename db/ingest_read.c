@@ -39,9 +39,19 @@ int ing_open(ing *g, const char *file, const char *image, int64_t off, uint64_t 
     return rc;
 }
 
+static size_t run_memory(const ing *g)
+{
+    return g->o && g->o->memory ? g->o->memory : DB_INGEST_MEMORY;
+}
+
+size_t ing_unit_max(const ing *g)
+{
+    return run_memory(g) / 4;
+}
+
 size_t ing_cache_bytes(const ing *g)
 {
-    size_t m = g->o && g->o->memory ? g->o->memory : DB_INGEST_MEMORY;
+    size_t m = run_memory(g);
     m /= 32;
     if (m < ((size_t)1 << 20))
         m = (size_t)1 << 20;

@@ -254,6 +254,19 @@ static int add_image(iw_list *l, const char *path, util_err *err)
             return oom(err);
         return fault(l, path, SIZE_MAX, "pak", e.offset, "%s", e.msg);
     }
+    uint32_t unit = dk->container.cache_unit;
+    if (l->unit_max && unit > l->unit_max) {
+        /* its reader keeps one decoded block or group whole: it must fit the budget */
+        disc_kind k = dk->container.kind;
+        disc_close(dk);
+        free(abs);
+        size_t need = ((size_t)unit * 4 + (1u << 20) - 1) >> 20;
+        return fault(l, path, SIZE_MAX, "pak", UINT64_MAX,
+                     "%s: each %s of %u KiB is kept decoded whole, more than a quarter of the "
+                     "memory budget (%zu MiB): ingest --memory %zu or more reads it",
+                     disc_kind_name(k), k == DISC_KIND_GCZ ? "block" : "group", unit >> 10,
+                     l->memory >> 20, need);
+    }
     size_t ri;
     int is_new;
     if ((rc = rel_get(l, dk->header.label, abs, "image", &ri, &is_new, err)) != 0) {

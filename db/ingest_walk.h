@@ -51,6 +51,8 @@ typedef struct iw_list {
     size_t nseen, capseen;
     const char *release_opt; /* --release LABEL, or NULL */
     size_t cache_bytes;      /* a disc container's decompressed blocks kept (0: default) */
+    size_t unit_max;         /* a container whose cache_unit is larger is refused (0: any) */
+    size_t memory;           /* the run's --memory, for that refusal's message */
     iw_fault_fn fault;
     void *ctx;
 } iw_list;

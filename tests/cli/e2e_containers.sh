@@ -120,6 +120,27 @@ for img in $images; do
         "$(q "$T/$img.db" "SELECT count(*) FROM paks WHERE path = '$T/$img:' || release_path")"
 done
 
+# ---- groups larger than the container cache (a 32nd of --memory) ---------------------------
+# --memory 32 gives a 1 MiB cache, smaller than a 2 MiB group: the reader still keeps the last
+# groups (each read of an entry used to decode its whole group again). A group larger than a
+# quarter of --memory is refused by name, and read with a budget that holds it.
+if [ $wia_ok = 1 ]; then
+    "$BIN" ingest --db "$T/mem32.db" --quiet --memory 32 "$T/wia-lzma.wia" 2>"$T/err"
+    check "2 MiB WIA groups, --memory 32: exit status" 0 $?
+    check "2 MiB WIA groups, --memory 32: the ISO's rows" "$(md5sum <"$T/iso.dump")" \
+        "$(dump "$T/mem32.db" | md5sum)"
+    conv "$ISO" "$T/wia16m.wia" wia 16777216 lzma 5
+    "$BIN" ingest --db "$T/big32.db" --quiet --memory 32 "$T/wia16m.wia" 2>"$T/err"
+    check "16 MiB WIA groups, --memory 32: exit 1" 1 $?
+    check "16 MiB WIA groups, --memory 32: one load_errors row saying what it needs" \
+        "1|WIA: each group of 16384 KiB is kept decoded whole, more than a quarter of the memory budget (32 MiB): ingest --memory 64 or more reads it" \
+        "$(q "$T/big32.db" "SELECT count(*) || '|' || max(message) FROM load_errors")"
+    "$BIN" ingest --db "$T/big64.db" --quiet --memory 64 "$T/wia16m.wia" 2>"$T/err"
+    check "16 MiB WIA groups, --memory 64: exit status" 0 $?
+    check "16 MiB WIA groups, --memory 64: the ISO's rows" "$(md5sum <"$T/iso.dump")" \
+        "$(dump "$T/big64.db" | md5sum)"
+fi
+
 # ---- found in a folder by extension (any case); the same release as the ISO ----------------
 mkdir "$T/shelf"
 cp "$T/gcz32.gcz" "$T/shelf/Prime.GCZ"
