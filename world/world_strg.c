@@ -119,7 +119,10 @@ static int dec_names(sdec *s, world_strg *g)
     TRY(util_rd_u32(&d->r, &g->name_count, d->err));
     TRY(util_rd_u32(&d->r, &g->name_table_size, d->err));
     uint64_t start = util_rd_off(&d->r);
-    TRY(util_rd_need(&d->r, g->name_table_size, d->err));
+    if (g->name_table_size > util_rd_left(&d->r))
+        return util_fail(d->err, UTIL_ETRUNC, coff + 4,
+                         "name table size %u runs past the end (%zu bytes left after it)",
+                         g->name_table_size, util_rd_left(&d->r));
     if (g->name_count > g->name_table_size / NAME_ENTRY)
         return util_fail(d->err, UTIL_EFORMAT, coff,
                          "%u names do not fit in a name table of %u bytes", g->name_count,
