@@ -240,10 +240,22 @@ int world_strg_decode(world_strg *out, const uint8_t *buf, size_t len, util_aren
     TRY(util_dec_array(d, &g->languages, g->language_count, sizeof *g->languages));
     for (uint32_t k = 0; k < g->language_count; k++) {
         world_strg_lang *l = &g->languages[k];
+        uint64_t off = util_rd_off(&d->r);
         TRY(util_rd_u32(&d->r, &l->lang, err));
         TRY(util_rd_u32(&d->r, &l->offset, err));
         if (mp2)
             TRY(util_rd_u32(&d->r, &l->size, err));
+        for (uint32_t j = 0; j < k; j++) {
+            if (g->languages[j].lang != l->lang)
+                continue;
+            char fc[5];
+            util_fourcc_str(l->lang, fc);
+            TRY(util_dec_warn(d, off, "strg_language_twice",
+                              "language %s listed again (entry %u, first at entry %u): its "
+                              "strings are read, only the first entry's are kept as rows",
+                              fc, k, j));
+            break;
+        }
     }
     uint64_t lang_end = util_rd_off(&d->r);
     if (mp2)

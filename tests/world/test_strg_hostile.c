@@ -26,6 +26,53 @@ static int decode(world_strg *s, const util_wr *w, util_arena *a, util_err *err)
     return world_strg_decode(s, w->buf, w->len, a, err);
 }
 
+/* ---- a language twice ------------------------------------------------------------------- */
+
+/* Metroid Prime: ENGL, FREN, ENGL, one string each ("A", "B", "C"), back to back. Decoded
+ * whole (and re-encoded byte for byte), with one strg_language_twice warning at the third
+ * language entry (16 + 2 x 8). */
+static void test_language_twice(void **state)
+{
+    (void)state;
+    util_wr w;
+    util_wr_init(&w);
+    util_wr_u32(&w, 0x87654321u);
+    util_wr_u32(&w, 0);
+    util_wr_u32(&w, 3);
+    util_wr_u32(&w, 1);
+    const char *fc[3] = {"ENGL", "FREN", "ENGL"};
+    for (uint32_t k = 0; k < 3; k++) {
+        put_fourcc(&w, fc[k]);
+        util_wr_u32(&w, 12 * k); /* each table: size word, 1 offset, 2 units */
+    }
+    for (uint32_t k = 0; k < 3; k++) {
+        util_wr_u32(&w, 8);
+        util_wr_u32(&w, 4);
+        util_wr_u16(&w, (uint16_t)('A' + k));
+        util_wr_u16(&w, 0);
+    }
+    assert_false(w.failed);
+    util_arena a;
+    util_err err;
+    world_strg s;
+    assert_int_equal(decode(&s, &w, &a, &err), 0);
+    assert_int_equal(s.report.warning_count, 1);
+    assert_string_equal(s.report.warnings->code, "strg_language_twice");
+    assert_int_equal(s.report.warnings->offset, 32);
+    assert_non_null(strstr(s.report.warnings->msg, "ENGL"));
+    assert_string_equal(world_strg_text(&s, ENGL, 0), "A");
+    assert_string_equal(world_strg_text(&s, FREN, 0), "B");
+    assert_string_equal(s.languages[2].strings[0], "C");
+    util_wr o;
+    util_wr_init(&o);
+    assert_int_equal(world_strg_encode(&o, &s, &err), 0);
+    assert_int_equal(o.len, w.len);
+    assert_memory_equal(o.buf, w.buf, w.len);
+    util_wr_free(&o);
+    util_arena_free(&a);
+    util_wr_free(&w);
+}
+
 /* ---- name table size past the end ------------------------------------------------------- */
 
 /* Echoes, one language, no names but a name table size of 0x7FFFFFFF: truncation at the size
@@ -62,6 +109,7 @@ static void test_name_table_size_past(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_language_twice),
         cmocka_unit_test(test_name_table_size_past),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
