@@ -178,6 +178,9 @@ typedef struct world_strg {
     uint32_t name_count;        /* MP2 */
     uint32_t name_table_size;   /* MP2, as stored */
     world_strg_name *names;
+    /* Set by the decoder: per name (string_index << 32 | its position in names), sorted, so
+       world_strg_name_of is a binary search. NULL when built by hand (a linear search). */
+    const uint64_t *name_index;
     /* When the input's tables are not laid out the way the encoder lays them out (strings back
        to back, tables back to back, names back to back in entry order), the decoder keeps the
        bytes from the end of the language table to the end of the last table here and the
@@ -229,6 +232,9 @@ const world_strg_lang *world_strg_find_language(const world_strg *s, uint32_t la
 const char *world_strg_text(const world_strg *s, uint32_t lang, uint32_t index);
 /* The first name-table name of string index, or NULL. */
 const char *world_strg_name_of(const world_strg *s, uint32_t index);
+/* Name entries world_strg_name_of has looked at on this thread so far: tests count the work
+ * of a look-up with it. */
+unsigned long world_strg_name_probes(void);
 
 const char *world_game_name(world_game g); /* "MP1", "MP2", "unknown" */
 

@@ -49,14 +49,39 @@ const char *world_strg_text(const world_strg *s, uint32_t lang, uint32_t index)
     return l->strings[index];
 }
 
+static _Thread_local unsigned long name_probes;
+
+unsigned long world_strg_name_probes(void)
+{
+    return name_probes;
+}
+
 const char *world_strg_name_of(const world_strg *s, uint32_t index)
 {
     if (!s || !s->names)
         return NULL;
-    for (uint32_t i = 0; i < s->name_count; i++)
-        if (s->names[i].string_index == index)
-            return s->names[i].name;
-    return NULL;
+    if (!s->name_index) {
+        for (uint32_t i = 0; i < s->name_count; i++) {
+            name_probes++;
+            if (s->names[i].string_index == index)
+                return s->names[i].name;
+        }
+        return NULL;
+    }
+    /* the first key whose string index is not below index */
+    uint64_t want = (uint64_t)index << 32;
+    size_t lo = 0, hi = s->name_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        name_probes++;
+        if (s->name_index[mid] < want)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == s->name_count || s->name_index[lo] >> 32 != index)
+        return NULL;
+    return s->names[(uint32_t)s->name_index[lo]].name;
 }
 
 const char *world_game_name(world_game g)

@@ -15,6 +15,7 @@
 #include "world_int.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define LANG_ENTRY_MP1 8
@@ -42,6 +43,12 @@ static int spend(sdec *s, uint64_t n, uint64_t off)
                          TEXT_BUDGET_FACTOR);
     s->budget -= n;
     return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
 }
 
 /* The UTF-16BE string at absolute offset `at` ending before `end` (absolute), converted to
@@ -128,6 +135,8 @@ static int dec_names(sdec *s, world_strg *g)
                          "%u names do not fit in a name table of %u bytes", g->name_count,
                          g->name_table_size);
     TRY(util_dec_array(d, &g->names, g->name_count, sizeof *g->names));
+    uint64_t *keys = NULL;
+    TRY(util_dec_array(d, &keys, g->name_count, sizeof *keys));
     uint64_t end = start + g->name_table_size;
     for (uint32_t i = 0; i < g->name_count; i++) {
         world_strg_name *n = &g->names[i];
@@ -149,8 +158,13 @@ static int dec_names(sdec *s, world_strg *g)
                              "name %u has no terminator before its name table ends", i);
         TRY(spend(s, (uint64_t)(nul - (d->r.p + at)) + 1, at));
         n->name = (const char *)(d->r.p + at);
+        keys[i] = (uint64_t)n->string_index << 32 | i;
     }
     d->r.pos = end; /* past the names; inside the input (checked above) */
+    /* the names of string i in table order, found by a binary search (world_strg_name_of) */
+    if (keys)
+        qsort(keys, g->name_count, sizeof *keys, cmp_u64);
+    g->name_index = keys;
     return 0;
 }
 

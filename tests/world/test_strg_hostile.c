@@ -26,6 +26,89 @@ static int decode(world_strg *s, const util_wr *w, util_arena *a, util_err *err)
     return world_strg_decode(s, w->buf, w->len, a, err);
 }
 
+/* ---- name look-ups ---------------------------------------------------------------------- */
+
+#define NSTR     4096 /* strings; names for the first half */
+#define NNAME    4096 /* names: "n00000".. in order; name j is for string 7j mod NSTR/2 */
+#define NAME_LEN 7    /* "n%05u" and its terminator */
+
+/* Echoes, one language of NSTR empty strings back to back, NNAME names: every string of the
+ * first half has two (the first in table order is name j, the second j + NSTR/2), the second
+ * half none. */
+static void build_named(util_wr *w)
+{
+    util_wr_u32(w, 0x87654321u);
+    util_wr_u32(w, 1);
+    util_wr_u32(w, 1);
+    util_wr_u32(w, NSTR);
+    put_fourcc(w, "ENGL");
+    util_wr_u32(w, 0);
+    util_wr_u32(w, 4 * NSTR + 2 * NSTR);
+    util_wr_u32(w, NNAME);
+    util_wr_u32(w, 8 * NNAME + NAME_LEN * NNAME);
+    for (uint32_t j = 0; j < NNAME; j++) {
+        util_wr_u32(w, 8 * NNAME + NAME_LEN * j);
+        util_wr_u32(w, 7 * j % (NSTR / 2));
+    }
+    for (uint32_t j = 0; j < NNAME; j++) {
+        char name[16];
+        snprintf(name, sizeof name, "n%05u", j);
+        util_wr_bytes(w, name, NAME_LEN);
+    }
+    for (uint32_t i = 0; i < NSTR; i++)
+        util_wr_u32(w, 4 * NSTR + 2 * i);
+    for (uint32_t i = 0; i < NSTR; i++)
+        util_wr_u16(w, 0);
+    assert_false(w->failed);
+}
+
+/* Each string's name is its first in table order, and finding it looks at about log2(names)
+ * entries, not at all of them: NSTR look-ups of a linear search would look at over
+ * NSTR/2 x NNAME entries (the strings without a name), a binary search at most 13 each. */
+static void test_name_lookup(void **state)
+{
+    (void)state;
+    util_wr w;
+    util_wr_init(&w);
+    build_named(&w);
+    util_arena a;
+    util_err err;
+    world_strg s;
+    assert_int_equal(decode(&s, &w, &a, &err), 0);
+    assert_int_equal(s.name_count, NNAME);
+    uint32_t *first = malloc(NSTR * sizeof *first);
+    assert_non_null(first);
+    for (uint32_t i = 0; i < NSTR; i++)
+        first[i] = UINT32_MAX;
+    for (uint32_t j = NNAME; j-- > 0;)
+        first[7 * j % (NSTR / 2)] = j;
+    unsigned long before = world_strg_name_probes();
+    for (uint32_t i = 0; i < NSTR; i++) {
+        const char *got = world_strg_name_of(&s, i);
+        if (first[i] == UINT32_MAX) {
+            assert_null(got);
+        } else {
+            char want[16];
+            snprintf(want, sizeof want, "n%05u", first[i]);
+            assert_non_null(got);
+            assert_string_equal(got, want);
+        }
+    }
+    unsigned long probes = world_strg_name_probes() - before;
+    if (probes > (unsigned long)NSTR * 13)
+        fail_msg("%d look-ups looked at %lu name entries", NSTR, probes);
+    assert_null(world_strg_name_of(&s, NSTR)); /* past the strings */
+
+    /* The same names in a struct built by hand (no index): the same answers. */
+    world_strg h = s;
+    h.name_index = NULL;
+    for (uint32_t i = 0; i < NSTR; i += 97)
+        assert_ptr_equal(world_strg_name_of(&h, i), world_strg_name_of(&s, i));
+    free(first);
+    util_arena_free(&a);
+    util_wr_free(&w);
+}
+
 /* ---- a language twice ------------------------------------------------------------------- */
 
 /* Metroid Prime: ENGL, FREN, ENGL, one string each ("A", "B", "C"), back to back. Decoded
@@ -109,6 +192,7 @@ static void test_name_table_size_past(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_name_lookup),
         cmocka_unit_test(test_language_twice),
         cmocka_unit_test(test_name_table_size_past),
     };
