@@ -119,7 +119,8 @@ int ing_finish_entry(ing *g, ing_job *j, const char *path, const char *game)
         ing_job_decode(j);
     const char *status = "ok";
     if (j->dec_rc != 0) {
-        if (j->e.code == UTIL_ENOMEM && (!is_ancs || j->arena.limit == 0))
+        /* past an arena's limit (a STRG's: the run's memory budget) is the entry's fault */
+        if (j->e.code == UTIL_ENOMEM && j->arena.limit == 0)
             return util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory decoding");
         status = "decode_error";
     }

@@ -37,6 +37,9 @@ const char *ing_type_name(uint32_t type)
 void ing_job_decode(ing_job *j)
 {
     const pak_entry *e = &j->p->entries[j->entry];
+    /* Shared tables can make a STRG decode into many times its size: its decoder keeps within
+     * its arena's limit (a decode error past it). The other decoders take what they need. */
+    j->arena.limit = e->type == UTIL_FCC_STRG ? j->budget : 0;
     if (e->type == UTIL_FCC_ANCS)
         j->dec_rc = ancs_decode(&j->set, j->buf, j->len, j->game, &j->arena, &j->e);
     else if (e->type == UTIL_FCC_MLVL)            /* docs/formats.md §11 */

@@ -9,11 +9,13 @@
  * Byte-exact round trip: the decoder encodes what it decoded the way the encoder lays tables
  * out (strings back to back in index order, tables back to back in language order, names back
  * to back in entry order); when that differs from the input, it keeps the input's body
- * (raw_body) for the encoder to write verbatim. Overlapping strings could make the text many
- * times larger than the file: the text decoded from one STRG is capped at a multiple of its
- * size (UTIL_EFORMAT past it). */
+ * (raw_body) for the encoder to write verbatim. Languages that share a table, and strings that
+ * share their bytes, could make the decoded strings many times larger than the file: what one
+ * STRG decodes into is capped at a multiple of its size and by its arena's limit (UTIL_EFORMAT
+ * past it). */
 #include "world_int.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,26 +23,46 @@
 #define LANG_ENTRY_MP1 8
 #define LANG_ENTRY_MP2 12
 #define NAME_ENTRY     8
-/* Bytes of UTF-16 / name text one STRG may decode: this many times its size, plus a floor. */
-#define TEXT_BUDGET_FACTOR 4
-#define TEXT_BUDGET_FLOOR  65536
+/* What one STRG may decode into besides its input copy: per language its two string arrays
+ * and one block of UTF-8 text, per string its UTF-8 bytes, per name its entry, its index key
+ * and its text (which the rows repeat). At most this many times the file's size plus a floor:
+ * a string of a file whose tables and strings lie back to back costs at most 13/6 of its bytes
+ * (an empty one: 6 bytes in the file, 12 bytes of slots and 1 of text), a name at most 25/9, so
+ * only tables or strings used more than once can pass it. At most, too, what the arena's limit
+ * leaves, less a reserve for the warnings. */
+#define BUDGET_FACTOR  4
+#define BUDGET_FLOOR   65536
+#define BUDGET_RESERVE 32768
+#define ARENA_ALIGN    (sizeof(max_align_t)) /* util_arena_alloc's rounding */
 
 typedef struct sdec {
     wdec d;
-    uint64_t budget; /* bytes of text still allowed */
+    uint64_t budget; /* bytes still allowed */
+    uint64_t cap;    /* bytes allowed in all */
+    int by_limit;    /* cap set by the arena's limit */
 } sdec;
+
+/* Bytes the arena takes for n bytes (n > 0). */
+static uint64_t arena_bytes(uint64_t n)
+{
+    return (n + ARENA_ALIGN - 1) / ARENA_ALIGN * ARENA_ALIGN;
+}
 
 static uint16_t be16(const uint8_t *p)
 {
     return (uint16_t)(p[0] << 8 | p[1]);
 }
 
-static int spend(sdec *s, uint64_t n, uint64_t off)
+/* Charge n bytes decoded for `what` (whose field is at off) to the budget. */
+static int spend(sdec *s, uint64_t n, uint64_t off, const char *what)
 {
     if (n > s->budget)
         return util_fail(s->d.err, UTIL_EFORMAT, off,
-                         "strings overlap: more text than %d times the file's size",
-                         TEXT_BUDGET_FACTOR);
+                         "%s: the decoded strings would pass %llu bytes (%s; tables or strings "
+                         "used more than once?)",
+                         what, (unsigned long long)s->cap,
+                         s->by_limit ? "what the memory budget leaves"
+                                     : "4 times the file's size plus 64 KiB");
     s->budget -= n;
     return 0;
 }
@@ -51,14 +73,12 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The UTF-16BE string at absolute offset `at` ending before `end` (absolute), converted to
- * UTF-8 in the arena. */
-static int rd_utf16(sdec *s, uint64_t at, uint64_t end, const char *what, const char **out)
+/* Check the UTF-16BE string at absolute offset `at`, which must end (a 16-bit 0) before `end`
+ * (absolute); *utf8 receives the bytes of its UTF-8 form, terminator excluded. */
+static int measure_utf16(const wdec *d, uint64_t at, uint64_t end, const char *what, uint64_t *utf8)
 {
-    wdec *d = &s->d;
     const uint8_t *p = d->r.p;
-    uint64_t q = at;
-    size_t utf8 = 0;
+    uint64_t q = at, n = 0;
     while (1) {
         if (end - q < 2) {
             if (end - q == 1)
@@ -76,26 +96,29 @@ static int rd_utf16(sdec *s, uint64_t at, uint64_t end, const char *what, const 
             if (end - q < 4 || be16(p + q + 2) < 0xDC00 || be16(p + q + 2) > 0xDFFF)
                 return util_fail(d->err, UTIL_EFORMAT, q,
                                  "%s: high surrogate 0x%04X not followed by a low one", what, u);
-            utf8 += 4;
+            n += 4;
             q += 4;
             continue;
         }
         if (u >= 0xDC00 && u <= 0xDFFF)
             return util_fail(d->err, UTIL_EFORMAT, q, "%s: lone low surrogate 0x%04X", what, u);
-        utf8 += u < 0x80 ? 1 : u < 0x800 ? 2 : 3;
+        n += u < 0x80 ? 1 : u < 0x800 ? 2 : 3;
         q += 2;
     }
-    TRY(spend(s, q + 2 - at, at));
-    char *o = util_arena_alloc(d->a, utf8 + 1);
-    if (!o)
-        return util_dec_oom(d);
+    *utf8 = n;
+    return 0;
+}
+
+/* Write the UTF-8 form of the string at p (checked by measure_utf16) and its terminator to o;
+ * the bytes written, terminator included. */
+static size_t put_utf8(const uint8_t *p, char *o)
+{
     size_t n = 0;
-    for (uint64_t k = at; k < q;) {
-        uint32_t c = be16(p + k);
-        k += 2;
+    for (uint32_t c; (c = be16(p)) != 0;) {
+        p += 2;
         if (c >= 0xD800 && c <= 0xDBFF) {
-            c = 0x10000 + ((c - 0xD800) << 10) + (be16(p + k) - 0xDC00u);
-            k += 2;
+            c = 0x10000 + ((c - 0xD800) << 10) + (be16(p) - 0xDC00u);
+            p += 2;
         }
         if (c < 0x80) {
             o[n++] = (char)c;
@@ -113,9 +136,8 @@ static int rd_utf16(sdec *s, uint64_t at, uint64_t end, const char *what, const 
             o[n++] = (char)(0x80 | (c & 0x3F));
         }
     }
-    o[n] = 0;
-    *out = o;
-    return 0;
+    o[n++] = 0;
+    return n;
 }
 
 /* §12.3 name table: u32 count, u32 size, count x (u32 name_offset, u32 string_index), names. */
@@ -134,6 +156,11 @@ static int dec_names(sdec *s, world_strg *g)
         return util_fail(d->err, UTIL_EFORMAT, coff,
                          "%u names do not fit in a name table of %u bytes", g->name_count,
                          g->name_table_size);
+    if (g->name_count)
+        TRY(spend(s,
+                  arena_bytes((uint64_t)g->name_count * sizeof *g->names) +
+                      arena_bytes((uint64_t)g->name_count * sizeof *g->name_index),
+                  coff, "name table"));
     TRY(util_dec_array(d, &g->names, g->name_count, sizeof *g->names));
     uint64_t *keys = NULL;
     TRY(util_dec_array(d, &keys, g->name_count, sizeof *keys));
@@ -156,7 +183,7 @@ static int dec_names(sdec *s, world_strg *g)
         if (!nul)
             return util_fail(d->err, UTIL_EFORMAT, at,
                              "name %u has no terminator before its name table ends", i);
-        TRY(spend(s, (uint64_t)(nul - (d->r.p + at)) + 1, at));
+        TRY(spend(s, (uint64_t)(nul - (d->r.p + at)) + 1, off, "name table"));
         n->name = (const char *)(d->r.p + at);
         keys[i] = (uint64_t)n->string_index << 32 | i;
     }
@@ -205,8 +232,18 @@ static int dec_table(sdec *s, world_strg *g, uint32_t k, uint64_t data_start, ui
         return util_fail(d->err, UTIL_EFORMAT, size_off,
                          "language %s table of %u bytes cannot hold %u string offsets", lang,
                          l->size, g->string_count);
+    char what[48];
+    snprintf(what, sizeof what, "language %s table", lang);
+    if (g->string_count)
+        TRY(spend(s,
+                  arena_bytes((uint64_t)g->string_count * sizeof *l->string_offsets) +
+                      arena_bytes((uint64_t)g->string_count * sizeof *l->strings) + ARENA_ALIGN,
+                  entry_off + 4, what));
     TRY(util_dec_array(d, &l->string_offsets, g->string_count, sizeof *l->string_offsets));
     TRY(util_dec_array(d, &l->strings, g->string_count, sizeof *l->strings));
+    /* The table's text goes in one arena block: each string costs its UTF-8 bytes, not a
+     * block of its own. */
+    uint64_t text = 0;
     for (uint32_t i = 0; i < g->string_count; i++) {
         uint64_t off = at + 4ull * i;
         const uint8_t *p = d->r.p + off;
@@ -216,9 +253,20 @@ static int dec_table(sdec *s, world_strg *g, uint32_t k, uint64_t data_start, ui
             return util_fail(d->err, UTIL_EFORMAT, off,
                              "language %s string %u at offset %u is outside its table (%u bytes)",
                              lang, i, o, l->size);
-        char what[48];
         snprintf(what, sizeof what, "language %s string %u", lang, i);
-        TRY(rd_utf16(s, at + o, end, what, &l->strings[i]));
+        uint64_t n = 0;
+        TRY(measure_utf16(d, at + o, end, what, &n));
+        TRY(spend(s, n + 1, off, what));
+        text += n + 1;
+    }
+    if (!g->string_count)
+        return 0;
+    char *o = util_arena_alloc(d->a, (size_t)text); /* text: within the budget */
+    if (!o)
+        return util_dec_oom(d);
+    for (uint32_t i = 0; i < g->string_count; i++) {
+        l->strings[i] = o;
+        o += put_utf8(d->r.p + at + l->string_offsets[i], o);
     }
     return 0;
 }
@@ -227,10 +275,19 @@ int world_strg_decode(world_strg *out, const uint8_t *buf, size_t len, util_aren
                       util_err *err)
 {
     memset(out, 0, sizeof *out);
-    sdec ss, *s = &ss;
+    sdec ss = {0}, *s = &ss;
     wdec *d = &s->d;
     TRY(util_dec_start(d, buf, len, &out->report, arena, err));
-    s->budget = (uint64_t)len * TEXT_BUDGET_FACTOR + TEXT_BUDGET_FLOOR;
+    s->cap = (uint64_t)len * BUDGET_FACTOR + BUDGET_FLOOR;
+    if (arena->limit) {
+        size_t used = arena->total + BUDGET_RESERVE;
+        uint64_t room = arena->limit > used ? arena->limit - used : 0;
+        if (room < s->cap) {
+            s->cap = room;
+            s->by_limit = 1;
+        }
+    }
+    s->budget = s->cap;
     world_strg *g = out;
 
     TRY(util_rd_u32(&d->r, &g->magic, err));
@@ -251,6 +308,9 @@ int world_strg_decode(world_strg *out, const uint8_t *buf, size_t len, util_aren
     TRY(util_rd_u32(&d->r, &g->string_count, err));
     size_t entry = mp2 ? LANG_ENTRY_MP2 : LANG_ENTRY_MP1;
     TRY(util_rd_check_count(&d->r, g->language_count, entry, "language", err));
+    if (g->language_count)
+        TRY(spend(s, arena_bytes((uint64_t)g->language_count * sizeof *g->languages), 8,
+                  "language table"));
     TRY(util_dec_array(d, &g->languages, g->language_count, sizeof *g->languages));
     for (uint32_t k = 0; k < g->language_count; k++) {
         world_strg_lang *l = &g->languages[k];

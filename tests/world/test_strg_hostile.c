@@ -109,6 +109,114 @@ static void test_name_lookup(void **state)
     util_wr_free(&w);
 }
 
+/* ---- languages sharing one table -------------------------------------------------------- */
+
+#define SHARED_N 10000 /* strings of the shared table */
+
+/* Metroid Prime, `langs` languages L000.. all at offset 0: one table of SHARED_N string
+ * offsets that all point at one empty string. */
+static void build_shared(util_wr *w, uint32_t langs)
+{
+    util_wr_u32(w, 0x87654321u);
+    util_wr_u32(w, 0);
+    util_wr_u32(w, langs);
+    util_wr_u32(w, SHARED_N);
+    for (uint32_t k = 0; k < langs; k++) {
+        char fc[5] = {'L', (char)('0' + k / 100), (char)('0' + k / 10 % 10), (char)('0' + k % 10),
+                      0};
+        put_fourcc(w, fc);
+        util_wr_u32(w, 0);
+    }
+    util_wr_u32(w, 4 * SHARED_N + 2);
+    for (uint32_t i = 0; i < SHARED_N; i++)
+        util_wr_u32(w, 4 * SHARED_N);
+    util_wr_u16(w, 0);
+    assert_false(w->failed);
+}
+
+/* One language may point all its strings at one string (10000 strings from 40 KB: 13 bytes
+ * each decoded, under four times the size); 64 languages sharing that table pass the budget at
+ * the second language, a decode error at its offset field (16 + 8 + 4), before its arrays are
+ * allocated. */
+static void test_shared_table(void **state)
+{
+    (void)state;
+    util_wr w;
+    util_wr_init(&w);
+    build_shared(&w, 1);
+    util_arena a;
+    util_err err;
+    world_strg s;
+    assert_int_equal(decode(&s, &w, &a, &err), 0);
+    assert_string_equal(s.languages[0].strings[SHARED_N - 1], "");
+    util_arena_free(&a);
+    util_wr_free(&w);
+
+    util_wr_init(&w);
+    build_shared(&w, 64);
+    int rc = decode(&s, &w, &a, &err);
+    if (rc != UTIL_EFORMAT || err.offset != 28)
+        fail_msg("rc %d @%llu: %s", rc, (unsigned long long)err.offset, err.msg);
+    assert_non_null(strstr(err.msg, "language L001 table"));
+    assert_non_null(strstr(err.msg, "4 times the file's size"));
+    util_arena_free(&a);
+    util_wr_free(&w);
+}
+
+/* ---- back to back, and the arena's limit ------------------------------------------------ */
+
+#define FLAT_N 20000 /* empty strings per table: the cheapest bytes per string */
+
+/* Metroid Prime, ENGL and FREN, each its own table of FLAT_N empty strings, back to back. */
+static void build_flat(util_wr *w)
+{
+    util_wr_u32(w, 0x87654321u);
+    util_wr_u32(w, 0);
+    util_wr_u32(w, 2);
+    util_wr_u32(w, FLAT_N);
+    uint32_t size = 4 * FLAT_N + 2 * FLAT_N;
+    put_fourcc(w, "ENGL");
+    util_wr_u32(w, 0);
+    put_fourcc(w, "FREN");
+    util_wr_u32(w, 4 + size);
+    for (int k = 0; k < 2; k++) {
+        util_wr_u32(w, size);
+        for (uint32_t i = 0; i < FLAT_N; i++)
+            util_wr_u32(w, 4 * FLAT_N + 2 * i);
+        for (uint32_t i = 0; i < FLAT_N; i++)
+            util_wr_u16(w, 0);
+    }
+    assert_false(w->failed);
+}
+
+/* Each string used once always fits the budget, however small; an arena limit below what the
+ * strings take is a decode error naming the memory budget, not an allocation failure. */
+static void test_flat_and_limit(void **state)
+{
+    (void)state;
+    util_wr w;
+    util_wr_init(&w);
+    build_flat(&w);
+    util_arena a;
+    util_err err;
+    world_strg s;
+    assert_int_equal(decode(&s, &w, &a, &err), 0);
+    assert_int_equal(s.report.warning_count, 0);
+    assert_string_equal(s.languages[1].strings[FLAT_N - 1], "");
+    util_arena_free(&a);
+
+    util_arena_init(&a);
+    a.limit = w.len * 2;
+    util_err_clear(&err);
+    int rc = world_strg_decode(&s, w.buf, w.len, &a, &err);
+    if (rc != UTIL_EFORMAT)
+        fail_msg("rc %d @%llu: %s", rc, (unsigned long long)err.offset, err.msg);
+    assert_non_null(strstr(err.msg, "memory budget"));
+    assert_true(a.total <= a.limit);
+    util_arena_free(&a);
+    util_wr_free(&w);
+}
+
 /* ---- a language twice ------------------------------------------------------------------- */
 
 /* Metroid Prime: ENGL, FREN, ENGL, one string each ("A", "B", "C"), back to back. Decoded
@@ -192,8 +300,8 @@ static void test_name_table_size_past(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_name_lookup),
-        cmocka_unit_test(test_language_twice),
+        cmocka_unit_test(test_name_lookup),          cmocka_unit_test(test_shared_table),
+        cmocka_unit_test(test_flat_and_limit),       cmocka_unit_test(test_language_twice),
         cmocka_unit_test(test_name_table_size_past),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
