@@ -38,34 +38,52 @@ rows_ AS (
     FROM hit h
     LEFT JOIN thr t ON t.game = h.game AND t.mlvl_id = h.mlvl_id AND t.content_id = h.content_id
                    AND t.area_index = h.area_index AND t.layer_index = h.layer_index
+),
+-- the releases of each MLVL content that holds a hit, looked up once per content
+content_rel AS (
+    SELECT DISTINCT c.content_id, rl.label
+    FROM (SELECT DISTINCT content_id FROM hit) c
+    JOIN pak_entries e ON e.content_id = c.content_id
+    JOIN paks p ON p.pak_id = e.pak_id
+    JOIN releases rl ON rl.release_id = p.release_id
+),
+-- the releases of each output row (whatever its content and MREA) in label order, made in
+-- one sorted pass over the rows rather than one scan of them per output row
+rel AS (
+    SELECT DISTINCT game, mlvl_id, area_index, layer_index, through,
+           group_concat(label, ', ') OVER (
+               PARTITION BY game, mlvl_id, area_index, layer_index, through ORDER BY label
+               ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS releases
+    FROM (SELECT DISTINCT x.game, x.mlvl_id, x.area_index, x.layer_index, x.through, c.label
+          FROM rows_ x
+          JOIN content_rel c ON c.content_id = x.content_id)
+),
+out_ AS (
+    SELECT r.game,
+           max(w.name) AS world,
+           r.area_index,
+           max(a.name) AS area,
+           r.layer_index,
+           max(l.name) AS layer,
+           CASE WHEN r.layer_index < 0 THEN 1 ELSE max(l.active) END AS active,
+           r.mlvl_id,
+           (SELECT n.label FROM asset_label n WHERE n.asset_id = r.mlvl_id) AS mlvl_id_name,
+           a.mrea_id,
+           (SELECT n.label FROM asset_label n WHERE n.asset_id = a.mrea_id) AS mrea_id_name,
+           r.through,
+           (SELECT n.label FROM asset_label n WHERE n.asset_id = r.through) AS through_name
+    FROM rows_ r
+    JOIN worlds w ON w.game = r.game AND w.mlvl_id = r.mlvl_id AND w.content_id = r.content_id
+    JOIN areas a ON a.game = r.game AND a.mlvl_id = r.mlvl_id AND a.content_id = r.content_id
+                AND a.area_index = r.area_index
+    LEFT JOIN area_layers l ON l.game = r.game AND l.mlvl_id = r.mlvl_id
+                           AND l.content_id = r.content_id AND l.area_index = r.area_index
+                           AND l.layer_index = r.layer_index
+    GROUP BY r.game, r.mlvl_id, r.area_index, r.layer_index, r.through, a.mrea_id
 )
-SELECT r.game,
-       max(w.name) AS world,
-       r.area_index,
-       max(a.name) AS area,
-       r.layer_index,
-       max(l.name) AS layer,
-       CASE WHEN r.layer_index < 0 THEN 1 ELSE max(l.active) END AS active,
-       r.mlvl_id,
-       (SELECT n.label FROM asset_label n WHERE n.asset_id = r.mlvl_id) AS mlvl_id_name,
-       a.mrea_id,
-       (SELECT n.label FROM asset_label n WHERE n.asset_id = a.mrea_id) AS mrea_id_name,
-       r.through,
-       (SELECT n.label FROM asset_label n WHERE n.asset_id = r.through) AS through_name,
-       (SELECT group_concat(label, ', ')
-        FROM (SELECT DISTINCT rl.label FROM rows_ x
-              JOIN pak_entries e ON e.content_id = x.content_id
-              JOIN paks p ON p.pak_id = e.pak_id
-              JOIN releases rl ON rl.release_id = p.release_id
-              WHERE x.game = r.game AND x.mlvl_id = r.mlvl_id AND x.area_index = r.area_index
-                AND x.layer_index = r.layer_index AND x.through IS r.through
-              ORDER BY rl.label)) AS releases
-FROM rows_ r
-JOIN worlds w ON w.game = r.game AND w.mlvl_id = r.mlvl_id AND w.content_id = r.content_id
-JOIN areas a ON a.game = r.game AND a.mlvl_id = r.mlvl_id AND a.content_id = r.content_id
-            AND a.area_index = r.area_index
-LEFT JOIN area_layers l ON l.game = r.game AND l.mlvl_id = r.mlvl_id
-                       AND l.content_id = r.content_id AND l.area_index = r.area_index
-                       AND l.layer_index = r.layer_index
-GROUP BY r.game, r.mlvl_id, r.area_index, r.layer_index, r.through, a.mrea_id
-ORDER BY r.game, world, r.mlvl_id, r.area_index, r.layer_index, r.through;
+SELECT o.game, o.world, o.area_index, o.area, o.layer_index, o.layer, o.active, o.mlvl_id,
+       o.mlvl_id_name, o.mrea_id, o.mrea_id_name, o.through, o.through_name, g.releases
+FROM out_ o
+LEFT JOIN rel g ON g.game = o.game AND g.mlvl_id = o.mlvl_id AND g.area_index = o.area_index
+               AND g.layer_index = o.layer_index AND g.through IS o.through
+ORDER BY o.game, o.world, o.mlvl_id, o.area_index, o.layer_index, o.through, o.mrea_id;
