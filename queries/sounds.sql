@@ -50,22 +50,37 @@ first_play AS (
                                    ORDER BY p.ancs_id, p.char_index, p.anim_index,
                                             p.content_id) AS nth
     FROM plays p
+),
+-- per sound: its characters and its first play, each made once for every sound rather than
+-- looked up through every play per sound
+chars AS (
+    SELECT game, sound_id, count(*) AS characters
+    FROM (SELECT DISTINCT p.game, p.sound_id, p.ancs_id, p.char_index FROM plays p)
+    GROUP BY game, sound_id
+),
+example AS (
+    SELECT f.game, f.sound_id,
+           'ANCS ' || printf('%08X', f.ancs_id) || ' character ' || f.char_index
+               || ifnull(' ''' || c.name || '''', '') || ' > animation ' || f.anim_index
+               || ifnull(' ''' || a.name || '''', '') AS example
+    FROM first_play f
+    LEFT JOIN characters c ON c.game = f.game AND c.ancs_id = f.ancs_id
+                          AND c.content_id = f.content_id AND c.char_index = f.char_index
+    LEFT JOIN animations a ON a.game = f.game AND a.ancs_id = f.ancs_id
+                          AND a.content_id = f.content_id AND a.anim_index = f.anim_index
+    WHERE f.nth = 1
+),
+counted AS (
+    SELECT n.game, n.sound_id, count(*) AS nodes
+    FROM nodes n
+    GROUP BY n.game, n.sound_id
 )
 SELECT n.game,
        printf('0x%08X', n.sound_id) AS sound_id,
-       count(*) AS nodes,
-       (SELECT count(*) FROM (SELECT DISTINCT p.ancs_id, p.char_index FROM plays p
-                              WHERE p.game = n.game AND p.sound_id = n.sound_id))
-           AS characters,
-       (SELECT 'ANCS ' || printf('%08X', f.ancs_id) || ' character ' || f.char_index
-               || ifnull(' ''' || c.name || '''', '') || ' > animation ' || f.anim_index
-               || ifnull(' ''' || a.name || '''', '')
-        FROM first_play f
-        LEFT JOIN characters c ON c.game = f.game AND c.ancs_id = f.ancs_id
-                              AND c.content_id = f.content_id AND c.char_index = f.char_index
-        LEFT JOIN animations a ON a.game = f.game AND a.ancs_id = f.ancs_id
-                              AND a.content_id = f.content_id AND a.anim_index = f.anim_index
-        WHERE f.game = n.game AND f.sound_id = n.sound_id AND f.nth = 1) AS example
-FROM nodes n
-GROUP BY n.game, n.sound_id
+       n.nodes AS nodes,
+       ifnull(c.characters, 0) AS characters,
+       x.example AS example
+FROM counted n
+LEFT JOIN chars c ON c.game = n.game AND c.sound_id = n.sound_id
+LEFT JOIN example x ON x.game = n.game AND x.sound_id = n.sound_id
 ORDER BY n.game, n.sound_id;
