@@ -177,3 +177,12 @@ jm_node *tu_truth_load(int *failed)
     *failed = t == NULL;
     return t;
 }
+
+void tu_assert_linear(const char *what, long n, long small, long big)
+{
+    double ratio = (double)big / (double)(small ? small : 1);
+    print_message("%s: %ld steps for %ld, %ld for %ld (ratio %.2f)\n", what, small, n, big, 4 * n,
+                  ratio);
+    if (ratio > 6.0)
+        fail_msg("%s: 4x the input cost %.2fx the work (linear is ~4, quadratic ~16)", what, ratio);
+}

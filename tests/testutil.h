@@ -42,6 +42,11 @@ int tu_run(const char *cmd, char **out);
 /* Remove a folder and everything in it (rm -rf); the exit status, or -1. */
 int tu_remove_tree(const char *dir);
 
+/* Fail unless growing the input 4 times (n, then 4n: areas, animations, sounds) grew the work
+ * counted (SQLite steps, probes) about 4 times too: big / small at most 6, where linear work
+ * gives about 4 and quadratic about 16. Prints both counts and the ratio. */
+void tu_assert_linear(const char *what, long n, long small, long big);
+
 /* The entry at table index `index` of the PAK at path, inflated (pak_inflate); the entry must
  * have asset ID id and, unless type is 0, that type. Fails the running test otherwise; the
  * caller free()s. */

@@ -262,8 +262,8 @@ static int other_reading(const char *s, uint32_t *out)
     return 1;
 }
 
-static int name_reading(struct db *d, const char *arg, const char *type, uint32_t *id,
-                        char *what, size_t size);
+static int name_reading(struct db *d, const char *arg, const char *type, uint32_t *id, char *what,
+                        size_t size);
 
 void cli_query_explain_empty(struct db *d, const char *qname, const cli_query_info *q, int argc,
                              char **argv)
@@ -284,7 +284,9 @@ void cli_query_explain_empty(struct db *d, const char *qname, const cli_query_in
         if (where_is(d, id, &w) != 0 || w.found)
             continue;
         char buf[8], what[320];
-        const char *t = place ? place : type ? type : type_of_param(q->params[i].name, buf, sizeof buf);
+        const char *t = place  ? place
+                        : type ? type
+                               : type_of_param(q->params[i].name, buf, sizeof buf);
         int named = strcmp(q->params[i].name, "NAME_OR_ID") != 0 &&
                     name_reading(d, argv[i], t, &alt, what, sizeof what);
         if (named) {
@@ -292,7 +294,8 @@ void cli_query_explain_empty(struct db *d, const char *qname, const cli_query_in
             cli_error("query %s: '%s' was read as the ID 0x%08" PRIX32 ", which no PAK holds; "
                       "it is also the name of %s: give its ID, %08" PRIX32,
                       qname, argv[i], id, what, alt);
-        } else if (other_reading(argv[i], &alt) && alt != id && where_is(d, alt, &w) == 0 && w.found) {
+        } else if (other_reading(argv[i], &alt) && alt != id && where_is(d, alt, &w) == 0 &&
+                   w.found) {
             const char *base = strrchr(w.path, '/');
             base = base ? base + 1 : w.path;
             char more[48] = "";
@@ -491,8 +494,7 @@ static int name_row(void *ctx, int ncols, const db_cell *c)
 
 /* The assets (of type, when given) that arg names, into h: 0, or a SQLite or memory
  * failure (e says which). */
-static int find_names(struct db *d, const char *arg, const char *type, name_hits *h,
-                      util_err *e)
+static int find_names(struct db *d, const char *arg, const char *type, name_hits *h, util_err *e)
 {
     const char *base = arg + strlen(arg);
     while (base > arg && base[-1] != '/' && base[-1] != '\\')
@@ -520,8 +522,8 @@ static int find_names(struct db *d, const char *arg, const char *type, name_hits
 
 /* 1 when arg is the name of exactly one asset (of type, when given): its ID and a
  * description ("MREA 1234ABCD Main Plaza"); 0 otherwise. */
-static int name_reading(struct db *d, const char *arg, const char *type, uint32_t *id,
-                        char *what, size_t size)
+static int name_reading(struct db *d, const char *arg, const char *type, uint32_t *id, char *what,
+                        size_t size)
 {
     name_hits h;
     util_err e;

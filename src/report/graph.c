@@ -331,8 +331,8 @@ typedef struct who_row {
     int other;        /* the referrer is no ANCS (src_type, src_id: an MLVL's area and layer) */
     char src_type[8]; /* of other rows */
     uint32_t src_id;
-    char world[96];  /* an MLVL's name; "" when none */
-    char place[160]; /* the via of other rows (area and layer) */
+    char world[96];     /* an MLVL's name; "" when none */
+    char place[160];    /* the via of other rows (area and layer) */
     char ancs_name[96]; /* ancs_id_name; "" when none */
 } who_row;
 
@@ -458,8 +458,7 @@ int graph_add_who(graph *g, struct db *d, const char *type, uint32_t id, long *f
         int from, to;
         char label[96];
         snprintf(label, sizeof label, "%s (no character)", w.rows[i].via);
-        rc = node_get(g, "ANCS", w.rows[i].game, w.rows[i].ancs_id, 0, w.rows[i].ancs_name,
-                      &from);
+        rc = node_get(g, "ANCS", w.rows[i].game, w.rows[i].ancs_id, 0, w.rows[i].ancs_name, &from);
         if (!rc)
             rc = node_get(g, type, w.rows[i].game, id, 0, target_name, &to);
         if (!rc)

@@ -124,12 +124,7 @@ static long sounds_steps(int n)
 static void test_sounds_linear(void **state)
 {
     (void)state;
-    long small = sounds_steps(100), big = sounds_steps(400);
-    double ratio = (double)big / (double)(small ? small : 1);
-    print_message("sounds steps: %ld for 100 sounds, %ld for 400 (ratio %.2f)\n", small, big,
-                  ratio);
-    if (ratio > 6.0)
-        fail_msg("4x the sounds cost %.2fx the steps (linear is ~4, quadratic ~16)", ratio);
+    tu_assert_linear("sounds", 100, sounds_steps(100), sounds_steps(400));
 }
 
 int main(void)

@@ -170,12 +170,7 @@ static long where_loaded_steps(int n)
 static void test_where_loaded_linear(void **state)
 {
     (void)state;
-    long small = where_loaded_steps(150), big = where_loaded_steps(600);
-    double ratio = (double)big / (double)(small ? small : 1);
-    print_message("where-loaded steps: %ld for 150 areas, %ld for 600 (ratio %.2f)\n", small, big,
-                  ratio);
-    if (ratio > 6.0)
-        fail_msg("4x the areas cost %.2fx the steps (linear is ~4, quadratic ~16)", ratio);
+    tu_assert_linear("where-loaded (areas)", 150, where_loaded_steps(150), where_loaded_steps(600));
 }
 
 int main(void)
