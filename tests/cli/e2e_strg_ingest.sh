@@ -19,19 +19,10 @@ set -u
 . "$(dirname "$0")/lib.sh"
 need_tools python3 sqlite3
 mkdir -p "$T/p" "$T/q"
-python3 - "$T/p/Strg.pak" "$T/q/Big.pak" <<'PY'
+python3 - "$T/p/Strg.pak" "$T/q/Big.pak" "$ROOT/tests/cli" <<'PY'
 import struct, sys
-
-def pak(entries):
-    head = struct.pack(">IIII", 0x00030005, 0, 0, len(entries))
-    off = (len(head) + 20 * len(entries) + 31) & ~31
-    table, data = b"", b""
-    for typ, aid, body in entries:
-        body = body + b"\xff" * ((-len(body)) % 32)
-        table += struct.pack(">I4sIII", 0, typ, aid, len(body), off + len(data))
-        data += body
-    out = head + table
-    return out + b"\xff" * (off - len(out)) + data
+sys.path.insert(0, sys.argv[3])
+from worldbytes import pak  # noqa: E402
 
 def table(texts):
     enc = [t.encode("utf-16-be") + b"\0\0" for t in texts]
