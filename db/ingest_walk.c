@@ -317,6 +317,25 @@ static int add_image(iw_list *l, const char *path, util_err *err)
     r->whole = 1;
     r->game = iw_game_of_code(dk->header.game_code);
     r->image = dk;
+    /* FST entries left out for their names: a row each (the first DISC_FST_SKIPS_LISTED, then
+     * one for the rest), at the name; the rest of the disc is read */
+    for (uint32_t i = 0; i < dk->fst.skipped_listed && !rc; i++) {
+        const disc_fst_skip *k = &dk->fst.skipped[i];
+        rc = fault(l, path, ri, "pak", k->name_offset,
+                   "FST entry %" PRIu32 " (at 0x%" PRIx64 "): %s name \"%s\" is empty, a dot "
+                   "name or holds '/': left out%s; the rest of the disc is read",
+                   k->index, k->entry_offset, k->is_dir ? "directory" : "file", k->name,
+                   k->is_dir ? " with everything below it" : "");
+    }
+    if (!rc && dk->fst.skipped_count > dk->fst.skipped_listed)
+        rc = fault(l, path, ri, "pak", dk->header.fst_offset,
+                   "FST: %" PRIu32 " more entries left out for their names (the first %" PRIu32
+                   " are listed)",
+                   dk->fst.skipped_count - dk->fst.skipped_listed, dk->fst.skipped_listed);
+    if (rc) {
+        free(abs);
+        return rc;
+    }
     const disc_file **first_of_path = NULL;
     if ((rc = same_paths(dk, &first_of_path, err)) != 0) {
         free(abs);

@@ -18,10 +18,11 @@
 /* Bytes disc_sniff wants to see (NKit's mark sits at 0x200; the header is 0x440). */
 #define DISC_SNIFF_SIZE DISC_HEADER_SIZE
 /* Caps on what a hostile header may make us allocate: retail FSTs are tens of KiB. */
-#define DISC_MAX_FST_SIZE   (16u << 20)
-#define DISC_MAX_PATH       1024u       /* bytes of one "dir/sub/name", terminator excluded */
-#define DISC_MAX_PATH_BYTES (64u << 20) /* all paths of one FST together */
-#define DISC_MAX_DEPTH      64u         /* folder depth walked in an extracted disc */
+#define DISC_MAX_FST_SIZE     (16u << 20)
+#define DISC_MAX_PATH         1024u       /* bytes of one "dir/sub/name", terminator excluded */
+#define DISC_MAX_PATH_BYTES   (64u << 20) /* all paths of one FST together */
+#define DISC_FST_SKIPS_LISTED 64u         /* entries left out for their names, listed one by one */
+#define DISC_MAX_DEPTH        64u         /* folder depth walked in an extracted disc */
 /* Decompressed container blocks kept between reads when the caller gives no budget. */
 #define DISC_CACHE_DEFAULT (8u << 20)
 /* Largest GCZ or CISO block and WIA/RVZ chunk accepted, so the most one decoded unit a
@@ -88,19 +89,34 @@ typedef struct disc_file {
     int in_bounds;         /* offset + length <= image size; else disc_file_open refuses it */
 } disc_file;
 
+/* An FST entry left out for its name (empty, "." or "..", or holding '/', which no path can
+ * carry): a file, or a directory with everything below it. */
+typedef struct disc_fst_skip {
+    uint32_t index;        /* FST entry index */
+    uint64_t entry_offset; /* image offset of its FST entry */
+    uint64_t name_offset;  /* image offset of its name */
+    int is_dir;
+    char name[68]; /* the name (its first 64 bytes), as stored */
+} disc_fst_skip;
+
 typedef struct disc_fst {
     uint32_t entry_count; /* entries, root included (extracted disc: 0) */
     uint32_t dir_count;   /* directories, root excluded */
     uint32_t file_count;
-    disc_file *files;       /* file_count files in FST (pre-)order */
-    uint32_t out_of_bounds; /* files whose bytes run past the end of the image */
+    disc_file *files;        /* file_count files in FST (pre-)order */
+    uint32_t out_of_bounds;  /* files whose bytes run past the end of the image */
+    uint32_t skipped_count;  /* entries left out for their names */
+    disc_fst_skip *skipped;  /* the first skipped_listed of them, in FST order */
+    uint32_t skipped_listed; /* at most DISC_FST_SKIPS_LISTED */
 } disc_fst;
 
 /* Parse the FST in fst[0..len), which sits at offset base of an image of image_size bytes
  * (base is added to every error offset and entry_offset). Everything lives in arena a.
+ * An entry whose name is empty, "." or "..", or holds '/' is left out (a directory with
+ * everything below it) and listed in skipped; the rest of the disc is read.
  * One bad FST is one UTIL_EFORMAT naming the byte offset of the fault: root not a directory,
  * entry count larger than the FST, a name offset past the name table or a name running past
- * it, an empty name, "." or "..", a name holding '/', a directory whose parent index is not
+ * it, a directory whose parent index is not
  * the directory holding it or whose next index points backwards or past its parent's end, a
  * path longer than DISC_MAX_PATH. A file past the end of the image only clears its
  * in_bounds. UTIL_ENOMEM from the arena. */

@@ -1,5 +1,6 @@
 /* disc_fst.c — the GameCube file system table (docs/formats.md §10): entries checked one by one
  * against the FST and the image before use, files listed with their full paths. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,13 +30,18 @@ typedef struct walk {
     open_dir *stack; /* count entries at most: each directory is open once */
     uint32_t depth;
     uint32_t nfiles;     /* files seen by the last walk */
+    uint32_t nskipped;   /* entries it left out for their names */
     uint64_t path_bytes; /* their paths' bytes, terminators included */
     char path[DISC_MAX_PATH + 1];
 } walk;
 
+#define BAD_NAME 1 /* take_name: a name no path can carry (the entry is left out) */
+
 /* Check entry i's name and append it to w->path after the open directory's path; *len_out
- * is the new path length. */
-static int take_name(walk *w, uint32_t i, size_t *len_out, util_err *err)
+ * is the new path length. BAD_NAME (err untouched, *name_out and *name_at set) for an empty
+ * name, "." or "..", or one holding '/'. */
+static int take_name(walk *w, uint32_t i, size_t *len_out, const char **name_out,
+                     uint64_t *name_at_out, util_err *err)
 {
     const uint8_t *e = w->fst + (size_t)i * ENTRY_SIZE;
     uint64_t eoff = w->base + (uint64_t)i * ENTRY_SIZE;
@@ -51,9 +57,11 @@ static int take_name(walk *w, uint32_t i, size_t *len_out, util_err *err)
         return util_fail(err, UTIL_EFORMAT, name_at,
                          "FST entry %u: its name runs past the end of the name table", i);
     size_t nlen = (size_t)(nul - name);
-    if (nlen == 0 || strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || memchr(name, '/', nlen))
-        return util_fail(err, UTIL_EFORMAT, name_at,
-                         "FST entry %u: name \"%.64s\" is empty, a dot name or holds '/'", i, name);
+    if (nlen == 0 || strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || memchr(name, '/', nlen)) {
+        *name_out = name;
+        *name_at_out = name_at;
+        return BAD_NAME;
+    }
     size_t prefix = w->stack[w->depth - 1].path_len;
     size_t sep = prefix ? 1 : 0;
     if (nlen > DISC_MAX_PATH - prefix - sep)
@@ -72,7 +80,7 @@ static int take_name(walk *w, uint32_t i, size_t *len_out, util_err *err)
 static int walk_entries(walk *w, disc_fst *out, char *pool, util_err *err)
 {
     uint64_t path_bytes = 0;
-    uint32_t nfiles = 0, ndirs = 0, oob = 0;
+    uint32_t nfiles = 0, ndirs = 0, oob = 0, nskip = 0;
     w->depth = 1;
     w->stack[0] = (open_dir){0, w->count, 0};
     for (uint32_t i = 1; i < w->count; i++) {
@@ -81,11 +89,33 @@ static int walk_entries(walk *w, disc_fst *out, char *pool, util_err *err)
         const uint8_t *e = w->fst + (size_t)i * ENTRY_SIZE;
         uint64_t eoff = w->base + (uint64_t)i * ENTRY_SIZE;
         size_t plen = 0;
-        int rc = take_name(w, i, &plen, err);
-        if (rc)
+        const char *bad = NULL;
+        uint64_t bad_at = 0;
+        int rc = take_name(w, i, &plen, &bad, &bad_at, err);
+        if (rc && rc != BAD_NAME)
             return rc;
         const open_dir *top = &w->stack[w->depth - 1];
         uint32_t word1 = be32(e + 4), word2 = be32(e + 8);
+        if (rc == BAD_NAME && (e[0] == 0 || e[0] == 1)) {
+            /* left out; a directory's extent is checked as any directory's, then skipped */
+            if (e[0] == 1 && (word1 != top->index || word2 <= i || word2 > top->end))
+                return util_fail(err, UTIL_EFORMAT, eoff + 4,
+                                 "FST entry %u: directory (left out for its name) has parent "
+                                 "index %u and next index %u, which do not fit directory %u",
+                                 i, word1, word2, top->index);
+            if (out && nskip < DISC_FST_SKIPS_LISTED) {
+                disc_fst_skip *k = &out->skipped[nskip];
+                k->index = i;
+                k->entry_offset = eoff;
+                k->name_offset = bad_at;
+                k->is_dir = e[0] == 1;
+                snprintf(k->name, sizeof k->name, "%.64s", bad);
+            }
+            nskip++;
+            if (e[0] == 1)
+                i = word2 - 1; /* past its last descendant */
+            continue;
+        }
         if (e[0] == 1) {
             if (word1 != top->index)
                 return util_fail(err, UTIL_EFORMAT, eoff + 4,
@@ -130,11 +160,14 @@ static int walk_entries(walk *w, disc_fst *out, char *pool, util_err *err)
         }
     }
     w->nfiles = nfiles;
+    w->nskipped = nskip;
     w->path_bytes = path_bytes;
     if (out) {
         out->file_count = nfiles;
         out->dir_count = ndirs;
         out->out_of_bounds = oob;
+        out->skipped_count = nskip;
+        out->skipped_listed = nskip < DISC_FST_SKIPS_LISTED ? nskip : DISC_FST_SKIPS_LISTED;
     }
     return 0;
 }
@@ -176,11 +209,14 @@ int disc_fst_parse(disc_fst *out, const uint8_t *fst, size_t len, uint64_t base,
     size_t path_bytes = (size_t)w->path_bytes;
     disc_file *files = util_arena_array(a, nfiles ? nfiles : 1, sizeof *files);
     char *pool = util_arena_alloc(a, path_bytes ? path_bytes : 1);
-    if (!files || !pool) {
+    uint32_t listed = w->nskipped < DISC_FST_SKIPS_LISTED ? w->nskipped : DISC_FST_SKIPS_LISTED;
+    disc_fst_skip *skipped = util_arena_array(a, listed ? listed : 1, sizeof *skipped);
+    if (!files || !pool || !skipped) {
         rc = util_fail(err, UTIL_ENOMEM, base, "out of memory for %u file entries", nfiles);
         goto done;
     }
     out->files = files;
+    out->skipped = skipped;
     rc = walk_entries(w, out, pool, err);
     if (rc)
         goto done;

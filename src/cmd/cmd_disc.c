@@ -175,10 +175,20 @@ static int disc_list(int argc, char **argv)
         }
         rows = out_finish(t);
     }
-    int oob = d->fst.out_of_bounds != 0;
-    if (oob)
-        fprintf(stderr, "ancsdb: warning: %s: %" PRIu32 " file(s) lie past the end of the image\n",
+    int oob = d->fst.out_of_bounds != 0 || d->fst.skipped_count != 0;
+    if (d->fst.out_of_bounds)
+        cli_say(stderr, "ancsdb: warning: %s: %" PRIu32 " file(s) lie past the end of the image\n",
                 path, d->fst.out_of_bounds);
+    for (uint32_t i = 0; i < d->fst.skipped_listed; i++)
+        cli_say(stderr,
+                "ancsdb: warning: %s: FST entry %" PRIu32 " left out: %s name \"%s\" is empty, a "
+                "dot name or holds '/'\n",
+                path, d->fst.skipped[i].index, d->fst.skipped[i].is_dir ? "directory" : "file",
+                d->fst.skipped[i].name);
+    if (d->fst.skipped_count > d->fst.skipped_listed)
+        cli_say(stderr,
+                "ancsdb: warning: %s: %" PRIu32 " more FST entries left out for their names\n",
+                path, d->fst.skipped_count - d->fst.skipped_listed);
     disc_close(d);
     if (rows < 0 || fflush(stdout) != 0) {
         cli_error("disc list: cannot write the output");

@@ -2,7 +2,8 @@
  * folders, zero-length files, names differing only in case, each file's bytes as a byte
  * source; and every kind of hostile FST (past the end of the image, a name offset past the
  * table, a next index going backwards or past its parent, a parent loop, too many entries),
- * a file past the end, a truncated image, every prefix of an FST. */
+ * a file past the end, a truncated image, every prefix of an FST; an entry whose name no path
+ * can carry left out, the rest read. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -213,12 +214,65 @@ static void test_name_offset_past_table(void **state)
 static void test_bad_names(void **state)
 {
     (void)state;
+    /* a file named "", ".", "..", "a/b": left out (listed in skipped, at its name), the file
+     * beside it read */
     static const char names[] = "ok\0\0.\0..\0a/b";
     static const uint32_t bad[] = {3, 4, 6, 9}; /* "", ".", "..", "a/b" */
+    static const char *const bad_name[] = {"", ".", "..", "a/b"};
     for (size_t i = 0; i < 4; i++) {
         ent e[] = {{1, 0, 0, 3}, {0, 0, 0x600, 1}, {0, bad[i], 0x601, 1}};
         uint8_t *img = make_image(0x700, e, 3, names, sizeof names);
-        expect_open_fails(img, 0x700, UTIL_EFORMAT, FST_AT + 3 * 12 + bad[i]);
+        disc_image *d = NULL;
+        assert_int_equal(disc_open_mem(&d, img, 0x700, NULL), 0);
+        assert_int_equal(d->fst.file_count, 1);
+        assert_string_equal(d->fst.files[0].path, "ok");
+        assert_int_equal(d->fst.skipped_count, 1);
+        assert_int_equal(d->fst.skipped_listed, 1);
+        assert_int_equal(d->fst.skipped[0].index, 2);
+        assert_int_equal(d->fst.skipped[0].entry_offset, FST_AT + 2 * 12);
+        assert_int_equal(d->fst.skipped[0].name_offset, FST_AT + 3 * 12 + bad[i]);
+        assert_false(d->fst.skipped[0].is_dir);
+        assert_string_equal(d->fst.skipped[0].name, bad_name[i]);
+        disc_close(d);
+        free(img);
+    }
+    /* a directory named "..": left out with everything below it; the file after it read */
+    {
+        static const char dnames[] = "..\0in.pak\0after.pak";
+        ent e[] = {{1, 0, 0, 4}, {1, 0, 0, 3}, {0, 3, 0x600, 1}, {0, 10, 0x601, 1}};
+        uint8_t *img = make_image(0x700, e, 4, dnames, sizeof dnames);
+        disc_image *d = NULL;
+        assert_int_equal(disc_open_mem(&d, img, 0x700, NULL), 0);
+        assert_int_equal(d->fst.file_count, 1);
+        assert_string_equal(d->fst.files[0].path, "after.pak");
+        assert_int_equal(d->fst.skipped_count, 1);
+        assert_true(d->fst.skipped[0].is_dir);
+        assert_int_equal(d->fst.skipped[0].name_offset, FST_AT + 4 * 12);
+        disc_close(d);
+        /* its next index past its parent's end: the FST is refused, at the entry's words */
+        e[1].w2 = 5;
+        free(img);
+        img = make_image(0x700, e, 4, dnames, sizeof dnames);
+        expect_open_fails(img, 0x700, UTIL_EFORMAT, FST_AT + 1 * 12 + 4);
+        free(img);
+    }
+    /* more than DISC_FST_SKIPS_LISTED: all counted, the first listed */
+    {
+        enum { N = DISC_FST_SKIPS_LISTED + 6 };
+        ent e[N + 2];
+        e[0] = (ent){1, 0, 0, N + 2};
+        e[1] = (ent){0, 0, 0x600, 1}; /* "ok" */
+        for (size_t k = 2; k < N + 2; k++)
+            e[k] = (ent){0, 6, 0x601, 1}; /* ".." */
+        uint8_t *img = make_image(0x1000, e, N + 2, names, sizeof names);
+        disc_image *d = NULL;
+        assert_int_equal(disc_open_mem(&d, img, 0x1000, NULL), 0);
+        assert_int_equal(d->fst.file_count, 1);
+        assert_int_equal(d->fst.skipped_count, N);
+        assert_int_equal(d->fst.skipped_listed, DISC_FST_SKIPS_LISTED);
+        assert_int_equal(d->fst.skipped[DISC_FST_SKIPS_LISTED - 1].index,
+                         DISC_FST_SKIPS_LISTED + 1);
+        disc_close(d);
         free(img);
     }
 }
