@@ -20,6 +20,14 @@ static void check_fst(const disc_fst *f, uint64_t image_size)
         if (n == 0 || n > DISC_MAX_PATH || e->path[0] == '/' || e->name < e->path ||
             e->name > e->path + n || e->index == 0 || e->index >= f->entry_count)
             abort();
+        /* no component is empty, "." or ".." */
+        for (const char *c = e->path; c;) {
+            const char *end = strchr(c, '/');
+            size_t len = end ? (size_t)(end - c) : strlen(c);
+            if (len == 0 || (len == 1 && c[0] == '.') || (len == 2 && c[0] == '.' && c[1] == '.'))
+                abort();
+            c = end ? end + 1 : NULL;
+        }
         int in = e->offset <= image_size && e->length <= image_size - e->offset;
         if (in != e->in_bounds)
             abort();
@@ -29,6 +37,19 @@ static void check_fst(const disc_fst *f, uint64_t image_size)
     }
     if (oob != f->out_of_bounds)
         abort();
+    /* entries left out for their names: counted, the first listed, each a name no path
+     * can carry */
+    if (f->skipped_listed > f->skipped_count || f->skipped_listed > DISC_FST_SKIPS_LISTED ||
+        (f->skipped_count > DISC_FST_SKIPS_LISTED) != (f->skipped_count > f->skipped_listed))
+        abort();
+    for (uint32_t i = 0; i < f->skipped_listed; i++) {
+        const disc_fst_skip *k = &f->skipped[i];
+        const char *nm = k->name;
+        if (k->index == 0 || k->index >= f->entry_count || k->name_offset >= image_size ||
+            !(nm[0] == 0 || !strcmp(nm, ".") || !strcmp(nm, "..") || strchr(nm, '/') ||
+              strlen(nm) == 64)) /* (the name's first 64 bytes: its '/' may come later) */
+            abort();
+    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
