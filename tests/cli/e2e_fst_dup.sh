@@ -11,9 +11,10 @@ set -u
 ISO=$CORPUS/iso/GM8E01_00.iso
 need_corpus iso/GM8E01_00.iso
 need_tools python3
-cp "$ISO" "$T/d.iso"
-chmod u+w "$T/d.iso"
-python3 - "$T/d.iso" <<'PY' || { echo "FAIL: could not patch the FST"; exit 1; }
+# rename_pak COPY NAME: a copy of the ISO at COPY whose FST names Metroid2.pak NAME instead
+# (the FST found from the header); prints the image offset of that name
+rename_pak() {
+    cp "$ISO" "$1" && chmod u+w "$1" && python3 - "$1" "$2" <<'PY'
 import struct, sys
 f = open(sys.argv[1], "r+b")
 f.seek(0x424)
@@ -21,10 +22,13 @@ off, size = struct.unpack(">II", f.read(8))
 f.seek(off)
 fst = f.read(size)
 at = fst.find(b"Metroid2.pak\0")
-assert at >= 0 and fst.find(b"Metroid1.pak\0") >= 0
+assert at >= 0
 f.seek(off + at)
-f.write(b"Metroid1.pak\0")
+f.write(sys.argv[2].encode() + b"\0")
+print(off + at)
 PY
+}
+rename_pak "$T/d.iso" Metroid1.pak >/dev/null || { echo "FAIL: could not patch the FST"; exit 1; }
 want=$(python3 -c 'import json, sys
 for r in json.load(open(sys.argv[1]))["releases"]:
     if r["label"] == "GM8E01_00":
@@ -45,22 +49,7 @@ check "a second run: still one row, no more PAKs" "1 $want" \
 # ---- a name no path can carry ("Metro/d2.pak", ".."): that entry is left out, a load_errors
 # row at its name's image offset (found here from the header), every other PAK read
 for bad in "Metro/d2.pak" ".."; do
-    cp "$ISO" "$T/b.iso"
-    chmod u+w "$T/b.iso"
-    at=$(python3 - "$T/b.iso" "$bad" <<'PY'
-import struct, sys
-f = open(sys.argv[1], "r+b")
-f.seek(0x424)
-off, size = struct.unpack(">II", f.read(8))
-f.seek(off)
-fst = f.read(size)
-at = fst.find(b"Metroid2.pak\0")
-assert at >= 0
-f.seek(off + at)
-f.write(sys.argv[2].encode() + b"\0")
-print(off + at)
-PY
-    ) || { bad "could not patch the FST for $bad"; continue; }
+    at=$(rename_pak "$T/b.iso" "$bad") || { bad "could not patch the FST for $bad"; continue; }
     rm -f "$T/b.db"
     "$BIN" ingest --quiet --db "$T/b.db" "$T/b.iso" 2>"$T/err3"
     check "FST name '$bad': exit 1" 1 $?
