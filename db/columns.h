@@ -148,7 +148,8 @@
     OWNER(mlvl_areas, "game, mlvl_id, content_id")                                                 \
     OWNER(area_dock_links, "game, mlvl_id, content_id")                                            \
     OWNER(strg, "game, strg_id, content_id")                                                       \
-    OWNER(census_mt, "")
+    OWNER(census_mt, "")                                                                           \
+    OWNER(census_ev, "")
 
 /* CHARACTER(table, ancs, char_index, when): rows of table belong to one character, the
  * characters row (game, ancs_id = ancs, content_id, char_index); the view shows its name as
@@ -412,7 +413,8 @@
  * ANCS and EVNT contents): each
  * content not counted yet adds one census_contents row per (field, value) with the number of
  * its rows holding that value. The rows of table are the content's (DB_OWNERS' key joins
- * them; census_mt: the meta-transitions census.sql.in gathers first).
+ * them; census_mt and census_ev: the meta-transitions and the event nodes census.sql.in
+ * gathers first).
  *   CV(field, table, column, where)  the value is the column as text
  *   CX(field, table, value, where, group)  the value is an expression, rows grouped by group
  * where: a condition on the rows counted, or "". */
@@ -467,19 +469,19 @@
        "event_set_count IS NOT NULL",                                                              \
        "CASE WHEN event_set_count = animation_count THEN 0 WHEN event_set_count > "                \
        "animation_count THEN 1 ELSE 2 END")                                                        \
-    CV("poi.unknown_u16", events, unknown_u16, "")                                                 \
-    CX("poi.index", events, "CAST(\"index\" AS TEXT)", "", "\"index\"")                              \
-    CX("poi.unique", events, "CAST(\"unique\" AS TEXT)", "", "\"unique\"")                           \
-    CX("poi.flags", events, "printf('0x%08X', flags)", "", "flags")                                \
-    CX("poi.type per kind", events, "kind || ':' || poi_type", "", "kind, poi_type")               \
-    CX("poi.sound.id_high_bits", events, "printf('0x%08X', sound_id & 4294901760)",                \
+    CV("poi.unknown_u16", census_ev, unknown_u16, "")                                                 \
+    CX("poi.index", census_ev, "CAST(\"index\" AS TEXT)", "", "\"index\"")                              \
+    CX("poi.unique", census_ev, "CAST(\"unique\" AS TEXT)", "", "\"unique\"")                           \
+    CX("poi.flags", census_ev, "printf('0x%08X', flags)", "", "flags")                                \
+    CX("poi.type per kind", census_ev, "kind || ':' || poi_type", "", "kind, poi_type")               \
+    CX("poi.sound.id_high_bits", census_ev, "printf('0x%08X', sound_id & 4294901760)",                \
        "kind = 'sound'", "sound_id & 4294901760")                                                  \
-    CV("poi.sound.echoes_unknown_a", events, echoes_unknown_a, "echoes_unknown_a IS NOT NULL")     \
-    CV("poi.sound.echoes_unknown_b", events, echoes_unknown_b, "echoes_unknown_b IS NOT NULL")     \
-    CV("poi.sound.echoes_unknown_c", events, echoes_unknown_c, "echoes_unknown_c IS NOT NULL")     \
-    CV("poi.sound.echoes_unknown_d", events, echoes_unknown_d, "echoes_unknown_d IS NOT NULL")     \
-    CV("poi.particle.duration", events, duration, "kind = 'particle'")                             \
-    CV("poi.particle.parented_mode", events, parented_mode, "kind = 'particle'")
+    CV("poi.sound.echoes_unknown_a", census_ev, echoes_unknown_a, "echoes_unknown_a IS NOT NULL")     \
+    CV("poi.sound.echoes_unknown_b", census_ev, echoes_unknown_b, "echoes_unknown_b IS NOT NULL")     \
+    CV("poi.sound.echoes_unknown_c", census_ev, echoes_unknown_c, "echoes_unknown_c IS NOT NULL")     \
+    CV("poi.sound.echoes_unknown_d", census_ev, echoes_unknown_d, "echoes_unknown_d IS NOT NULL")     \
+    CV("poi.particle.duration", census_ev, duration, "kind = 'particle'")                             \
+    CV("poi.particle.parented_mode", census_ev, parented_mode, "kind = 'particle'")
 
 /* The same for the MLVL and STRG contents, counted by db/census/20_world.sql.in. */
 #define DB_CENSUS_WORLD_FIELDS(CV, CX)                                                             \
