@@ -46,6 +46,7 @@
 #define MAX_RAW       65536u
 #define DEFAULT_CACHE (8u << 20)
 #define CACHE_SLOTS   256u
+#define ZSTD_IDLE     16u /* idle zstd contexts kept for the next decode; more are freed */
 
 enum { C_NONE, C_PURGE, C_BZIP2, C_LZMA, C_LZMA2, C_ZSTD };
 static const char *const method_names[] = {"none", "purge", "bzip2", "LZMA", "LZMA2", "zstd"};
@@ -88,7 +89,9 @@ struct disc_wia {
     wia_slot slots[CACHE_SLOTS];
     size_t cached, cache_limit;
     uint64_t clock;
-    uint64_t decodes; /* groups decoded (disc_wia_decodes) */
+    uint64_t decodes;                /* groups decoded (disc_wia_decodes) */
+    ZSTD_DCtx *zstd_idle[ZSTD_IDLE]; /* contexts no decode is using (under lock) */
+    size_t n_zstd_idle;
 };
 
 static uint32_t be32(const uint8_t *p)
@@ -245,15 +248,29 @@ static int unlzma(const disc_wia *w, int lzma2, const uint8_t *in, size_t in_len
     return 0;
 }
 
-static int unzstd(const uint8_t *in, size_t in_len, uint8_t *out, size_t out_len, char *why,
-                  size_t why_len)
+/* A zstd context costs more to create than a small group costs to decode: take an idle one
+ * (or create one) and give it back for the next group. */
+static int unzstd(disc_wia *w, const uint8_t *in, size_t in_len, uint8_t *out, size_t out_len,
+                  char *why, size_t why_len)
 {
-    ZSTD_DCtx *z = ZSTD_createDCtx();
+    ZSTD_DCtx *z = NULL;
+    pthread_mutex_lock(&w->lock);
+    if (w->n_zstd_idle)
+        z = w->zstd_idle[--w->n_zstd_idle];
+    pthread_mutex_unlock(&w->lock);
+    if (!z)
+        z = ZSTD_createDCtx();
     if (!z) {
         snprintf(why, why_len, "zstd: out of memory");
         return -1;
     }
     size_t r = ZSTD_decompressDCtx(z, out, out_len, in, in_len);
+    pthread_mutex_lock(&w->lock);
+    if (w->n_zstd_idle < ZSTD_IDLE) {
+        w->zstd_idle[w->n_zstd_idle++] = z;
+        z = NULL;
+    }
+    pthread_mutex_unlock(&w->lock);
     ZSTD_freeDCtx(z);
     if (ZSTD_isError(r)) {
         snprintf(why, why_len, "zstd: %s", ZSTD_getErrorName(r));
@@ -267,8 +284,8 @@ static int unzstd(const uint8_t *in, size_t in_len, uint8_t *out, size_t out_len
 }
 
 /* Decode in[0..in_len) stored with method into exactly out_len bytes. */
-static int decode(const disc_wia *w, uint32_t method, const uint8_t *in, size_t in_len,
-                  uint8_t *out, size_t out_len, char *why, size_t why_len)
+static int decode(disc_wia *w, uint32_t method, const uint8_t *in, size_t in_len, uint8_t *out,
+                  size_t out_len, char *why, size_t why_len)
 {
     switch (method) {
     case C_NONE:
@@ -286,7 +303,7 @@ static int decode(const disc_wia *w, uint32_t method, const uint8_t *in, size_t 
     case C_LZMA2:
         return unlzma(w, method == C_LZMA2, in, in_len, out, out_len, why, why_len);
     case C_ZSTD:
-        return unzstd(in, in_len, out, out_len, why, why_len);
+        return unzstd(w, in, in_len, out, out_len, why, why_len);
     default:
         snprintf(why, why_len, "unknown compression method %u", method);
         return -1;
@@ -588,6 +605,11 @@ static int wia_open(disc_wia **out, util_src *file, size_t cache_bytes, uint64_t
     disc_wia *w = calloc(1, sizeof *w);
     if (!w)
         return util_fail(err, UTIL_ENOMEM, 0, "out of memory");
+    /* before the tables: decoding them may take a zstd context from the pool */
+    if (pthread_mutex_init(&w->lock, NULL) != 0) {
+        free(w);
+        return util_fail(err, UTIL_ENOMEM, 0, "cannot create a lock");
+    }
     w->file = file;
     w->file_size = fsize;
     w->group_limit = stated > fsize ? stated : fsize; /* the groups must lie within it */
@@ -598,12 +620,8 @@ static int wia_open(disc_wia **out, util_src *file, size_t cache_bytes, uint64_t
     w->info.iso_size = iso;
     w->cache_limit = cache_bytes ? cache_bytes : DEFAULT_CACHE;
     int rc = check_header2(w, h2full, h2_size, err);
-    if (rc == 0 && pthread_mutex_init(&w->lock, NULL) != 0)
-        rc = util_fail(err, UTIL_ENOMEM, 0, "cannot create a lock");
     if (rc) {
-        free(w->raws);
-        free(w->groups);
-        free(w);
+        disc_wia_close(w);
         return rc;
     }
     *out = w;
@@ -779,6 +797,8 @@ void disc_wia_close(disc_wia *w)
         return;
     for (size_t i = 0; i < CACHE_SLOTS; i++)
         free(w->slots[i].data);
+    for (size_t i = 0; i < w->n_zstd_idle; i++)
+        ZSTD_freeDCtx(w->zstd_idle[i]);
     pthread_mutex_destroy(&w->lock);
     free(w->raws);
     free(w->groups);
