@@ -47,6 +47,7 @@
 #define DEFAULT_CACHE (8u << 20)
 #define CACHE_SLOTS   256u
 #define ZSTD_IDLE     16u /* idle zstd contexts kept for the next decode; more are freed */
+#define IN_FLIGHT     16u /* groups being decoded that other threads can wait for */
 
 enum { C_NONE, C_PURGE, C_BZIP2, C_LZMA, C_LZMA2, C_ZSTD };
 static const char *const method_names[] = {"none", "purge", "bzip2", "LZMA", "LZMA2", "zstd"};
@@ -63,6 +64,14 @@ typedef struct wia_group {
     uint32_t packed; /* RVZ: bytes after decompression, before unpacking; 0 = not packed */
     uint8_t compressed;
 } wia_group;
+
+/* A group a thread is decoding now; threads that miss it in the cache wait for it rather
+ * than decode it too. */
+typedef struct wia_flight {
+    uint32_t group;
+    size_t len;
+    int busy; /* 0: a free entry */
+} wia_flight;
 
 typedef struct wia_slot {
     uint32_t group;
@@ -92,6 +101,11 @@ struct disc_wia {
     uint64_t decodes;                /* groups decoded (disc_wia_decodes) */
     ZSTD_DCtx *zstd_idle[ZSTD_IDLE]; /* contexts no decode is using (under lock) */
     size_t n_zstd_idle;
+    pthread_cond_t landed; /* broadcast when a decode in flight ends, kept or not */
+    wia_flight flights[IN_FLIGHT];
+    unsigned waiters;        /* threads waiting for a group in flight (disc_wia_waiters) */
+    void (*hook)(void *ctx); /* test hook: called once a decode is registered in flight */
+    void *hook_ctx;
 };
 
 static uint32_t be32(const uint8_t *p)
@@ -610,6 +624,11 @@ static int wia_open(disc_wia **out, util_src *file, size_t cache_bytes, uint64_t
         free(w);
         return util_fail(err, UTIL_ENOMEM, 0, "cannot create a lock");
     }
+    if (pthread_cond_init(&w->landed, NULL) != 0) {
+        pthread_mutex_destroy(&w->lock);
+        free(w);
+        return util_fail(err, UTIL_ENOMEM, 0, "cannot create a lock");
+    }
     w->file = file;
     w->file_size = fsize;
     w->group_limit = stated > fsize ? stated : fsize; /* the groups must lie within it */
@@ -645,8 +664,34 @@ int disc_wia_open(disc_wia **out, util_src *file, size_t cache_bytes, util_err *
 
 /* ---- reading ------------------------------------------------------------------------ */
 
+/* Under the lock: copy [in_group, in_group + n) of group gi (len bytes) to dst when the cache
+ * holds it; 1, else 0. */
+static int cache_copy(disc_wia *w, uint32_t gi, size_t len, size_t in_group, uint8_t *dst, size_t n)
+{
+    for (size_t i = 0; i < CACHE_SLOTS; i++) {
+        wia_slot *s = &w->slots[i];
+        if (s->data && s->group == gi && s->len == len) {
+            memcpy(dst, s->data + in_group, n);
+            s->used = ++w->clock;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Under the lock: the decode registered in flight entry f (IN_FLIGHT: none) is over; wake
+ * the threads waiting for it, whether the group was kept or not. */
+static void land(disc_wia *w, size_t f)
+{
+    if (f == IN_FLIGHT)
+        return;
+    w->flights[f].busy = 0;
+    pthread_cond_broadcast(&w->landed);
+}
+
 /* Copy [in_group, in_group + n) of group gi (len bytes from disc offset start) to dst, from
- * the cache or by decoding the group (outside the lock). */
+ * the cache or by decoding the group (outside the lock). While another thread decodes gi,
+ * wait for it and look in the cache again rather than decode it twice. */
 static int read_group(disc_wia *w, uint32_t gi, uint64_t start, size_t len, size_t in_group,
                       uint8_t *dst, size_t n, util_err *err)
 {
@@ -655,18 +700,6 @@ static int read_group(disc_wia *w, uint32_t gi, uint64_t start, size_t len, size
         memset(dst, 0, n);
         return 0;
     }
-    pthread_mutex_lock(&w->lock);
-    for (size_t i = 0; i < CACHE_SLOTS; i++) {
-        wia_slot *s = &w->slots[i];
-        if (s->data && s->group == gi && s->len == len) {
-            memcpy(dst, s->data + in_group, n);
-            s->used = ++w->clock;
-            pthread_mutex_unlock(&w->lock);
-            return 0;
-        }
-    }
-    pthread_mutex_unlock(&w->lock);
-
     /* a file cut short: the groups past its end are a fault, before anything is allocated */
     if (g->file_off > w->file_size || g->size > w->file_size - g->file_off)
         return util_fail(err, UTIL_EIO, w->file_size,
@@ -675,6 +708,36 @@ static int read_group(disc_wia *w, uint32_t gi, uint64_t start, size_t len, size
                          w->kind, gi, (unsigned long long)start, (unsigned long long)g->file_off,
                          g->size, (unsigned long long)w->file_size,
                          (unsigned long long)w->group_limit);
+    pthread_mutex_lock(&w->lock);
+    for (;;) {
+        if (cache_copy(w, gi, len, in_group, dst, n)) {
+            pthread_mutex_unlock(&w->lock);
+            return 0;
+        }
+        size_t busy = IN_FLIGHT;
+        for (size_t i = 0; i < IN_FLIGHT && busy == IN_FLIGHT; i++)
+            if (w->flights[i].busy && w->flights[i].group == gi && w->flights[i].len == len)
+                busy = i;
+        if (busy == IN_FLIGHT)
+            break;
+        /* then look again: the decoder may have failed, or its group been evicted */
+        w->waiters++;
+        pthread_cond_wait(&w->landed, &w->lock);
+        w->waiters--;
+    }
+    /* no room to register (more threads decoding than entries): decode all the same */
+    size_t f = IN_FLIGHT;
+    for (size_t i = 0; i < IN_FLIGHT && f == IN_FLIGHT; i++)
+        if (!w->flights[i].busy)
+            f = i;
+    if (f < IN_FLIGHT)
+        w->flights[f] = (wia_flight){.group = gi, .len = len, .busy = 1};
+    void (*hook)(void *) = f < IN_FLIGHT ? w->hook : NULL;
+    void *hook_ctx = w->hook_ctx;
+    pthread_mutex_unlock(&w->lock);
+    if (hook)
+        hook(hook_ctx);
+
     uint32_t method = g->compressed ? w->info.compression : C_NONE;
     size_t mid_len = g->packed ? g->packed : len;
     uint8_t *stored = NULL, *mid = NULL, *data = malloc(len);
@@ -693,6 +756,9 @@ static int read_group(disc_wia *w, uint32_t gi, uint64_t start, size_t len, size
     free(stored);
     free(mid);
     if (rc) {
+        pthread_mutex_lock(&w->lock);
+        land(w, f);
+        pthread_mutex_unlock(&w->lock);
         free(data);
         return rc;
     }
@@ -706,7 +772,7 @@ static int read_group(disc_wia *w, uint32_t gi, uint64_t start, size_t len, size
     int have = 0;
     for (size_t i = 0; i < CACHE_SLOTS; i++) {
         if (w->slots[i].data && w->slots[i].group == gi && w->slots[i].len == len)
-            have = 1; /* another thread got here first */
+            have = 1; /* another thread got here first (one that found no room to register) */
         else if (!w->slots[i].data && freeslot == CACHE_SLOTS)
             freeslot = i;
     }
@@ -728,6 +794,7 @@ static int read_group(disc_wia *w, uint32_t gi, uint64_t start, size_t len, size
         w->cached += len;
         data = NULL;
     }
+    land(w, f); /* with the group in the cache, so that its waiters find it there */
     pthread_mutex_unlock(&w->lock);
     free(data);
     return 0;
@@ -786,6 +853,22 @@ uint64_t disc_wia_decodes(disc_wia *w)
     return n;
 }
 
+void disc_wia_set_decode_hook(disc_wia *w, void (*fn)(void *ctx), void *ctx)
+{
+    pthread_mutex_lock(&w->lock);
+    w->hook = fn;
+    w->hook_ctx = ctx;
+    pthread_mutex_unlock(&w->lock);
+}
+
+unsigned disc_wia_waiters(disc_wia *w)
+{
+    pthread_mutex_lock(&w->lock);
+    unsigned n = w->waiters;
+    pthread_mutex_unlock(&w->lock);
+    return n;
+}
+
 const disc_wia_info *disc_wia_get_info(const disc_wia *w)
 {
     return w ? &w->info : NULL;
@@ -799,6 +882,7 @@ void disc_wia_close(disc_wia *w)
         free(w->slots[i].data);
     for (size_t i = 0; i < w->n_zstd_idle; i++)
         ZSTD_freeDCtx(w->zstd_idle[i]);
+    pthread_cond_destroy(&w->landed);
     pthread_mutex_destroy(&w->lock);
     free(w->raws);
     free(w->groups);

@@ -30,12 +30,18 @@ typedef struct disc_wia_info {
  * owned: caller frees with disc_wia_close. */
 int disc_wia_open(disc_wia **out, util_src *file, size_t cache_bytes, util_err *err);
 /* Read len bytes of the disc at disc offset off into dst. Safe to call from several threads
- * at once. A corrupt group is UTIL_EFORMAT whose offset is the container offset and whose
- * message names the disc offset too; a read past iso_size is UTIL_EIO. */
+ * at once (one wanting a group another is decoding waits for that decode). A corrupt group
+ * is UTIL_EFORMAT whose offset is the container offset and whose message names the disc
+ * offset too; a read past iso_size is UTIL_EIO. */
 int disc_wia_read(disc_wia *w, void *dst, uint64_t off, size_t len, util_err *err);
 const disc_wia_info *disc_wia_get_info(const disc_wia *w);
 /* Groups decoded so far (not served from the cache): what tests count. */
 uint64_t disc_wia_decodes(disc_wia *w);
+/* For tests: fn(ctx) runs on a decoding thread right after it registered its group as in
+ * flight, before it decodes (NULL: none). Threads reading that group meanwhile wait. */
+void disc_wia_set_decode_hook(disc_wia *w, void (*fn)(void *ctx), void *ctx);
+/* Threads waiting now for a group another thread is decoding: what tests count. */
+unsigned disc_wia_waiters(disc_wia *w);
 void disc_wia_close(disc_wia *w);
 
 #endif

@@ -9,6 +9,8 @@
  * it. */
 #include <bzlib.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -344,6 +346,121 @@ static void test_oversized_groups_decode_once(void **state)
     assert_int_equal(disc_wia_decodes(w), 2);
     disc_wia_close(w);
     util_src_close(src);
+    free(h.bytes);
+    free(img);
+}
+
+/* ---- one decode per group -----------------------------------------------------------
+ * Thread A reads from group 0; the decode hook, on A right after it registered the group as
+ * in flight, starts thread B reading another range of group 0 and returns once B waits for
+ * A's decode (or, where B decodes the group itself, once B is done: then the test fails
+ * rather than hangs). No sleeps: the hook polls. */
+
+#define RACE_A_OFF 0x1000u
+#define RACE_B_OFF 0x100000u /* both in group 0 (2 MiB chunks) */
+
+typedef struct race {
+    disc_wia *w;
+    pthread_t b;
+    atomic_int calls;      /* hook calls: one per decode registered in flight */
+    atomic_int b_started;  /* pthread_create succeeded */
+    atomic_int b_done;     /* B's read returned */
+    atomic_int saw_waiter; /* the hook saw B waiting for A's decode */
+    int b_rc;
+    util_err b_err;
+    uint8_t b_buf[5000];
+} race;
+
+static void *race_b(void *arg)
+{
+    race *r = arg;
+    util_err_clear(&r->b_err);
+    r->b_rc = disc_wia_read(r->w, r->b_buf, RACE_B_OFF, sizeof r->b_buf, &r->b_err);
+    atomic_store(&r->b_done, 1);
+    return NULL;
+}
+
+static void race_hook(void *ctx)
+{
+    race *r = ctx;
+    if (atomic_fetch_add(&r->calls, 1) != 0)
+        return; /* B's own decode, or A's after B's */
+    if (pthread_create(&r->b, NULL, race_b, r) != 0)
+        return;
+    atomic_store(&r->b_started, 1);
+    while (!atomic_load(&r->b_done)) {
+        if (disc_wia_waiters(r->w) >= 1) {
+            atomic_store(&r->saw_waiter, 1);
+            break;
+        }
+        sched_yield();
+    }
+}
+
+/* Run the race on the WIA in bytes: A's read into a (3000 bytes at RACE_A_OFF), its result;
+ * B joined, its result in r. */
+static int race_run(race *r, opened *o, const uint8_t *bytes, size_t len, uint8_t *a)
+{
+    hb_open(o, bytes, len);
+    assert_int_equal(o->rc, 0);
+    memset(r, 0, sizeof *r);
+    r->w = o->w;
+    disc_wia_set_decode_hook(o->w, race_hook, r);
+    int rc = disc_wia_read(o->w, a, RACE_A_OFF, 3000, &o->err);
+    assert_true(atomic_load(&r->b_started));
+    assert_int_equal(pthread_join(r->b, NULL), 0);
+    assert_int_equal(disc_wia_waiters(o->w), 0);
+    return rc;
+}
+
+/* A thread reading a group another is decoding waits for that decode and takes the group
+ * from the cache: one decode, not two. */
+static void test_one_decode_per_group(void **state)
+{
+    (void)state;
+    size_t len = 0x300000;
+    uint8_t *img = hb_image(len), a[3000];
+    hb_file h;
+    hb_build(&h, 2, img, len);
+    race r;
+    opened o;
+    assert_int_equal(race_run(&r, &o, h.bytes, h.len, a), 0);
+    assert_memory_equal(a, img + RACE_A_OFF, sizeof a);
+    assert_int_equal(r.b_rc, 0);
+    assert_memory_equal(r.b_buf, img + RACE_B_OFF, sizeof r.b_buf);
+    assert_int_equal(disc_wia_decodes(o.w), 1);
+    assert_int_equal(atomic_load(&r.calls), 1);
+    assert_true(atomic_load(&r.saw_waiter));
+    hb_close(&o);
+    free(h.bytes);
+    free(img);
+}
+
+/* When the decode B waits for fails, B is woken and decodes the group itself: both report
+ * the corrupt group, nothing hangs. */
+static void test_waiter_decodes_after_failure(void **state)
+{
+    (void)state;
+    size_t len = 0x300000;
+    uint8_t *img = hb_image(len), a[3000];
+    hb_file h;
+    hb_build(&h, 2, img, len);
+    h.bytes[h.group_off[0] + h.group_size[0] / 2] ^= 0x55;
+    race r;
+    opened o;
+    assert_int_equal(race_run(&r, &o, h.bytes, h.len, a), UTIL_EFORMAT);
+    assert_int_equal(o.err.offset, h.group_off[0]);
+    assert_non_null(strstr(o.err.msg, "bzip2"));
+    assert_int_equal(r.b_rc, UTIL_EFORMAT);
+    assert_int_equal(r.b_err.offset, h.group_off[0]);
+    assert_string_equal(r.b_err.msg, o.err.msg);
+    assert_true(atomic_load(&r.saw_waiter));
+    assert_int_equal(atomic_load(&r.calls), 2);
+    assert_int_equal(disc_wia_decodes(o.w), 0);
+    /* nothing left in flight: a read now decodes (and fails) again */
+    assert_int_equal(disc_wia_read(o.w, a, RACE_A_OFF, sizeof a, &o.err), UTIL_EFORMAT);
+    assert_int_equal(atomic_load(&r.calls), 3);
+    hb_close(&o);
     free(h.bytes);
     free(img);
 }
@@ -755,6 +872,8 @@ int main(void)
         cmocka_unit_test(test_junk_vectors),
         cmocka_unit_test(test_handbuilt_methods),
         cmocka_unit_test(test_oversized_groups_decode_once),
+        cmocka_unit_test(test_one_decode_per_group),
+        cmocka_unit_test(test_waiter_decodes_after_failure),
         cmocka_unit_test(test_hostile),
         cmocka_unit_test(test_dolphin_containers),
         cmocka_unit_test(test_dolphin_packs_junk),
