@@ -25,12 +25,21 @@ typedef struct disc_bcache_slot {
     uint8_t *buf;   /* block_size bytes, owned */
 } disc_bcache_slot;
 
+#define DISC_BCACHE_FLIGHTS 16 /* blocks being decoded that other threads can wait for */
+
 typedef struct disc_bcache {
     pthread_mutex_t mu;
+    pthread_cond_t landed; /* broadcast when a decode in flight ends, kept or not */
     disc_bcache_slot *slots;
     size_t nslots;
     size_t block_size;
     uint64_t clock;
+    uint64_t flight[DISC_BCACHE_FLIGHTS]; /* blocks being decoded, where busy */
+    uint8_t busy[DISC_BCACHE_FLIGHTS];
+    unsigned waiters;        /* threads waiting for a block in flight */
+    uint64_t decodes;        /* misses handed to the caller to decode */
+    void (*hook)(void *ctx); /* test hook: called once a decode is registered in flight */
+    void *hook_ctx;
 } disc_bcache;
 
 /* Room for disc_cache_keep(cache_bytes, block_size) / block_size blocks (at least 2, at most
@@ -38,11 +47,21 @@ typedef struct disc_bcache {
  * allocated as blocks come in. UTIL_ENOMEM. */
 int disc_bcache_init(disc_bcache *c, size_t block_size, size_t cache_bytes, util_err *err);
 void disc_bcache_free(disc_bcache *c);
-/* Copy n bytes at boff of block into dst when the cache holds it: 1, else 0. */
-int disc_bcache_get(disc_bcache *c, uint64_t block, void *dst, size_t boff, size_t n);
-/* Keep *buf (block_size bytes of block, now owned by the cache); *buf becomes a buffer the
- * caller owns again (an evicted block's, to reuse or free) or NULL. */
-void disc_bcache_put(disc_bcache *c, uint64_t block, uint8_t **buf);
+/* Copy n bytes at boff of block into dst when the cache holds it: 1. Else 0: the caller
+ * decodes the block, then calls disc_bcache_end with *ticket whatever the outcome. While
+ * another thread decodes block, this waits for it and looks again, so a block is decoded by
+ * one thread at a time. */
+int disc_bcache_begin(size_t *ticket, disc_bcache *c, uint64_t block, void *dst, size_t boff,
+                      size_t n);
+/* End the decode begun with ticket. buf NULL: nothing to keep (it failed). Else keep *buf
+ * (block_size bytes of block, now owned by the cache); *buf becomes a buffer the caller owns
+ * again (an evicted block's, to reuse or free) or NULL. Wakes the threads waiting for it. */
+void disc_bcache_end(disc_bcache *c, size_t ticket, uint64_t block, uint8_t **buf);
+/* For tests: fn(ctx) runs on a decoding thread right after disc_bcache_begin registered its
+ * block in flight (NULL: none); the blocks handed out to decode; the threads waiting. */
+void disc_bcache_set_decode_hook(disc_bcache *c, void (*fn)(void *ctx), void *ctx);
+uint64_t disc_bcache_decodes(disc_bcache *c);
+unsigned disc_bcache_waiters(disc_bcache *c);
 
 /* ---- the readers --------------------------------------------------------------------------
  * open: check the header and tables against the file's size and fill info (kind, sizes,
@@ -53,6 +72,8 @@ int disc_gcz_open(void **ctx, util_src *file, size_t cache_bytes, disc_container
                   util_err *err);
 int disc_gcz_read(void *ctx, void *dst, uint64_t off, size_t len, util_err *err);
 void disc_gcz_close(void *ctx);
+/* The reader's block cache (borrowed: valid until disc_gcz_close): for tests. */
+disc_bcache *disc_gcz_cache(void *ctx);
 
 int disc_ciso_open(void **ctx, util_src *file, disc_container_info *info, util_err *err);
 int disc_ciso_read(void *ctx, void *dst, uint64_t off, size_t len, util_err *err);

@@ -205,19 +205,21 @@ int disc_gcz_read(void *ctx, void *dst, uint64_t off, size_t len, util_err *err)
         uint64_t b = off / g->block_size;
         size_t boff = (size_t)(off % g->block_size);
         size_t n = g->block_size - boff < len ? g->block_size - boff : len;
-        if (!disc_bcache_get(&g->cache, b, p, boff, n)) {
+        size_t ticket;
+        if (!disc_bcache_begin(&ticket, &g->cache, b, p, boff, n)) {
             if (!buf)
                 buf = malloc(g->block_size);
             if (!tmp)
                 tmp = malloc(g->block_size);
-            if (!buf || !tmp) {
+            if (!buf || !tmp)
                 rc = util_fail(err, UTIL_ENOMEM, off, "out of memory for a GCZ block");
+            else
+                rc = gcz_block(g, (uint32_t)b, buf, tmp, off, err);
+            if (rc == 0)
+                memcpy(p, buf + boff, n);
+            disc_bcache_end(&g->cache, ticket, b, rc == 0 ? &buf : NULL);
+            if (rc)
                 break;
-            }
-            if ((rc = gcz_block(g, (uint32_t)b, buf, tmp, off, err)) != 0)
-                break;
-            memcpy(p, buf + boff, n);
-            disc_bcache_put(&g->cache, b, &buf);
         }
         p += n;
         off += n;
@@ -226,4 +228,10 @@ int disc_gcz_read(void *ctx, void *dst, uint64_t off, size_t len, util_err *err)
     free(buf);
     free(tmp);
     return rc;
+}
+
+disc_bcache *disc_gcz_cache(void *ctx)
+{
+    gcz *g = ctx;
+    return &g->cache;
 }

@@ -8,6 +8,8 @@
  * offset named, never a crash nor an allocation the file cannot justify; refused kinds say
  * what they are. Expected bytes are the disc given to the writers. */
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +17,7 @@
 #include <zlib.h>
 
 #include "disc.h"
+#include "disc_ctr.h"
 #include "fixture.h"
 #include "testutil.h"
 
@@ -302,6 +305,125 @@ static void test_threads(void **state)
     free(gcz);
 }
 
+/* ---- one decode per block ----------------------------------------------------------------
+ * Thread A reads from GCZ block 0; the cache's decode hook, on A right after it registered
+ * the block as in flight, starts thread B reading another range of block 0 and returns once
+ * B waits for A's decode (or, where B decodes the block itself, once B is done: then the
+ * test fails rather than hangs). No sleeps: the hook polls. */
+
+#define RACE_A_OFF 100u
+#define RACE_B_OFF 0x4000u /* both in block 0 */
+
+typedef struct race {
+    void *gcz;
+    disc_bcache *cache;
+    pthread_t b;
+    atomic_int calls;      /* hook calls: one per decode registered in flight */
+    atomic_int b_started;  /* pthread_create succeeded */
+    atomic_int b_done;     /* B's read returned */
+    atomic_int saw_waiter; /* the hook saw B waiting for A's decode */
+    int b_rc;
+    util_err b_err;
+    uint8_t b_buf[3000];
+} race;
+
+static void *race_b(void *arg)
+{
+    race *r = arg;
+    util_err_clear(&r->b_err);
+    r->b_rc = disc_gcz_read(r->gcz, r->b_buf, RACE_B_OFF, sizeof r->b_buf, &r->b_err);
+    atomic_store(&r->b_done, 1);
+    return NULL;
+}
+
+static void race_hook(void *ctx)
+{
+    race *r = ctx;
+    if (atomic_fetch_add(&r->calls, 1) != 0)
+        return; /* B's own decode, or A's after B's */
+    if (pthread_create(&r->b, NULL, race_b, r) != 0)
+        return;
+    atomic_store(&r->b_started, 1);
+    while (!atomic_load(&r->b_done)) {
+        if (disc_bcache_waiters(r->cache) >= 1) {
+            atomic_store(&r->saw_waiter, 1);
+            break;
+        }
+        sched_yield();
+    }
+}
+
+/* Run the race on the GCZ in buf: A's read into a (2000 bytes at RACE_A_OFF) and its result,
+ * its error in *err; B joined, its result in r. The reader is left open in r->gcz. */
+static int race_run(race *r, util_src **file, const uint8_t *buf, size_t len, uint8_t *a,
+                    util_err *err)
+{
+    memset(r, 0, sizeof *r);
+    disc_container_info info;
+    memset(&info, 0, sizeof info);
+    util_err_clear(err);
+    assert_int_equal(util_src_open_mem(file, buf, len, NULL), 0);
+    assert_int_equal(disc_gcz_open(&r->gcz, *file, 0, &info, err), 0);
+    r->cache = disc_gcz_cache(r->gcz);
+    disc_bcache_set_decode_hook(r->cache, race_hook, r);
+    int rc = disc_gcz_read(r->gcz, a, RACE_A_OFF, 2000, err);
+    assert_true(atomic_load(&r->b_started));
+    assert_int_equal(pthread_join(r->b, NULL), 0);
+    assert_int_equal(disc_bcache_waiters(r->cache), 0);
+    return rc;
+}
+
+/* A thread reading a block another is decoding waits for that decode and takes the block
+ * from the cache: one decode, not two. */
+static void test_gcz_one_decode_per_block(void **state)
+{
+    (void)state;
+    size_t len;
+    uint8_t *gcz = gcz_build(g_disc, g_len, BS, &len), a[2000];
+    race r;
+    util_src *file;
+    util_err err;
+    assert_int_equal(race_run(&r, &file, gcz, len, a, &err), 0);
+    assert_memory_equal(a, g_disc + RACE_A_OFF, sizeof a);
+    assert_int_equal(r.b_rc, 0);
+    assert_memory_equal(r.b_buf, g_disc + RACE_B_OFF, sizeof r.b_buf);
+    assert_int_equal(disc_bcache_decodes(r.cache), 1);
+    assert_int_equal(atomic_load(&r.calls), 1);
+    assert_true(atomic_load(&r.saw_waiter));
+    disc_gcz_close(r.gcz);
+    util_src_close(file);
+    free(gcz);
+}
+
+/* When the decode B waits for fails, B is woken and decodes the block itself: both report
+ * the corrupt block, nothing hangs. */
+static void test_gcz_waiter_decodes_after_failure(void **state)
+{
+    (void)state;
+    size_t len;
+    uint8_t *gcz = gcz_build(g_disc, g_len, BS, &len), a[2000];
+    uint32_t n = (uint32_t)((g_len + BS - 1) / BS);
+    gcz[32 + (size_t)n * 12 + 10] ^= 0x55; /* block 0's stored bytes: its Adler-32 fails */
+    race r;
+    util_src *file;
+    util_err err;
+    assert_int_equal(race_run(&r, &file, gcz, len, a, &err), UTIL_EFORMAT);
+    assert_int_equal(err.offset, RACE_A_OFF);
+    assert_non_null(strstr(err.msg, "Adler-32"));
+    assert_int_equal(r.b_rc, UTIL_EFORMAT);
+    assert_int_equal(r.b_err.offset, RACE_B_OFF);
+    assert_string_equal(r.b_err.msg, err.msg);
+    assert_true(atomic_load(&r.saw_waiter));
+    assert_int_equal(atomic_load(&r.calls), 2);
+    assert_int_equal(disc_bcache_decodes(r.cache), 2);
+    /* nothing left in flight: a read now decodes (and fails) again */
+    assert_int_equal(disc_gcz_read(r.gcz, a, RACE_A_OFF, sizeof a, &err), UTIL_EFORMAT);
+    assert_int_equal(atomic_load(&r.calls), 3);
+    disc_gcz_close(r.gcz);
+    util_src_close(file);
+    free(gcz);
+}
+
 /* ---- hostile GCZ ---------------------------------------------------------------------- */
 
 static uint32_t rd32(const uint8_t *p)
@@ -578,9 +700,14 @@ static void test_open_path(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_gcz),          cmocka_unit_test(test_ciso),
-        cmocka_unit_test(test_threads),      cmocka_unit_test(test_gcz_hostile),
-        cmocka_unit_test(test_ciso_hostile), cmocka_unit_test(test_kinds),
+        cmocka_unit_test(test_gcz),
+        cmocka_unit_test(test_ciso),
+        cmocka_unit_test(test_threads),
+        cmocka_unit_test(test_gcz_one_decode_per_block),
+        cmocka_unit_test(test_gcz_waiter_decodes_after_failure),
+        cmocka_unit_test(test_gcz_hostile),
+        cmocka_unit_test(test_ciso_hostile),
+        cmocka_unit_test(test_kinds),
         cmocka_unit_test(test_open_path),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
