@@ -187,6 +187,18 @@ static int replace_pak_row(ing *g, const ing_pak_at *at, const struct stat *sb, 
     return insert_pak_row(g, at, sb, p, game, pak_game_name(gc->detected), "ok", pak_id);
 }
 
+/* The warning of a game guessed or disputed, if it was. */
+static int put_game_warning(ing *g, const char *game, int64_t pak_id, const ing_game_choice *gc)
+{
+    if (!gc->guessed && !gc->conflict)
+        return 0;
+    return dbi_warn(g->d, game, "PAK", -1, -1, gc->guessed ? "game_unknown" : "game_conflict",
+                    gc->guessed ? "no signal tells the game; took the game of the "
+                                  "other PAKs in its folder"
+                                : "game signals disagree; used the strongest",
+                    pak_id, g->err);
+}
+
 /* The PAK's own warnings: each anomaly of its tables, and a game guessed or disputed. */
 static int put_anomalies(ing *g, const pak_file *p, int64_t pak_id, const char *game,
                          const ing_game_choice *gc)
@@ -204,47 +216,87 @@ static int put_anomalies(ing *g, const pak_file *p, int64_t pak_id, const char *
                            g->err)) != 0)
             return rc;
     }
-    if (!gc->guessed && !gc->conflict)
-        return 0;
-    return dbi_warn(g->d, game, "PAK", -1, -1, gc->guessed ? "game_unknown" : "game_conflict",
-                    gc->guessed ? "no signal tells the game; took the game of the "
-                                  "other PAKs in its folder"
-                                : "game signals disagree; used the strongest",
-                    pak_id, g->err);
+    return put_game_warning(g, game, pak_id, gc);
 }
 
 /* Job scheduling: the jobs of one PAK's entries, one per entry (every entry is read and
  * hashed), numbered from base; next is the next one to hand to the workers, consumed the
- * next one to write. */
+ * next one to write. lazy: the entries' sizes and codecs are read a window at a time just
+ * before their jobs (entry_info: those of entries below it are in), not all up front. */
 typedef struct pak_jobs {
     pak_file *p;
     const char *game;
     ancs_game ag;
     size_t n, base, next, consumed;
+    int lazy;
+    size_t entry_info;
+    int info_failed; /* a window's read failed: info_err says how */
+    util_err info_err;
 } pak_jobs;
 
+/* Entries whose sizes one window reads: at most this many, and no more stored bytes than
+ * half the container cache (at least one entry), so that the blocks decoded for their sizes
+ * are still cached when their jobs read them. */
+#define INFO_WINDOW 64u
+
+/* Lazy: the sizes and codecs of entry k and a window after it, unless already in. */
+static int need_entry_info(ing *g, pak_jobs *q, size_t k)
+{
+    if (!q->lazy || k < q->entry_info)
+        return 0;
+    size_t bytes = 0, limit = ing_cache_bytes(g) / 2, end = k;
+    while (end < q->n && end - k < INFO_WINDOW &&
+           (end == k || bytes + q->p->entries[end].size <= limit))
+        bytes += q->p->entries[end++].size;
+    if (pak_read_entry_info_range(q->p, (uint32_t)k, (uint32_t)(end - k), &q->info_err) != 0) {
+        q->info_failed = 1;
+        return q->info_err.code ? q->info_err.code : UTIL_EIO;
+    }
+    q->entry_info = end;
+    return 0;
+}
+
+/* Lazy (the disc named the game before any codec was read): once every entry's codec is
+ * in, the conflict warning put_anomalies could not give yet. The game stays the disc's. */
+static int lazy_conflict(ing *g, const ing_pak_at *at, const pak_jobs *q, int64_t pak_id,
+                         const ing_game_choice *gc)
+{
+    if (!q->lazy || gc->guessed || gc->conflict)
+        return 0;
+    pak_game_signals sig = {.disc_id = at->disc_id, .ancs = PAK_GAME_UNKNOWN};
+    ing_game_choice now = *gc;
+    pak_game_decide(q->p, &sig, &now.conflict);
+    return put_game_warning(g, q->game, pak_id, &now);
+}
+
 /* Hand the job of entry next - base to the workers. */
-static void hand_out(ing *g, pak_jobs *q)
+static int hand_out(ing *g, pak_jobs *q)
 {
     ing_pipeline *pl = &g->pl;
     size_t k = q->next - q->base;
+    int rc = need_entry_info(g, q, k);
+    if (rc)
+        return rc;
     ing_job_set(&pl->ring[q->next % pl->cap], q->p, (uint32_t)k, q->ag,
                 ing_want_decode(g, q->game, &q->p->entries[k]));
     pl->ring[q->next % pl->cap].seq = q->next;
     q->next++;
+    return 0;
 }
 
 /* The first jobs go to the workers at once: they read, hash and decode while the names are
  * written. */
-static void hand_out_first(ing *g, pak_jobs *q)
+static int hand_out_first(ing *g, pak_jobs *q)
 {
     ing_pipeline *pl = &g->pl;
     if (pl->nthreads == 0)
-        return;
+        return 0;
     size_t first = q->n < pl->cap ? q->n : pl->cap;
-    for (size_t k = 0; k < first; k++)
-        hand_out(g, q);
+    int rc = 0;
+    for (size_t k = 0; k < first && !rc; k++)
+        rc = hand_out(g, q);
     ing_pipeline_release(pl, q->next);
+    return rc;
 }
 
 /* The rows: consume the jobs in entry order (ing_finish_entry writes each entry's rows),
@@ -258,6 +310,9 @@ static int write_entries(ing *g, pak_jobs *q, const char *path)
         if (pl->nthreads > 0) {
             ing_pipeline_wait(pl, j);
         } else {
+            int rc = need_entry_info(g, q, k);
+            if (rc)
+                return rc;
             ing_job_set(j, q->p, (uint32_t)k, q->ag, 0); /* finish_entry decodes when needed */
             ing_job_run(j);
         }
@@ -267,7 +322,8 @@ static int write_entries(ing *g, pak_jobs *q, const char *path)
         if (rc)
             return rc;
         if (pl->nthreads > 0 && q->next < q->base + q->n) {
-            hand_out(g, q);
+            if ((rc = hand_out(g, q)) != 0)
+                return rc;
             ing_pipeline_release(pl, q->next);
         }
     }
@@ -309,7 +365,12 @@ static int do_pak_file(ing *g, const ing_pak_at *at, const struct stat *sb, pak_
         goto done;
     util_err e;
     util_err_clear(&e);
-    if ((rc = pak_read_entry_info(p, &e)) != 0) {
+    util_err_clear(&q.info_err);
+    /* In a disc whose game code names the game, no entry can change the game (it is the
+     * strongest signal): the sizes and codecs are read a window at a time as the jobs go, so
+     * that a container decodes each block once. Elsewhere the codecs decide the game first. */
+    q.lazy = pak_game_of_disc(at->disc_id) != PAK_GAME_UNKNOWN;
+    if (!q.lazy && (rc = pak_read_entry_info(p, &e)) != 0) {
         if (e.code == UTIL_ENOMEM) {
             rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory opening %s", path);
             goto done;
@@ -337,17 +398,20 @@ static int do_pak_file(ing *g, const ing_pak_at *at, const struct stat *sb, pak_
     if (old_id >= 0 && old_path && strcmp(old_path, path) &&
         (rc = entries_digest(g, old_id, &old_digest)) != 0)
         goto done;
+    /* what a PAK whose entry sizes cannot be read leaves of the counts: none of its rows */
+    db_ingest_stats st0 = *g->st;
+    long warned0 = g->d->rows_warned;
     if ((rc = ing_tx_begin(g)) != 0)
         goto done;
     if ((rc = replace_pak_row(g, at, sb, p, old_id, q.game, &gc, &pak_id)) != 0)
         goto rollback;
     g->cur_pak = pak_id;
-    hand_out_first(g, &q);
-    if ((rc = put_names(g, p, pak_id)) != 0 || (rc = put_anomalies(g, p, pak_id, q.game, &gc)))
+    if ((rc = hand_out_first(g, &q)) != 0 || (rc = put_names(g, p, pak_id)) != 0 ||
+        (rc = put_anomalies(g, p, pak_id, q.game, &gc)))
         goto rollback;
     g->st->resources += p->entry_count;
-    if ((rc = write_entries(g, &q, path)) != 0 || (rc = put_entries(g, p, pak_id)) != 0 ||
-        (rc = ing_tx_commit(g)) != 0)
+    if ((rc = write_entries(g, &q, path)) != 0 || (rc = lazy_conflict(g, at, &q, pak_id, &gc)) ||
+        (rc = put_entries(g, p, pak_id)) != 0 || (rc = ing_tx_commit(g)) != 0)
         goto rollback;
     if ((rc = count_pak(g, p, pak_id, old_digest)) == 0)
         rc = ing_kept_add(g, pak_id);
@@ -355,6 +419,14 @@ static int do_pak_file(ing *g, const ing_pak_at *at, const struct stat *sb, pak_
 rollback:
     ing_pipeline_drain(&g->pl, q.consumed);
     ing_tx_rollback(g);
+    if (q.info_failed) { /* as when every entry's sizes were read first: the PAK fails */
+        *g->st = st0;
+        g->d->rows_warned = warned0;
+        if (q.info_err.code == UTIL_ENOMEM)
+            rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory opening %s", path);
+        else
+            rc = pak_failed(g, at, sb, old_id, NULL, q.info_err.offset, q.info_err.msg);
+    }
 done:
     free(old_path);
     free(old_digest);

@@ -88,6 +88,11 @@ int pak_open_src(pak_file **out, util_src *src, util_err *err);
  * decompressed_size. */
 int pak_open_src_tables(pak_file **out, util_src *src, util_err *err);
 int pak_read_entry_info(pak_file *p, util_err *err);
+/* pak_read_entry_info for entries first .. first + count - 1 only (clipped to the table),
+ * leaving entry_info as it was: a reader that goes through the entries in order can fill
+ * their sizes a few at a time, just before it reads them (a container then decodes each of
+ * its blocks once, not once for the sizes and again for the bytes). */
+int pak_read_entry_info_range(pak_file *p, uint32_t first, uint32_t count, util_err *err);
 /* pak_open_src on the bytes data[0..size), borrowed: they must outlive the result. */
 int pak_open_mem(pak_file **out, const uint8_t *data, size_t size, util_err *err);
 /* pak_open_src on the regular file at path, read with pread (never mapped; a FIFO cannot
@@ -130,6 +135,9 @@ typedef struct pak_game_signals {
  * a caller that has not yet looked at an ANCS may then do so and ask again. Needs entry
  * codecs (pak_open_src or pak_read_entry_info). */
 pak_game pak_game_decide(const pak_file *p, const pak_game_signals *s, int *conflict);
+/* The game a disc's game code names ("GM8…" MP1, "G2M…" MP2), else PAK_GAME_UNKNOWN: the
+ * signal pak_game_decide puts first, whatever the entries say. */
+pak_game pak_game_of_disc(const char *disc_id);
 const char *pak_game_name(pak_game g); /* "MP1", "MP2", "unknown" */
 
 /* ---- writing (fixtures, demo, bench) ---------------------------------------------- */

@@ -38,7 +38,7 @@ static pak_game game_of_type(uint32_t type)
 }
 
 /* Signal 1: the disc's game code, region letter ignored. */
-static pak_game game_of_disc(const char *id)
+pak_game pak_game_of_disc(const char *id)
 {
     if (!id)
         return PAK_GAME_UNKNOWN;
@@ -81,7 +81,7 @@ pak_game pak_game_decide(const pak_file *p, const pak_game_signals *s, int *conf
         else if (c == PAK_CODEC_LZO)
             codec_votes[PAK_GAME_MP2]++;
     }
-    pak_game by_disc = game_of_disc(s ? s->disc_id : NULL);
+    pak_game by_disc = pak_game_of_disc(s ? s->disc_id : NULL);
     pak_game by_codec = vote(codec_votes[1], codec_votes[2], &mixed);
     pak_game by_type = vote(type_votes[1], type_votes[2], &mixed);
     pak_game by_ancs = s ? s->ancs : PAK_GAME_UNKNOWN;

@@ -58,18 +58,22 @@ static int cmp_span(const void *a, const void *b)
     return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
-int pak_read_entry_info(pak_file *p, util_err *err)
+int pak_read_entry_info_range(pak_file *p, uint32_t first, uint32_t count, util_err *err)
 {
     if (!p->src)
         return util_fail(err, UTIL_EFORMAT, UINT64_MAX, "the PAK was opened without a source");
+    if (first > p->entry_count)
+        first = p->entry_count;
+    if (count > p->entry_count - first)
+        count = p->entry_count - first;
     int rc = 0;
     span *r = NULL;
     uint8_t *chunk = NULL;
     size_t n = 0;
-    if (p->entry_count && !(r = malloc((size_t)p->entry_count * sizeof *r)))
+    if (count && !(r = malloc((size_t)count * sizeof *r)))
         return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory for %" PRIu32 " entries",
-                         p->entry_count);
-    for (uint32_t i = 0; i < p->entry_count; i++) {
+                         count);
+    for (uint32_t i = first; i < first + count; i++) {
         pak_entry *e = &p->entries[i];
         if (!e->in_bounds || e->size == 0) {
             pak_entry_sizes(e, NULL, 0, NULL, 0);
@@ -110,6 +114,12 @@ int pak_read_entry_info(pak_file *p, util_err *err)
     }
     free(r);
     free(chunk);
+    return rc;
+}
+
+int pak_read_entry_info(pak_file *p, util_err *err)
+{
+    int rc = pak_read_entry_info_range(p, 0, p->entry_count, err);
     if (rc == 0)
         p->entry_info = 1;
     return rc;
