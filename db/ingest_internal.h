@@ -17,7 +17,8 @@ typedef struct ing ing;
 
 /* ---- reading a PAK (ingest_read.c) -------------------------------------------------------
  * A PAK is read through a util_src, never mapped: pak_open_src_tables, then (when it is not
- * skipped) pak_read_entry_info, then each ANCS/EVNT payload by pak_inflate when its job runs.
+ * skipped) pak_read_entry_info (in a disc that names its game: pak_read_entry_info_one for
+ * each entry just before its job), then each payload by pak_inflate when its job runs.
  * Memory follows the tables and the payloads in flight, not the file size. Workers read the
  * same source concurrently (pread). */
 
@@ -83,6 +84,12 @@ typedef struct ing_job {
     size_t reserved; /* of the pipeline's budget, held until ing_job_clear */
     struct ing_pipeline *owner; /* ring slots: the pipeline whose budget is held */
     size_t seq;                 /* sequence number (set by the writer when it hands the job out) */
+    /* lazy_p: the entry's sizes are still to be read (pak_read_entry_info_one) from this PAK,
+     * by a worker, before the job is claimed (info: 0 to read, 1 being read, 2 read, 3 could
+     * not be read: info_e says why, and the writer fails the PAK); NULL: they are in. */
+    pak_file *lazy_p;
+    int info;
+    util_err info_e;
     int done;
     int inflated; /* 0: entry out of bounds or inflate failed (e says why) */
     int hashed;   /* hash is set (inflated, or known from the stored bytes) */
@@ -131,6 +138,8 @@ typedef struct ing_pipeline {
     size_t batch;        /* jobs a writer waits for at once, and wakes a worker for */
     size_t budget, used; /* bytes of entry data: the limit, and reserved by claimed jobs */
     ing_hcache cache;    /* guarded by mu while workers run */
+    int info_reading;    /* workers reading an unclaimed job's sizes (see ing_job.lazy_p) */
+    int draining;        /* the writer waits for those reads to end (ing_pipeline_drain) */
 } ing_pipeline;
 
 /* The content hash known for stored bytes (1), or 0. */

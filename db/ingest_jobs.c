@@ -158,8 +158,8 @@ void ing_job_run(ing_job *j)
     const pak_entry *e = &j->p->entries[j->entry];
     int keep = ing_decoded_type(e->type);
     util_err_clear(&j->e);
-    if (!e->in_bounds)
-        return;
+    if (!e->in_bounds || (j->lazy_p && j->info == 3))
+        return; /* sizes not read: the writer fails the PAK */
     if (j->budget && ing_entry_need(e) > j->budget) {
         util_fail(&j->e, UTIL_EFORMAT, e->offset,
                   "entry needs %zu bytes in memory (%" PRIu32 " stored, %" PRIu32
@@ -233,6 +233,8 @@ void ing_job_clear(ing_job *j)
     j->buf = NULL;
     j->len = j->hlen = 0;
     j->done = j->inflated = j->decoded = j->dec_rc = j->hashed = j->has_stored_hash = 0;
+    j->lazy_p = NULL;
+    j->info = 0;
 }
 
 /* Whether job j's bytes fit beside those in flight (an entry over the whole budget fails
@@ -243,6 +245,42 @@ static int fits(const ing_pipeline *pl, const ing_job *j)
     return need > pl->budget || pl->used == 0 || need <= pl->budget - pl->used;
 }
 
+/* Whether job j can be claimed: its sizes are in (or could not be read) and fit. */
+static int ready(const ing_pipeline *pl, const ing_job *j)
+{
+    return (!j->lazy_p || j->info >= 2) && fits(pl, j);
+}
+
+/* Under the lock: the first handed-out job not claimed yet whose sizes no one reads yet. */
+static ing_job *sizes_to_read(ing_pipeline *pl)
+{
+    for (size_t k = pl->claim; k < pl->limit; k++) {
+        ing_job *j = &pl->ring[k % pl->cap];
+        if (j->lazy_p && j->info == 0)
+            return j;
+    }
+    return NULL;
+}
+
+/* Under the lock, which it leaves and takes again: read job j's sizes. The jobs after the
+ * next one to claim are read too, so that both workers decode a container's blocks (the
+ * bytes read here are cached for the job's own read). */
+static void read_sizes(ing_pipeline *pl, ing_job *j)
+{
+    j->info = 1;
+    pl->info_reading++;
+    pthread_mutex_unlock(&pl->mu);
+    util_err_clear(&j->info_e);
+    int rc = pak_read_entry_info_one(j->lazy_p, j->entry, &j->info_e);
+    pthread_mutex_lock(&pl->mu);
+    j->info = rc ? 3 : 2;
+    pl->info_reading--;
+    if (pl->idle)
+        pthread_cond_broadcast(&pl->work);
+    if (pl->draining && !pl->info_reading)
+        pthread_cond_broadcast(&pl->done);
+}
+
 static void *worker_main(void *arg)
 {
     ing_pipeline *pl = arg;
@@ -250,8 +288,15 @@ static void *worker_main(void *arg)
     for (;;) {
         /* Jobs are claimed in order, each once its bytes fit the budget beside those of the
          * jobs claimed before it (which the writer consumes and frees first): no deadlock,
-         * and never more than the budget in flight (one entry alone may use all of it). */
-        while (!pl->quit && (pl->claim >= pl->limit || !fits(pl, &pl->ring[pl->claim % pl->cap]))) {
+         * and never more than the budget in flight (one entry alone may use all of it). A
+         * job whose sizes are not in yet has them read first, by whichever worker is free. */
+        while (!pl->quit &&
+               (pl->claim >= pl->limit || !ready(pl, &pl->ring[pl->claim % pl->cap]))) {
+            ing_job *r = sizes_to_read(pl);
+            if (r) {
+                read_sizes(pl, r);
+                continue;
+            }
             pl->idle++;
             if (pl->waiting)
                 pthread_cond_broadcast(&pl->done); /* the writer stops waiting for more */
@@ -379,6 +424,11 @@ void ing_pipeline_drain(ing_pipeline *pl, size_t from)
     pthread_mutex_lock(&pl->mu);
     pl->limit = pl->claim;
     size_t end = pl->claim;
+    /* and no worker still reads the sizes of a job taken back: the PAK closes next */
+    pl->draining = 1;
+    while (pl->info_reading)
+        pthread_cond_wait(&pl->done, &pl->mu);
+    pl->draining = 0;
     pthread_mutex_unlock(&pl->mu);
     for (size_t k = from; k < end; k++) {
         ing_job *j = &pl->ring[k % pl->cap];

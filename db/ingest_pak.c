@@ -221,39 +221,25 @@ static int put_anomalies(ing *g, const pak_file *p, int64_t pak_id, const char *
 
 /* Job scheduling: the jobs of one PAK's entries, one per entry (every entry is read and
  * hashed), numbered from base; next is the next one to hand to the workers, consumed the
- * next one to write. lazy: the entries' sizes and codecs are read a window at a time just
- * before their jobs (entry_info: those of entries below it are in), not all up front. */
+ * next one to write. lazy: each entry's sizes and codecs are read just before its job (by
+ * a worker, or by the writer with --jobs 1), not all up front. */
 typedef struct pak_jobs {
     pak_file *p;
     const char *game;
     ancs_game ag;
     size_t n, base, next, consumed;
     int lazy;
-    size_t entry_info;
     int info_failed; /* a window's read failed: info_err says how */
     util_err info_err;
 } pak_jobs;
 
-/* Entries whose sizes one window reads: at most this many, and no more stored bytes than
- * half the container cache (at least one entry), so that the blocks decoded for their sizes
- * are still cached when their jobs read them. */
-#define INFO_WINDOW 64u
-
-/* Lazy: the sizes and codecs of entry k and a window after it, unless already in. */
-static int need_entry_info(ing *g, pak_jobs *q, size_t k)
+/* Lazy, --jobs 1: the sizes and codecs of entry k, read just before its job. */
+static int need_entry_info(pak_jobs *q, size_t k)
 {
-    if (!q->lazy || k < q->entry_info)
+    if (!q->lazy || pak_read_entry_info_one(q->p, (uint32_t)k, &q->info_err) == 0)
         return 0;
-    size_t bytes = 0, limit = ing_cache_bytes(g) / 2, end = k;
-    while (end < q->n && end - k < INFO_WINDOW &&
-           (end == k || bytes + q->p->entries[end].size <= limit))
-        bytes += q->p->entries[end++].size;
-    if (pak_read_entry_info_range(q->p, (uint32_t)k, (uint32_t)(end - k), &q->info_err) != 0) {
-        q->info_failed = 1;
-        return q->info_err.code ? q->info_err.code : UTIL_EIO;
-    }
-    q->entry_info = end;
-    return 0;
+    q->info_failed = 1;
+    return q->info_err.code ? q->info_err.code : UTIL_EIO;
 }
 
 /* Lazy (the disc named the game before any codec was read): once every entry's codec is
@@ -269,34 +255,30 @@ static int lazy_conflict(ing *g, const ing_pak_at *at, const pak_jobs *q, int64_
     return put_game_warning(g, q->game, pak_id, &now);
 }
 
-/* Hand the job of entry next - base to the workers. */
-static int hand_out(ing *g, pak_jobs *q)
+/* Hand the job of entry next - base to the workers (lazy: a worker reads its sizes first). */
+static void hand_out(ing *g, pak_jobs *q)
 {
     ing_pipeline *pl = &g->pl;
     size_t k = q->next - q->base;
-    int rc = need_entry_info(g, q, k);
-    if (rc)
-        return rc;
-    ing_job_set(&pl->ring[q->next % pl->cap], q->p, (uint32_t)k, q->ag,
-                ing_want_decode(g, q->game, &q->p->entries[k]));
-    pl->ring[q->next % pl->cap].seq = q->next;
+    ing_job *j = &pl->ring[q->next % pl->cap];
+    ing_job_set(j, q->p, (uint32_t)k, q->ag, ing_want_decode(g, q->game, &q->p->entries[k]));
+    j->lazy_p = q->lazy ? q->p : NULL;
+    j->info = 0;
+    j->seq = q->next;
     q->next++;
-    return 0;
 }
 
 /* The first jobs go to the workers at once: they read, hash and decode while the names are
  * written. */
-static int hand_out_first(ing *g, pak_jobs *q)
+static void hand_out_first(ing *g, pak_jobs *q)
 {
     ing_pipeline *pl = &g->pl;
     if (pl->nthreads == 0)
-        return 0;
+        return;
     size_t first = q->n < pl->cap ? q->n : pl->cap;
-    int rc = 0;
-    for (size_t k = 0; k < first && !rc; k++)
-        rc = hand_out(g, q);
+    for (size_t k = 0; k < first; k++)
+        hand_out(g, q);
     ing_pipeline_release(pl, q->next);
-    return rc;
 }
 
 /* The rows: consume the jobs in entry order (ing_finish_entry writes each entry's rows),
@@ -309,8 +291,13 @@ static int write_entries(ing *g, pak_jobs *q, const char *path)
         ing_job *j = &pl->ring[(q->base + k) % pl->cap];
         if (pl->nthreads > 0) {
             ing_pipeline_wait(pl, j);
+            if (j->lazy_p && j->info == 3) {
+                q->info_failed = 1;
+                q->info_err = j->info_e;
+                return j->info_e.code ? j->info_e.code : UTIL_EIO;
+            }
         } else {
-            int rc = need_entry_info(g, q, k);
+            int rc = need_entry_info(q, k);
             if (rc)
                 return rc;
             ing_job_set(j, q->p, (uint32_t)k, q->ag, 0); /* finish_entry decodes when needed */
@@ -322,8 +309,7 @@ static int write_entries(ing *g, pak_jobs *q, const char *path)
         if (rc)
             return rc;
         if (pl->nthreads > 0 && q->next < q->base + q->n) {
-            if ((rc = hand_out(g, q)) != 0)
-                return rc;
+            hand_out(g, q);
             ing_pipeline_release(pl, q->next);
         }
     }
@@ -406,8 +392,8 @@ static int do_pak_file(ing *g, const ing_pak_at *at, const struct stat *sb, pak_
     if ((rc = replace_pak_row(g, at, sb, p, old_id, q.game, &gc, &pak_id)) != 0)
         goto rollback;
     g->cur_pak = pak_id;
-    if ((rc = hand_out_first(g, &q)) != 0 || (rc = put_names(g, p, pak_id)) != 0 ||
-        (rc = put_anomalies(g, p, pak_id, q.game, &gc)))
+    hand_out_first(g, &q);
+    if ((rc = put_names(g, p, pak_id)) != 0 || (rc = put_anomalies(g, p, pak_id, q.game, &gc)))
         goto rollback;
     g->st->resources += p->entry_count;
     if ((rc = write_entries(g, &q, path)) != 0 || (rc = lazy_conflict(g, at, &q, pak_id, &gc)) ||

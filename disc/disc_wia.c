@@ -19,6 +19,7 @@
 #include <bzlib.h>
 #include <lzma.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,6 +108,8 @@ struct disc_wia {
     void (*hook)(void *ctx); /* test hook: called once a decode is registered in flight */
     void *hook_ctx;
 };
+
+static atomic_uint_fast64_t g_decodes_all; /* disc_wia_decodes_all */
 
 static uint32_t be32(const uint8_t *p)
 {
@@ -768,6 +771,7 @@ static int read_group(disc_wia *w, uint32_t gi, uint64_t start, size_t len, size
     size_t limit = disc_cache_keep(w->cache_limit, w->info.chunk_size);
     pthread_mutex_lock(&w->lock);
     w->decodes++;
+    atomic_fetch_add(&g_decodes_all, 1);
     size_t freeslot = CACHE_SLOTS;
     int have = 0;
     for (size_t i = 0; i < CACHE_SLOTS; i++) {
@@ -843,6 +847,11 @@ int disc_wia_read(disc_wia *w, void *dst, uint64_t off, size_t len, util_err *er
         len -= n;
     }
     return 0;
+}
+
+uint64_t disc_wia_decodes_all(void)
+{
+    return (uint64_t)atomic_load(&g_decodes_all);
 }
 
 uint64_t disc_wia_decodes(disc_wia *w)

@@ -37,6 +37,9 @@ int disc_wia_read(disc_wia *w, void *dst, uint64_t off, size_t len, util_err *er
 const disc_wia_info *disc_wia_get_info(const disc_wia *w);
 /* Groups decoded so far (not served from the cache): what tests count. */
 uint64_t disc_wia_decodes(disc_wia *w);
+/* Groups decoded by every WIA/RVZ reader of the process so far (tests: what a whole ingest
+ * decoded). */
+uint64_t disc_wia_decodes_all(void);
 /* For tests: fn(ctx) runs on a decoding thread right after it registered its group as in
  * flight, before it decodes (NULL: none). Threads reading that group meanwhile wait. */
 void disc_wia_set_decode_hook(disc_wia *w, void (*fn)(void *ctx), void *ctx);

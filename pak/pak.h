@@ -88,11 +88,12 @@ int pak_open_src(pak_file **out, util_src *src, util_err *err);
  * decompressed_size. */
 int pak_open_src_tables(pak_file **out, util_src *src, util_err *err);
 int pak_read_entry_info(pak_file *p, util_err *err);
-/* pak_read_entry_info for entries first .. first + count - 1 only (clipped to the table),
- * leaving entry_info as it was: a reader that goes through the entries in order can fill
- * their sizes a few at a time, just before it reads them (a container then decodes each of
- * its blocks once, not once for the sizes and again for the bytes). */
-int pak_read_entry_info_range(pak_file *p, uint32_t first, uint32_t count, util_err *err);
+/* What pak_read_entry_info fills, for entry i alone (its first 8 or last 32 bytes, one
+ * read), leaving entry_info as it was. A reader that reads entries one by one can fill each
+ * entry's sizes just before it reads the entry: a container then decodes each of its blocks
+ * once, not once for the sizes and again for the bytes. Touches entry i only, so threads
+ * may fill different entries at once. */
+int pak_read_entry_info_one(pak_file *p, uint32_t i, util_err *err);
 /* pak_open_src on the bytes data[0..size), borrowed: they must outlive the result. */
 int pak_open_mem(pak_file **out, const uint8_t *data, size_t size, util_err *err);
 /* pak_open_src on the regular file at path, read with pread (never mapped; a FIFO cannot

@@ -58,22 +58,18 @@ static int cmp_span(const void *a, const void *b)
     return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
-int pak_read_entry_info_range(pak_file *p, uint32_t first, uint32_t count, util_err *err)
+int pak_read_entry_info(pak_file *p, util_err *err)
 {
     if (!p->src)
         return util_fail(err, UTIL_EFORMAT, UINT64_MAX, "the PAK was opened without a source");
-    if (first > p->entry_count)
-        first = p->entry_count;
-    if (count > p->entry_count - first)
-        count = p->entry_count - first;
     int rc = 0;
     span *r = NULL;
     uint8_t *chunk = NULL;
     size_t n = 0;
-    if (count && !(r = malloc((size_t)count * sizeof *r)))
+    if (p->entry_count && !(r = malloc((size_t)p->entry_count * sizeof *r)))
         return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory for %" PRIu32 " entries",
-                         count);
-    for (uint32_t i = first; i < first + count; i++) {
+                         p->entry_count);
+    for (uint32_t i = 0; i < p->entry_count; i++) {
         pak_entry *e = &p->entries[i];
         if (!e->in_bounds || e->size == 0) {
             pak_entry_sizes(e, NULL, 0, NULL, 0);
@@ -114,14 +110,35 @@ int pak_read_entry_info_range(pak_file *p, uint32_t first, uint32_t count, util_
     }
     free(r);
     free(chunk);
+    if (rc == 0)
+        p->entry_info = 1;
     return rc;
 }
 
-int pak_read_entry_info(pak_file *p, util_err *err)
+int pak_read_entry_info_one(pak_file *p, uint32_t i, util_err *err)
 {
-    int rc = pak_read_entry_info_range(p, 0, p->entry_count, err);
-    if (rc == 0)
-        p->entry_info = 1;
+    if (!p->src)
+        return util_fail(err, UTIL_EFORMAT, UINT64_MAX, "the PAK was opened without a source");
+    if (i >= p->entry_count)
+        return 0;
+    pak_entry *e = &p->entries[i];
+    if (!e->in_bounds || e->size == 0) {
+        pak_entry_sizes(e, NULL, 0, NULL, 0);
+        return 0;
+    }
+    /* the same bytes pak_read_entry_info reads for it */
+    uint8_t b[PAK_ALIGN > 8 ? PAK_ALIGN : 8];
+    uint64_t lo = e->offset, hi = (uint64_t)e->offset + e->size;
+    if (e->compressed)
+        hi = lo + (e->size < 8 ? e->size : 8);
+    else
+        lo = hi - (e->size < PAK_ALIGN ? e->size : PAK_ALIGN);
+    size_t n = (size_t)(hi - lo);
+    int rc = util_src_read(p->src, b, lo, n, err);
+    if (rc == 0 && e->compressed)
+        pak_entry_sizes(e, b, n, NULL, 0);
+    else if (rc == 0)
+        pak_entry_sizes(e, NULL, 0, b, n);
     return rc;
 }
 

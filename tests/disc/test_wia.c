@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "db.h"
 #include "disc.h"
 #include "disc_junk.h"
 #include "disc_sha1.h"
@@ -865,6 +866,107 @@ static void test_dolphin_packs_junk(void **state)
     free(b);
 }
 
+/* ---- a whole ingest of a container ------------------------------------------------------ */
+
+static int grab_int(void *ctx, int ncols, const db_cell *cells)
+{
+    int64_t *v = ctx;
+    *v = ncols == 1 && cells[0].type == DB_INT ? cells[0].i : -1;
+    return 0;
+}
+
+static int64_t sql_int(db *d, const char *sql)
+{
+    int64_t v = -2;
+    util_err e;
+    util_err_clear(&e);
+    db_sink sink = {&v, NULL, grab_int, NULL};
+    assert_int_equal(db_exec(d, sql, 0, NULL, &sink, &e), 0);
+    return v;
+}
+
+/* An ingest of an RVZ decodes each group the PAKs lie in once: the entries' sizes are read
+ * just before their bytes, not in a pass of their own that the small cache (1 MiB at
+ * --memory 32) has forgotten by the time the entries are read (which decoded the PAK twice).
+ * The disc (GM8E) names the game before any codec is read, so a PAK of LZO entries still
+ * gets its game_conflict warning, once its codecs are in; with one thread and with two. */
+static void test_ingest_decodes_groups_once(void **state)
+{
+    (void)state;
+    if (!have_dolphin())
+        TU_SKIP();
+    util_err err;
+    util_err_clear(&err);
+    /* Metroid1.pak: 96 zlib entries of 24 KiB of random bytes (2.3 MB, 70 groups of 32 KiB);
+     * Metroid2.pak: 4 small LZO entries (MP2's codec) */
+    uint8_t *paks[2];
+    size_t pak_len[2];
+    uint32_t seed = 99;
+    uint8_t *res = malloc(24576);
+    assert_non_null(res);
+    for (int k = 0; k < 2; k++) {
+        pak_builder *b = pak_builder_new();
+        assert_non_null(b);
+        int n = k == 0 ? 96 : 4;
+        for (int i = 0; i < n; i++) {
+            size_t len = k == 0 ? 24576 : 600;
+            for (size_t j = 0; j < len; j++)
+                res[j] = (uint8_t)(lcg(&seed) >> 24);
+            assert_int_equal(pak_builder_add(b, UTIL_FOURCC('T', 'X', 'T', 'R'),
+                                             0x1000u * (uint32_t)(k + 1) + (uint32_t)i, res, len,
+                                             k == 0 ? PAK_CODEC_ZLIB : PAK_CODEC_LZO, &err),
+                             0);
+        }
+        assert_int_equal(pak_builder_finish_mem(b, &paks[k], &pak_len[k], &err), 0);
+        pak_builder_free(b);
+    }
+    free(res);
+    fixture_disc_file files[2] = {{.path = "Metroid1.pak", .data = paks[0], .len = pak_len[0]},
+                                  {.path = "Metroid2.pak", .data = paks[1], .len = pak_len[1]}};
+    fixture_disc_opts o;
+    fixture_disc_opts_init(&o, "GM8E01", 0, "Ingest Fixture");
+    char iso[600], rvz[600];
+    snprintf(iso, sizeof iso, "%s/ingest.iso", g_scene.dir);
+    assert_int_equal(fixture_disc_write(iso, &o, files, 2, &err), 0);
+    free(paks[0]);
+    free(paks[1]);
+    assert_int_equal(
+        dolphin_convert(rvz, sizeof rvz, iso, "ingest.rvz", "-f rvz -b 32768 -c zstd -l 1"), 0);
+    uint64_t groups = (pak_len[0] + pak_len[1]) / 32768 + 2; /* the PAKs may straddle one more */
+    for (int jobs = 1; jobs <= 2; jobs++) {
+        char dbp[700];
+        snprintf(dbp, sizeof dbp, "%s/ingest%d.db", g_scene.dir, jobs);
+        db *d = NULL;
+        assert_int_equal(db_open(&d, dbp, DB_OPEN_READWRITE, &err), 0);
+        db_ingest_opts io = {
+            .game = PAK_GAME_UNKNOWN, .jobs = jobs, .quiet = 1, .memory = (size_t)32 << 20};
+        db_ingest_stats st;
+        const char *paths[1] = {rvz};
+        uint64_t before = disc_wia_decodes_all();
+        assert_int_equal(db_ingest_paths(d, paths, 1, &io, &st, &err), 0);
+        uint64_t decodes = disc_wia_decodes_all() - before;
+        print_message("jobs %d: %llu group decodes for %llu groups of PAK data (+ header, FST)\n",
+                      jobs, (unsigned long long)decodes, (unsigned long long)groups);
+        /* the header and FST groups, each PAK's tables, then its entries: at most a few more
+         * than the PAKs' groups (twice as many when the sizes were read first) */
+        assert_true(decodes <= groups + 6);
+        assert_int_equal(sql_int(d, "SELECT count(*) FROM pak_entries"), 100);
+        assert_int_equal(sql_int(d, "SELECT count(*) FROM pak_entries WHERE decompressed_size = "
+                                    "CASE WHEN asset_id < 8192 THEN 24576 ELSE 600 END"),
+                         100);
+        assert_int_equal(sql_int(d, "SELECT count(*) FROM paks WHERE game = 'MP1' AND "
+                                    "game_detected = 'MP1'"),
+                         2);
+        assert_int_equal(sql_int(d, "SELECT count(*) FROM warnings w JOIN paks p USING (pak_id) "
+                                    "WHERE w.code = 'game_conflict' AND p.path LIKE "
+                                    "'%Metroid2.pak'"),
+                         1);
+        assert_int_equal(sql_int(d, "SELECT count(*) FROM warnings WHERE code = 'game_conflict'"),
+                         1);
+        db_close(d);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -877,6 +979,7 @@ int main(void)
         cmocka_unit_test(test_hostile),
         cmocka_unit_test(test_dolphin_containers),
         cmocka_unit_test(test_dolphin_packs_junk),
+        cmocka_unit_test(test_ingest_decodes_groups_once),
     };
     return tu_status(cmocka_run_group_tests(tests, setup_scene, teardown_scene));
 }

@@ -1,14 +1,19 @@
 /* fuzz_ingest.c — one PAK from memory through the whole ingest path (tables, inflate, ANCS
  * and EVNT decode, rows) into an emptied in-memory database, via db_ingest_mem. The game
  * (auto, MP1, MP2) and --jobs (1 or 2) are chosen from the input size so every input shape
- * meets both decoders and both the single-thread and the worker-thread paths.
+ * meets both decoders and both the single-thread and the worker-thread paths. One input in
+ * five is read as the only PAK of a disc image (MP1's or MP2's game code, written to
+ * $TMPDIR), where each entry's sizes are read just before its job.
  * Invariants: ingest never fails fatally on a healthy database; exactly one paks row; an
  * 'ok' PAK has one pak_entries row per table entry; each load_errors row names a stage. */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "db.h"
+#include "fixture.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -85,8 +90,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     db_ingest_opts o = {
         .game = games[size % 3], .jobs = 1 + (int)(size / 3 % 2), .quiet = 1, .log = NULL};
     db_ingest_stats st;
-    if (db_ingest_mem(d, "fuzz.pak", data, size, &o, &st, &err) != 0)
+    if (size % 5 == 4) {
+        static char image[4096];
+        if (!image[0]) {
+            const char *tmp = getenv("TMPDIR");
+            snprintf(image, sizeof image, "%s/fuzz_ingest.%ld.iso", tmp && *tmp ? tmp : "/tmp",
+                     (long)getpid());
+        }
+        fixture_disc_opts opts;
+        fixture_disc_opts_init(&opts, size / 5 % 2 ? "G2ME01" : "GM8E01", 0, "fuzz");
+        opts.minimal = 1;
+        fixture_disc_file f = {.path = "fuzz.pak", .data = data, .len = size};
+        const char *paths[1] = {image};
+        o.game = PAK_GAME_UNKNOWN;
+        if (fixture_disc_write(image, &opts, &f, 1, &err) != 0 ||
+            db_ingest_paths(d, paths, 1, &o, &st, &err) != 0)
+            abort();
+    } else if (db_ingest_mem(d, "fuzz.pak", data, size, &o, &st, &err) != 0) {
         abort(); /* only SQLite failures or OOM may be fatal; neither happens here */
+    }
     one_row paks = query(d, "SELECT count(*), sum(status = 'ok'), sum(resource_count), "
                             "(SELECT count(*) FROM pak_entries) FROM paks");
     if (paks.v[0] != 1)
