@@ -692,55 +692,40 @@ static void land(disc_wia *w, size_t f)
     pthread_cond_broadcast(&w->landed);
 }
 
-/* Copy [in_group, in_group + n) of group gi (len bytes from disc offset start) to dst, from
- * the cache or by decoding the group (outside the lock). While another thread decodes gi,
- * wait for it and look in the cache again rather than decode it twice. */
-static int read_group(disc_wia *w, uint32_t gi, uint64_t start, size_t len, size_t in_group,
-                      uint8_t *dst, size_t n, util_err *err)
+/* Under the lock: register group gi (len bytes) as being decoded; its flights entry, or
+ * IN_FLIGHT when all are taken (the group is then decoded all the same, unregistered). */
+static size_t flight_begin(disc_wia *w, uint32_t gi, size_t len)
 {
-    const wia_group *g = &w->groups[gi];
-    if (g->size == 0) {
-        memset(dst, 0, n);
-        return 0;
-    }
-    /* a file cut short: the groups past its end are a fault, before anything is allocated */
-    if (g->file_off > w->file_size || g->size > w->file_size - g->file_off)
-        return util_fail(err, UTIL_EIO, w->file_size,
-                         "%s group %u (disc 0x%08llX) is at file 0x%08llX, 0x%x bytes, past the "
-                         "end of the file (0x%llx; cut short: its header says 0x%llx)",
-                         w->kind, gi, (unsigned long long)start, (unsigned long long)g->file_off,
-                         g->size, (unsigned long long)w->file_size,
-                         (unsigned long long)w->group_limit);
-    pthread_mutex_lock(&w->lock);
-    for (;;) {
-        if (cache_copy(w, gi, len, in_group, dst, n)) {
-            pthread_mutex_unlock(&w->lock);
-            return 0;
-        }
-        size_t busy = IN_FLIGHT;
-        for (size_t i = 0; i < IN_FLIGHT && busy == IN_FLIGHT; i++)
-            if (w->flights[i].busy && w->flights[i].group == gi && w->flights[i].len == len)
-                busy = i;
-        if (busy == IN_FLIGHT)
-            break;
-        /* then look again: the decoder may have failed, or its group been evicted */
-        w->waiters++;
-        pthread_cond_wait(&w->landed, &w->lock);
-        w->waiters--;
-    }
-    /* no room to register (more threads decoding than entries): decode all the same */
     size_t f = IN_FLIGHT;
     for (size_t i = 0; i < IN_FLIGHT && f == IN_FLIGHT; i++)
         if (!w->flights[i].busy)
             f = i;
     if (f < IN_FLIGHT)
         w->flights[f] = (wia_flight){.group = gi, .len = len, .busy = 1};
-    void (*hook)(void *) = f < IN_FLIGHT ? w->hook : NULL;
-    void *hook_ctx = w->hook_ctx;
-    pthread_mutex_unlock(&w->lock);
-    if (hook)
-        hook(hook_ctx);
+    return f;
+}
 
+/* Under the lock: whether group gi (len bytes) is being decoded now. */
+static int in_flight(const disc_wia *w, uint32_t gi, size_t len)
+{
+    for (size_t i = 0; i < IN_FLIGHT; i++)
+        if (w->flights[i].busy && w->flights[i].group == gi && w->flights[i].len == len)
+            return 1;
+    return 0;
+}
+
+/* Whether group gi lies past the end of a file cut short. */
+static int cut_off(const disc_wia *w, const wia_group *g)
+{
+    return g->file_off > w->file_size || g->size > w->file_size - g->file_off;
+}
+
+/* Decode group gi (len bytes from disc offset start) into a new buffer *out, outside the
+ * lock. */
+static int decode_group(disc_wia *w, uint32_t gi, uint64_t start, size_t len, uint8_t **out,
+                        util_err *err)
+{
+    const wia_group *g = &w->groups[gi];
     uint32_t method = g->compressed ? w->info.compression : C_NONE;
     size_t mid_len = g->packed ? g->packed : len;
     uint8_t *stored = NULL, *mid = NULL, *data = malloc(len);
@@ -758,18 +743,20 @@ static int read_group(disc_wia *w, uint32_t gi, uint64_t start, size_t len, size
                        (unsigned long long)start, (unsigned long long)g->file_off, why);
     free(stored);
     free(mid);
-    if (rc) {
-        pthread_mutex_lock(&w->lock);
-        land(w, f);
-        pthread_mutex_unlock(&w->lock);
+    if (rc)
         free(data);
-        return rc;
-    }
-    memcpy(dst, data + in_group, n);
-    /* kept even when larger than the cache (with the group before it: disc_cache_keep), so
-     * that reads inside one group (one per PAK entry) do not decode it again */
+    else
+        *out = data;
+    return rc;
+}
+
+/* Under the lock: keep decoded group gi (len bytes) in the cache (*data becomes NULL when
+ * kept), and end its flight f. Kept even when larger than the cache (with the group before
+ * it: disc_cache_keep), so that reads inside one group (one per PAK entry) do not decode it
+ * again. */
+static void keep_group(disc_wia *w, uint32_t gi, size_t len, uint8_t **data, size_t f)
+{
     size_t limit = disc_cache_keep(w->cache_limit, w->info.chunk_size);
-    pthread_mutex_lock(&w->lock);
     w->decodes++;
     atomic_fetch_add(&g_decodes_all, 1);
     size_t freeslot = CACHE_SLOTS;
@@ -794,11 +781,103 @@ static int read_group(disc_wia *w, uint32_t gi, uint64_t start, size_t len, size
             freeslot = old;
     }
     if (!have && freeslot < CACHE_SLOTS && w->cached + len <= limit) {
-        w->slots[freeslot] = (wia_slot){.group = gi, .data = data, .len = len, .used = ++w->clock};
+        w->slots[freeslot] = (wia_slot){.group = gi, .data = *data, .len = len, .used = ++w->clock};
         w->cached += len;
-        data = NULL;
+        *data = NULL;
     }
     land(w, f); /* with the group in the cache, so that its waiters find it there */
+}
+
+/* Under the lock, which it leaves and takes again: while another thread decodes group gi
+ * (len bytes from disc offset start, in a raw-data area ending at area_end), decode the
+ * group after it, which a reader going through the disc in order wants next, rather than
+ * wait idle: two threads reading one PAK then decode two groups at once. 1 when it did. */
+static int decode_ahead(disc_wia *w, uint32_t gi, uint64_t start, size_t len, uint64_t area_end)
+{
+    uint64_t chunk = w->info.chunk_size, next = start + len;
+    if (len != chunk || next >= area_end || gi + 1 >= w->n_groups)
+        return 0;
+    uint32_t ai = gi + 1;
+    const wia_group *g = &w->groups[ai];
+    size_t alen = (size_t)(area_end - next < chunk ? area_end - next : chunk);
+    if (g->size == 0 || cut_off(w, g) || in_flight(w, ai, alen))
+        return 0;
+    for (size_t i = 0; i < CACHE_SLOTS; i++)
+        if (w->slots[i].data && w->slots[i].group == ai && w->slots[i].len == alen)
+            return 0;
+    size_t f = flight_begin(w, ai, alen);
+    if (f == IN_FLIGHT)
+        return 0;
+    void (*hook)(void *) = w->hook;
+    void *hook_ctx = w->hook_ctx;
+    pthread_mutex_unlock(&w->lock);
+    if (hook)
+        hook(hook_ctx);
+    uint8_t *data = NULL;
+    util_err e;
+    util_err_clear(&e);
+    int rc = decode_group(w, ai, next, alen, &data, &e); /* a fault: its reader meets it */
+    pthread_mutex_lock(&w->lock);
+    if (rc == 0)
+        keep_group(w, ai, alen, &data, f);
+    else
+        land(w, f);
+    free(data);
+    return 1;
+}
+
+/* Copy [in_group, in_group + n) of group gi (len bytes from disc offset start, in a raw-data
+ * area ending at area_end) to dst, from the cache or by decoding the group (outside the
+ * lock). While another thread decodes gi, decode the next group or wait for it, and look in
+ * the cache again rather than decode it twice. */
+static int read_group(disc_wia *w, uint32_t gi, uint64_t start, size_t len, uint64_t area_end,
+                      size_t in_group, uint8_t *dst, size_t n, util_err *err)
+{
+    const wia_group *g = &w->groups[gi];
+    if (g->size == 0) {
+        memset(dst, 0, n);
+        return 0;
+    }
+    /* a file cut short: the groups past its end are a fault, before anything is allocated */
+    if (cut_off(w, g))
+        return util_fail(err, UTIL_EIO, w->file_size,
+                         "%s group %u (disc 0x%08llX) is at file 0x%08llX, 0x%x bytes, past the "
+                         "end of the file (0x%llx; cut short: its header says 0x%llx)",
+                         w->kind, gi, (unsigned long long)start, (unsigned long long)g->file_off,
+                         g->size, (unsigned long long)w->file_size,
+                         (unsigned long long)w->group_limit);
+    pthread_mutex_lock(&w->lock);
+    for (;;) {
+        if (cache_copy(w, gi, len, in_group, dst, n)) {
+            pthread_mutex_unlock(&w->lock);
+            return 0;
+        }
+        if (!in_flight(w, gi, len))
+            break;
+        if (decode_ahead(w, gi, start, len, area_end))
+            continue;
+        /* then look again: the decoder may have failed, or its group been evicted */
+        w->waiters++;
+        pthread_cond_wait(&w->landed, &w->lock);
+        w->waiters--;
+    }
+    size_t f = flight_begin(w, gi, len);
+    void (*hook)(void *) = f < IN_FLIGHT ? w->hook : NULL;
+    void *hook_ctx = w->hook_ctx;
+    pthread_mutex_unlock(&w->lock);
+    if (hook)
+        hook(hook_ctx);
+    uint8_t *data = NULL;
+    int rc = decode_group(w, gi, start, len, &data, err);
+    if (rc) {
+        pthread_mutex_lock(&w->lock);
+        land(w, f);
+        pthread_mutex_unlock(&w->lock);
+        return rc;
+    }
+    memcpy(dst, data + in_group, n);
+    pthread_mutex_lock(&w->lock);
+    keep_group(w, gi, len, &data, f);
     pthread_mutex_unlock(&w->lock);
     free(data);
     return 0;
@@ -841,7 +920,7 @@ int disc_wia_read(disc_wia *w, void *dst, uint64_t off, size_t len, util_err *er
         size_t glen = (size_t)(r->end - start < chunk ? r->end - start : chunk);
         size_t in_group = (size_t)(off - start);
         size_t n = glen - in_group < len ? glen - in_group : len;
-        TRY(read_group(w, r->group + (uint32_t)i, start, glen, in_group, p, n, err));
+        TRY(read_group(w, r->group + (uint32_t)i, start, glen, r->end, in_group, p, n, err));
         p += n;
         off += n;
         len -= n;
