@@ -4,6 +4,7 @@
 #include "json_min.h"
 #include "util.h"
 
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,4 +186,48 @@ void tu_assert_linear(const char *what, long n, long small, long big)
                   ratio);
     if (ratio > 6.0)
         fail_msg("%s: 4x the input cost %.2fx the work (linear is ~4, quadratic ~16)", what, ratio);
+}
+
+/* ---- two readers racing for one block --------------------------------------------------- */
+
+void tu_race_init(tu_race *r, int (*read_b)(void *ctx, util_err *err),
+                  unsigned (*waiters)(void *ctx), void *ctx)
+{
+    memset(r, 0, sizeof *r);
+    r->read_b = read_b;
+    r->waiters = waiters;
+    r->ctx = ctx;
+}
+
+static void *race_b(void *arg)
+{
+    tu_race *r = arg;
+    util_err_clear(&r->b_err);
+    r->b_rc = r->read_b(r->ctx, &r->b_err);
+    atomic_store(&r->b_done, 1);
+    return NULL;
+}
+
+void tu_race_hook(void *race)
+{
+    tu_race *r = race;
+    if (atomic_fetch_add(&r->calls, 1) != 0)
+        return; /* B's own decode, or A's after B's */
+    if (pthread_create(&r->b, NULL, race_b, r) != 0)
+        return;
+    atomic_store(&r->b_started, 1);
+    while (!atomic_load(&r->b_done)) {
+        if (r->waiters(r->ctx) >= 1) {
+            atomic_store(&r->saw_waiter, 1);
+            break;
+        }
+        sched_yield();
+    }
+}
+
+void tu_race_join(tu_race *r)
+{
+    assert_true(atomic_load(&r->b_started));
+    assert_int_equal(pthread_join(r->b, NULL), 0);
+    assert_int_equal(r->waiters(r->ctx), 0);
 }

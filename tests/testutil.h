@@ -2,14 +2,17 @@
 #ifndef ANCSDB_TESTUTIL_H
 #define ANCSDB_TESTUTIL_H
 
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include <cmocka.h>
 
 #include "pak.h"
+#include "util.h"
 
 /* Path of the shared folder (holding corpus/), or NULL when it is absent. */
 const char *tu_shared_dir(void);
@@ -61,5 +64,29 @@ struct jm_node *tu_truth_load(int *failed);
  * again with the ANCS signal of the first of (at most 4) in-bounds ANCS entries that
  * inflates and looks like a character set. */
 pak_game tu_pak_game(const pak_file *p, int *conflict);
+
+/* Two readers racing for one block of a disc container's cache (one decode per block at a
+ * time). Thread A reads; the cache's decode hook, tu_race_hook with the race as its context,
+ * runs on A right after A registered its block as in flight: it starts thread B (read_b)
+ * and returns once B waits for A's decode (waiters >= 1), or once B is done, so that on code
+ * where B decodes the block itself the caller's checks fail rather than hang. No sleeps:
+ * the hook polls. */
+typedef struct tu_race {
+    int (*read_b)(void *ctx, util_err *err); /* B's read: its status */
+    unsigned (*waiters)(void *ctx);          /* threads waiting now for a block in flight */
+    void *ctx;
+    pthread_t b;
+    atomic_int calls;      /* hook calls: one per decode registered in flight */
+    atomic_int b_started;  /* pthread_create succeeded */
+    atomic_int b_done;     /* B's read returned */
+    atomic_int saw_waiter; /* the hook saw B waiting for A's decode */
+    int b_rc;              /* B's status and error */
+    util_err b_err;
+} tu_race;
+void tu_race_init(tu_race *r, int (*read_b)(void *ctx, util_err *err),
+                  unsigned (*waiters)(void *ctx), void *ctx);
+void tu_race_hook(void *race);
+/* After A's read: B was started and is joined, and no thread waits any more. */
+void tu_race_join(tu_race *r);
 
 #endif

@@ -315,42 +315,21 @@ static void test_threads(void **state)
 #define RACE_B_OFF 0x4000u /* both in block 0 */
 
 typedef struct race {
+    tu_race t;
     void *gcz;
     disc_bcache *cache;
-    pthread_t b;
-    atomic_int calls;      /* hook calls: one per decode registered in flight */
-    atomic_int b_started;  /* pthread_create succeeded */
-    atomic_int b_done;     /* B's read returned */
-    atomic_int saw_waiter; /* the hook saw B waiting for A's decode */
-    int b_rc;
-    util_err b_err;
     uint8_t b_buf[3000];
 } race;
 
-static void *race_b(void *arg)
-{
-    race *r = arg;
-    util_err_clear(&r->b_err);
-    r->b_rc = disc_gcz_read(r->gcz, r->b_buf, RACE_B_OFF, sizeof r->b_buf, &r->b_err);
-    atomic_store(&r->b_done, 1);
-    return NULL;
-}
-
-static void race_hook(void *ctx)
+static int race_read_b(void *ctx, util_err *err)
 {
     race *r = ctx;
-    if (atomic_fetch_add(&r->calls, 1) != 0)
-        return; /* B's own decode, or A's after B's */
-    if (pthread_create(&r->b, NULL, race_b, r) != 0)
-        return;
-    atomic_store(&r->b_started, 1);
-    while (!atomic_load(&r->b_done)) {
-        if (disc_bcache_waiters(r->cache) >= 1) {
-            atomic_store(&r->saw_waiter, 1);
-            break;
-        }
-        sched_yield();
-    }
+    return disc_gcz_read(r->gcz, r->b_buf, RACE_B_OFF, sizeof r->b_buf, err);
+}
+
+static unsigned race_waiters(void *ctx)
+{
+    return disc_bcache_waiters(((race *)ctx)->cache);
 }
 
 /* Run the race on the GCZ in buf: A's read into a (2000 bytes at RACE_A_OFF) and its result,
@@ -365,11 +344,10 @@ static int race_run(race *r, util_src **file, const uint8_t *buf, size_t len, ui
     assert_int_equal(util_src_open_mem(file, buf, len, NULL), 0);
     assert_int_equal(disc_gcz_open(&r->gcz, *file, 0, &info, err), 0);
     r->cache = disc_gcz_cache(r->gcz);
-    disc_bcache_set_decode_hook(r->cache, race_hook, r);
+    tu_race_init(&r->t, race_read_b, race_waiters, r);
+    disc_bcache_set_decode_hook(r->cache, tu_race_hook, &r->t);
     int rc = disc_gcz_read(r->gcz, a, RACE_A_OFF, 2000, err);
-    assert_true(atomic_load(&r->b_started));
-    assert_int_equal(pthread_join(r->b, NULL), 0);
-    assert_int_equal(disc_bcache_waiters(r->cache), 0);
+    tu_race_join(&r->t);
     return rc;
 }
 
@@ -385,11 +363,11 @@ static void test_gcz_one_decode_per_block(void **state)
     util_err err;
     assert_int_equal(race_run(&r, &file, gcz, len, a, &err), 0);
     assert_memory_equal(a, g_disc + RACE_A_OFF, sizeof a);
-    assert_int_equal(r.b_rc, 0);
+    assert_int_equal(r.t.b_rc, 0);
     assert_memory_equal(r.b_buf, g_disc + RACE_B_OFF, sizeof r.b_buf);
     assert_int_equal(disc_bcache_decodes(r.cache), 1);
-    assert_int_equal(atomic_load(&r.calls), 1);
-    assert_true(atomic_load(&r.saw_waiter));
+    assert_int_equal(atomic_load(&r.t.calls), 1);
+    assert_true(atomic_load(&r.t.saw_waiter));
     disc_gcz_close(r.gcz);
     util_src_close(file);
     free(gcz);
@@ -410,15 +388,15 @@ static void test_gcz_waiter_decodes_after_failure(void **state)
     assert_int_equal(race_run(&r, &file, gcz, len, a, &err), UTIL_EFORMAT);
     assert_int_equal(err.offset, RACE_A_OFF);
     assert_non_null(strstr(err.msg, "Adler-32"));
-    assert_int_equal(r.b_rc, UTIL_EFORMAT);
-    assert_int_equal(r.b_err.offset, RACE_B_OFF);
-    assert_string_equal(r.b_err.msg, err.msg);
-    assert_true(atomic_load(&r.saw_waiter));
-    assert_int_equal(atomic_load(&r.calls), 2);
+    assert_int_equal(r.t.b_rc, UTIL_EFORMAT);
+    assert_int_equal(r.t.b_err.offset, RACE_B_OFF);
+    assert_string_equal(r.t.b_err.msg, err.msg);
+    assert_true(atomic_load(&r.t.saw_waiter));
+    assert_int_equal(atomic_load(&r.t.calls), 2);
     assert_int_equal(disc_bcache_decodes(r.cache), 2);
     /* nothing left in flight: a read now decodes (and fails) again */
     assert_int_equal(disc_gcz_read(r.gcz, a, RACE_A_OFF, sizeof a, &err), UTIL_EFORMAT);
-    assert_int_equal(atomic_load(&r.calls), 3);
+    assert_int_equal(atomic_load(&r.t.calls), 3);
     disc_gcz_close(r.gcz);
     util_src_close(file);
     free(gcz);

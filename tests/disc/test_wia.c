@@ -361,41 +361,20 @@ static void test_oversized_groups_decode_once(void **state)
 #define RACE_B_OFF 0x100000u /* both in group 0 (2 MiB chunks) */
 
 typedef struct race {
+    tu_race t;
     disc_wia *w;
-    pthread_t b;
-    atomic_int calls;      /* hook calls: one per decode registered in flight */
-    atomic_int b_started;  /* pthread_create succeeded */
-    atomic_int b_done;     /* B's read returned */
-    atomic_int saw_waiter; /* the hook saw B waiting for A's decode */
-    int b_rc;
-    util_err b_err;
     uint8_t b_buf[5000];
 } race;
 
-static void *race_b(void *arg)
-{
-    race *r = arg;
-    util_err_clear(&r->b_err);
-    r->b_rc = disc_wia_read(r->w, r->b_buf, RACE_B_OFF, sizeof r->b_buf, &r->b_err);
-    atomic_store(&r->b_done, 1);
-    return NULL;
-}
-
-static void race_hook(void *ctx)
+static int race_read_b(void *ctx, util_err *err)
 {
     race *r = ctx;
-    if (atomic_fetch_add(&r->calls, 1) != 0)
-        return; /* B's own decode, or A's after B's */
-    if (pthread_create(&r->b, NULL, race_b, r) != 0)
-        return;
-    atomic_store(&r->b_started, 1);
-    while (!atomic_load(&r->b_done)) {
-        if (disc_wia_waiters(r->w) >= 1) {
-            atomic_store(&r->saw_waiter, 1);
-            break;
-        }
-        sched_yield();
-    }
+    return disc_wia_read(r->w, r->b_buf, RACE_B_OFF, sizeof r->b_buf, err);
+}
+
+static unsigned race_waiters(void *ctx)
+{
+    return disc_wia_waiters(((race *)ctx)->w);
 }
 
 /* Run the race on the WIA in bytes: A's read into a (3000 bytes at RACE_A_OFF), its result;
@@ -406,11 +385,10 @@ static int race_run(race *r, opened *o, const uint8_t *bytes, size_t len, uint8_
     assert_int_equal(o->rc, 0);
     memset(r, 0, sizeof *r);
     r->w = o->w;
-    disc_wia_set_decode_hook(o->w, race_hook, r);
+    tu_race_init(&r->t, race_read_b, race_waiters, r);
+    disc_wia_set_decode_hook(o->w, tu_race_hook, &r->t);
     int rc = disc_wia_read(o->w, a, RACE_A_OFF, 3000, &o->err);
-    assert_true(atomic_load(&r->b_started));
-    assert_int_equal(pthread_join(r->b, NULL), 0);
-    assert_int_equal(disc_wia_waiters(o->w), 0);
+    tu_race_join(&r->t);
     return rc;
 }
 
@@ -428,12 +406,12 @@ static void test_one_decode_per_group(void **state)
     opened o;
     assert_int_equal(race_run(&r, &o, h.bytes, h.len, a), 0);
     assert_memory_equal(a, img + RACE_A_OFF, sizeof a);
-    assert_int_equal(r.b_rc, 0);
+    assert_int_equal(r.t.b_rc, 0);
     assert_memory_equal(r.b_buf, img + RACE_B_OFF, sizeof r.b_buf);
     /* group 0 by A, group 1 by B while A decoded group 0 */
     assert_int_equal(disc_wia_decodes(o.w), 2);
-    assert_int_equal(atomic_load(&r.calls), 2);
-    assert_true(atomic_load(&r.saw_waiter));
+    assert_int_equal(atomic_load(&r.t.calls), 2);
+    assert_true(atomic_load(&r.t.saw_waiter));
     /* group 1 is in the cache before anyone asked for it */
     assert_int_equal(disc_wia_read(o.w, a, 0x200000 + 0x1000, sizeof a, &o.err), 0);
     assert_memory_equal(a, img + 0x200000 + 0x1000, sizeof a);
@@ -458,15 +436,15 @@ static void test_waiter_decodes_after_failure(void **state)
     assert_int_equal(race_run(&r, &o, h.bytes, h.len, a), UTIL_EFORMAT);
     assert_int_equal(o.err.offset, h.group_off[0]);
     assert_non_null(strstr(o.err.msg, "bzip2"));
-    assert_int_equal(r.b_rc, UTIL_EFORMAT);
-    assert_int_equal(r.b_err.offset, h.group_off[0]);
-    assert_string_equal(r.b_err.msg, o.err.msg);
-    assert_true(atomic_load(&r.saw_waiter));
-    assert_int_equal(atomic_load(&r.calls), 3); /* A's group 0, B's group 1, B's group 0 */
+    assert_int_equal(r.t.b_rc, UTIL_EFORMAT);
+    assert_int_equal(r.t.b_err.offset, h.group_off[0]);
+    assert_string_equal(r.t.b_err.msg, o.err.msg);
+    assert_true(atomic_load(&r.t.saw_waiter));
+    assert_int_equal(atomic_load(&r.t.calls), 3); /* A's group 0, B's group 1, B's group 0 */
     assert_int_equal(disc_wia_decodes(o.w), 1);
     /* nothing left in flight: a read now decodes (and fails) again */
     assert_int_equal(disc_wia_read(o.w, a, RACE_A_OFF, sizeof a, &o.err), UTIL_EFORMAT);
-    assert_int_equal(atomic_load(&r.calls), 4);
+    assert_int_equal(atomic_load(&r.t.calls), 4);
     hb_close(&o);
     free(h.bytes);
     free(img);
