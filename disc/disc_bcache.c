@@ -1,5 +1,6 @@
-/* disc_bcache.c — the block cache the container readers share (GCZ, CISO): a few decoded
- * blocks kept between reads, bounded by the cache size given, safe for several threads. */
+/* disc_bcache.c — the block cache of GCZ's reader (CISO stores its blocks raw and reads them
+ * straight from the file): a few decoded blocks kept between reads, bounded by the cache
+ * size given, safe for several threads, one decode per block at a time. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* disc_ctr.h — internal to disc/: the GCZ and CISO readers behind disc_container_open, and
- * the block cache they share. Each reader reads disc offsets from its container file (a
- * util_src it borrows) and is safe to call from several threads at once. */
+ * GCZ's block cache (CISO's blocks are stored raw). Each reader reads disc offsets from its
+ * container file (a util_src it borrows) and is safe to call from several threads at once. */
 #ifndef ANCSDB_DISC_CTR_H
 #define ANCSDB_DISC_CTR_H
 
