@@ -262,9 +262,9 @@ static ing_job *sizes_to_read(ing_pipeline *pl)
     return NULL;
 }
 
-/* Under the lock, which it leaves and takes again: read job j's sizes. The jobs after the
- * next one to claim are read too, so that both workers decode a container's blocks (the
- * bytes read here are cached for the job's own read). */
+/* Under the lock, which it leaves and takes again: read job j's sizes. A worker that cannot
+ * claim the next job reads those of a later one, so that both workers decode a container's
+ * blocks (the bytes read here are cached for the job's own read). */
 static void read_sizes(ing_pipeline *pl, ing_job *j)
 {
     j->info = 1;

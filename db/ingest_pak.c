@@ -229,7 +229,7 @@ typedef struct pak_jobs {
     ancs_game ag;
     size_t n, base, next, consumed;
     int lazy;
-    int info_failed; /* a window's read failed: info_err says how */
+    int info_failed; /* an entry's sizes could not be read: info_err says how */
     util_err info_err;
 } pak_jobs;
 
@@ -353,8 +353,8 @@ static int do_pak_file(ing *g, const ing_pak_at *at, const struct stat *sb, pak_
     util_err_clear(&e);
     util_err_clear(&q.info_err);
     /* In a disc whose game code names the game, no entry can change the game (it is the
-     * strongest signal): the sizes and codecs are read a window at a time as the jobs go, so
-     * that a container decodes each block once. Elsewhere the codecs decide the game first. */
+     * strongest signal): each entry's sizes and codecs are read just before its job, so that
+     * a container decodes each block once. Elsewhere the codecs decide the game first. */
     q.lazy = pak_game_of_disc(at->disc_id) != PAK_GAME_UNKNOWN;
     if (!q.lazy && (rc = pak_read_entry_info(p, &e)) != 0) {
         if (e.code == UTIL_ENOMEM) {
