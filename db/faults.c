@@ -33,6 +33,8 @@ int dbi_load_error(db *d, const char *path, const char *game, int64_t release_id
     return dbi_row_end(&r, err);
 }
 
+static void fault_line(ing *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 int ing_fault(ing *g, const char *path, const char *game, int64_t entry, uint32_t type, uint32_t id,
               const char *stage, uint64_t off, const char *msg)
 {
@@ -44,29 +46,109 @@ int ing_fault(ing *g, const char *path, const char *game, int64_t entry, uint32_
     if (off != UINT64_MAX)
         snprintf(at, sizeof at, " @0x%" PRIx64, off);
     if (entry >= 0)
-        ing_log(g, "ancsdb: %s entry %" PRId64 " %s %08X %s%s: %s", path, entry,
-                dbi_fourcc(type, fc), id, stage, at, msg);
+        fault_line(g, "ancsdb: %s entry %" PRId64 " %s %08X %s%s: %s", path, entry,
+                   dbi_fourcc(type, fc), id, stage, at, msg);
     else
-        ing_log(g, "ancsdb: %s %s%s: %s", path, stage, at, msg);
+        fault_line(g, "ancsdb: %s %s%s: %s", path, stage, at, msg);
     return 0;
 }
 
-void ing_log(ing *g, const char *fmt, ...)
+/* Held lines beyond this many bytes are logged at once (a PAK with a fault in each of very
+ * many entries must not hold them all in memory). */
+#define HELD_LOG_MAX (256 * 1024)
+
+/* The line fmt gives, in memory the caller frees; NULL: out of memory. */
+static char *vline(const char *fmt, va_list ap)
+{
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    char *line = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (line)
+        vsnprintf(line, (size_t)n + 1, fmt, ap2);
+    va_end(ap2);
+    return line;
+}
+
+/* One line to the log callback, the progress bar cleared first. */
+static void log_line(ing *g, const char *line)
 {
     if (!g->o->log || g->o->quiet)
         return;
     if (g->o->progress) /* a bar drawn on the same stream is cleared first */
         g->o->progress(g->o->progress_ctx, 0, g->L.nitems, NULL);
-    va_list ap, ap2;
-    va_start(ap, fmt);
-    va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    char *line = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (line) {
-        vsnprintf(line, (size_t)n + 1, fmt, ap2);
-        g->o->log(g->o->log_ctx, line);
-        free(line);
+    g->o->log(g->o->log_ctx, line);
+}
+
+/* Log the held lines (each ends in a NUL) and forget them. */
+static void flush_held(ing *g)
+{
+    for (size_t i = 0; i < g->held_len; i += strlen(g->held + i) + 1)
+        log_line(g, g->held + i);
+    g->held_len = 0;
+}
+
+/* Keep a line until ing_log_release; 0 when there is no room (then it is logged now). */
+static int hold_line(ing *g, const char *line)
+{
+    size_t n = strlen(line) + 1;
+    if (g->held_len + n > HELD_LOG_MAX)
+        flush_held(g);
+    if (g->held_len + n > g->held_cap) {
+        size_t cap = g->held_cap ? g->held_cap : 1024;
+        while (cap < g->held_len + n)
+            cap *= 2;
+        char *nh = realloc(g->held, cap);
+        if (!nh)
+            return 0;
+        g->held = nh;
+        g->held_cap = cap;
     }
-    va_end(ap2);
+    memcpy(g->held + g->held_len, line, n);
+    g->held_len += n;
+    return 1;
+}
+
+void ing_log_hold(ing *g)
+{
+    g->held_len = 0;
+    g->holding = 1;
+}
+
+void ing_log_release(ing *g, int print)
+{
+    if (print)
+        flush_held(g);
+    free(g->held);
+    g->held = NULL;
+    g->held_len = g->held_cap = 0;
+    g->holding = 0;
+}
+
+/* A line for the log: logged now, or, when may_hold and a PAK's transaction is open
+ * (ing_log_hold), kept until it ends. */
+static void vsay(ing *g, int may_hold, const char *fmt, va_list ap)
+{
+    if (!g->o->log || g->o->quiet)
+        return;
+    char *line = vline(fmt, ap);
+    if (line && !(may_hold && g->holding && hold_line(g, line)))
+        log_line(g, line);
+    free(line);
+}
+
+static void fault_line(ing *g, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsay(g, 1, fmt, ap);
+    va_end(ap);
+}
+
+void ing_log(ing *g, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsay(g, 0, fmt, ap);
+    va_end(ap);
 }

@@ -294,6 +294,7 @@ static void ing_free(ing *g)
     iw_free(&g->L);
     free(g->kept);
     free(g->out);
+    free(g->held);
 }
 
 int db_ingest_paths(db *d, const char *const *paths, int npaths, const db_ingest_opts *opts,

@@ -85,10 +85,10 @@ typedef struct ing_job {
     struct ing_pipeline *owner; /* ring slots: the pipeline whose budget is held */
     size_t seq;                 /* sequence number (set by the writer when it hands the job out) */
     /* lazy_p: the entry's sizes are still to be read (pak_read_entry_info_one) from this PAK,
-     * by a worker, before the job is claimed (info: 0 to read, 1 being read, 2 read, 3 could
-     * not be read: info_e says why, and the writer fails the PAK); NULL: they are in. */
+     * by a worker, before the job is claimed (info says how far that is; info_e says why they
+     * could not be read, and the writer then fails the PAK); NULL: they are in. */
     pak_file *lazy_p;
-    int info;
+    enum { ING_SIZES_TO_READ, ING_SIZES_READING, ING_SIZES_READ, ING_SIZES_FAILED } info;
     util_err info_e;
     int done;
     int inflated; /* 0: entry out of bounds or inflate failed (e says why) */
@@ -201,6 +201,10 @@ struct ing {
     int64_t cur_pak;         /* paks.pak_id of the PAK whose entries are being finished (-1) */
     const uint8_t *mem_data; /* db_ingest_mem: the one PAK's bytes, used instead of its path */
     size_t mem_len;
+    /* log lines of faults inside a PAK's transaction, kept until it commits (ing_log_hold) */
+    char *held;
+    size_t held_len, held_cap;
+    int holding;
 };
 
 /* faults.c: one load_errors row, the count, and a line on the log. entry < 0: whole PAK. */
@@ -209,6 +213,11 @@ int ing_fault(ing *g, const char *path, const char *game, int64_t entry, uint32_
 /* faults.c: one line (printf format, no newline) handed to the log callback, the progress
  * bar cleared first; nothing when there is no log or the run is quiet. */
 void ing_log(ing *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* faults.c: from ing_log_hold on, the lines of ing_fault are kept, not logged; ing_log_release
+ * logs them (print 1: the PAK's rows were committed) or drops them (0: rolled back, so the log
+ * names no fault the database does not hold). Past HELD_LOG_MAX bytes they are logged at once. */
+void ing_log_hold(ing *g);
+void ing_log_release(ing *g, int print);
 
 /* ingest_read.c: open the PAK of item it: a file, a byte range of its release's image (a
  * plain image or a container, disc_container_open), or db_ingest_mem's bytes. *image is an image

@@ -158,7 +158,7 @@ void ing_job_run(ing_job *j)
     const pak_entry *e = &j->p->entries[j->entry];
     int keep = ing_decoded_type(e->type);
     util_err_clear(&j->e);
-    if (!e->in_bounds || (j->lazy_p && j->info == 3))
+    if (!e->in_bounds || (j->lazy_p && j->info == ING_SIZES_FAILED))
         return; /* sizes not read: the writer fails the PAK */
     if (j->budget && ing_entry_need(e) > j->budget) {
         util_fail(&j->e, UTIL_EFORMAT, e->offset,
@@ -234,7 +234,7 @@ void ing_job_clear(ing_job *j)
     j->len = j->hlen = 0;
     j->done = j->inflated = j->decoded = j->dec_rc = j->hashed = j->has_stored_hash = 0;
     j->lazy_p = NULL;
-    j->info = 0;
+    j->info = ING_SIZES_TO_READ;
 }
 
 /* Whether job j's bytes fit beside those in flight (an entry over the whole budget fails
@@ -248,7 +248,7 @@ static int fits(const ing_pipeline *pl, const ing_job *j)
 /* Whether job j can be claimed: its sizes are in (or could not be read) and fit. */
 static int ready(const ing_pipeline *pl, const ing_job *j)
 {
-    return (!j->lazy_p || j->info >= 2) && fits(pl, j);
+    return (!j->lazy_p || j->info == ING_SIZES_READ || j->info == ING_SIZES_FAILED) && fits(pl, j);
 }
 
 /* Under the lock: the first handed-out job not claimed yet whose sizes no one reads yet. */
@@ -256,7 +256,7 @@ static ing_job *sizes_to_read(ing_pipeline *pl)
 {
     for (size_t k = pl->claim; k < pl->limit; k++) {
         ing_job *j = &pl->ring[k % pl->cap];
-        if (j->lazy_p && j->info == 0)
+        if (j->lazy_p && j->info == ING_SIZES_TO_READ)
             return j;
     }
     return NULL;
@@ -267,13 +267,13 @@ static ing_job *sizes_to_read(ing_pipeline *pl)
  * blocks (the bytes read here are cached for the job's own read). */
 static void read_sizes(ing_pipeline *pl, ing_job *j)
 {
-    j->info = 1;
+    j->info = ING_SIZES_READING;
     pl->info_reading++;
     pthread_mutex_unlock(&pl->mu);
     util_err_clear(&j->info_e);
     int rc = pak_read_entry_info_one(j->lazy_p, j->entry, &j->info_e);
     pthread_mutex_lock(&pl->mu);
-    j->info = rc ? 3 : 2;
+    j->info = rc ? ING_SIZES_FAILED : ING_SIZES_READ;
     pl->info_reading--;
     if (pl->idle)
         pthread_cond_broadcast(&pl->work);

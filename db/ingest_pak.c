@@ -263,7 +263,7 @@ static void hand_out(ing *g, pak_jobs *q)
     ing_job *j = &pl->ring[q->next % pl->cap];
     ing_job_set(j, q->p, (uint32_t)k, q->ag, ing_want_decode(g, q->game, &q->p->entries[k]));
     j->lazy_p = q->lazy ? q->p : NULL;
-    j->info = 0;
+    j->info = ING_SIZES_TO_READ;
     j->seq = q->next;
     q->next++;
 }
@@ -291,7 +291,7 @@ static int write_entries(ing *g, pak_jobs *q, const char *path)
         ing_job *j = &pl->ring[(q->base + k) % pl->cap];
         if (pl->nthreads > 0) {
             ing_pipeline_wait(pl, j);
-            if (j->lazy_p && j->info == 3) {
+            if (j->lazy_p && j->info == ING_SIZES_FAILED) {
                 q->info_failed = 1;
                 q->info_err = j->info_e;
                 return j->info_e.code ? j->info_e.code : UTIL_EIO;
@@ -335,6 +335,16 @@ static int count_pak(ing *g, const pak_file *p, int64_t pak_id, const char *old_
     return 0;
 }
 
+/* A PAK whose entry sizes could not be read (e says why) fails as a whole; out of memory
+ * stops the run. */
+static int sizes_failed(ing *g, const ing_pak_at *at, const struct stat *sb, int64_t old_id,
+                        const util_err *e)
+{
+    if (e->code == UTIL_ENOMEM)
+        return util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory opening %s", at->path);
+    return pak_failed(g, at, sb, old_id, NULL, e->offset, e->msg);
+}
+
 /* Ingest the PAK p (closed here) in one transaction: the skip check, the entry table, the
  * game decision, then in the transaction the paks row, the names, the warnings and every
  * entry's rows. */
@@ -356,12 +366,8 @@ static int do_pak_file(ing *g, const ing_pak_at *at, const struct stat *sb, pak_
      * strongest signal): each entry's sizes and codecs are read just before its job, so that
      * a container decodes each block once. Elsewhere the codecs decide the game first. */
     q.lazy = pak_game_of_disc(at->disc_id) != PAK_GAME_UNKNOWN;
-    if (!q.lazy && (rc = pak_read_entry_info(p, &e)) != 0) {
-        if (e.code == UTIL_ENOMEM) {
-            rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory opening %s", path);
-            goto done;
-        }
-        rc = pak_failed(g, at, sb, old_id, NULL, e.offset, e.msg);
+    if (!q.lazy && pak_read_entry_info(p, &e) != 0) {
+        rc = sizes_failed(g, at, sb, old_id, &e);
         goto done;
     }
     ing_game_choice gc;
@@ -389,6 +395,7 @@ static int do_pak_file(ing *g, const ing_pak_at *at, const struct stat *sb, pak_
     long warned0 = g->d->rows_warned;
     if ((rc = ing_tx_begin(g)) != 0)
         goto done;
+    ing_log_hold(g); /* an entry's fault is told once its rows are committed */
     if ((rc = replace_pak_row(g, at, sb, p, old_id, q.game, &gc, &pak_id)) != 0)
         goto rollback;
     g->cur_pak = pak_id;
@@ -399,19 +406,18 @@ static int do_pak_file(ing *g, const ing_pak_at *at, const struct stat *sb, pak_
     if ((rc = write_entries(g, &q, path)) != 0 || (rc = lazy_conflict(g, at, &q, pak_id, &gc)) ||
         (rc = put_entries(g, p, pak_id)) != 0 || (rc = ing_tx_commit(g)) != 0)
         goto rollback;
+    ing_log_release(g, 1);
     if ((rc = count_pak(g, p, pak_id, old_digest)) == 0)
         rc = ing_kept_add(g, pak_id);
     goto done;
 rollback:
     ing_pipeline_drain(&g->pl, q.consumed);
     ing_tx_rollback(g);
+    ing_log_release(g, 0);
     if (q.info_failed) { /* as when every entry's sizes were read first: the PAK fails */
         *g->st = st0;
         g->d->rows_warned = warned0;
-        if (q.info_err.code == UTIL_ENOMEM)
-            rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory opening %s", path);
-        else
-            rc = pak_failed(g, at, sb, old_id, NULL, q.info_err.offset, q.info_err.msg);
+        rc = sizes_failed(g, at, sb, old_id, &q.info_err);
     }
 done:
     free(old_path);

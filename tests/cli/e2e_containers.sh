@@ -279,8 +279,15 @@ if [ $wia_ok = 1 ]; then
 fi
 for cut in $cuts; do
     db="$T/$cut.db"
-    "$BIN" ingest --db "$db" --quiet "$T/bad/$cut" "$T/bad/good.iso" 2>"$T/err"
+    "$BIN" ingest --db "$db" "$T/bad/$cut" "$T/bad/good.iso" >/dev/null 2>"$T/err"
     check "$cut: exit 1" 1 $?
+    # a PAK cut inside fails as a whole (its rows rolled back): stderr names no entry fault
+    # that load_errors does not hold
+    told=$(sed -n 's/^ancsdb: \(.*\) entry \([0-9][0-9]*\) .*/\1|\2/p' "$T/err" | sort -u)
+    held=$(q "$db" "SELECT pak_path || '|' || entry_index FROM load_errors \
+WHERE entry_index IS NOT NULL" | sort -u)
+    check "$cut: every entry fault on stderr is a load_errors row" "" \
+        "$(comm -23 <(printf '%s\n' "$told" | sed '/^$/d') <(printf '%s\n' "$held" | sed '/^$/d'))"
     check "$cut: one row for the cut, at the file's size" "1 $(stat -c %s "$T/bad/$cut")" \
         "$(q "$db" "SELECT count(*), max(byte_offset) FROM load_errors WHERE stage = 'pak' \
 AND pak_path LIKE '%/$cut' AND message LIKE '%cut short%'" | tr '\t' ' ')"
