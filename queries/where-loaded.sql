@@ -1,6 +1,6 @@
 -- Where the game loads an asset: every (world, area, script layer) whose MLVL dependency list holds it, with names, whether the layer is active, and for what an ANCS needs the ANCS of the same layer that reaches it (through)
 -- param: TYPE — FourCC of the asset: ANCS, PART, EVNT, ANIM, CMDL, TXTR, ...
--- param: ID — asset ID (0x1A2B3C4D, 1A2B3C4D or decimal)
+-- param: ID — asset ID (0x1A2B3C4D, 1A2B3C4D or decimal) or the asset's name (with or without its directory)
 --
 -- layer_index -1 is the area's own group (listed after its last layer: loaded with the area,
 -- `layer` NULL, `active` 1). `through`: an ANCS listed in the same layer whose characters
