@@ -1,6 +1,7 @@
 /* disc_bcache.c — the block cache of GCZ's reader (CISO stores its blocks raw and reads them
  * straight from the file): a few decoded blocks kept between reads, bounded by the cache
- * size given, safe for several threads, one decode per block at a time. */
+ * size given, safe for several threads, one decode per block at a time, and a thread that
+ * would wait for one decodes the next meanwhile. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,66 +49,51 @@ void disc_bcache_free(disc_bcache *c)
     memset(c, 0, sizeof *c);
 }
 
-int disc_bcache_begin(size_t *ticket, disc_bcache *c, uint64_t block, void *dst, size_t boff,
-                      size_t n)
+/* Under the lock: the cached copy of block, or NULL. */
+static disc_bcache_slot *cached(disc_bcache *c, uint64_t block)
 {
-    *ticket = DISC_BCACHE_FLIGHTS;
-    pthread_mutex_lock(&c->mu);
-    for (;;) {
-        for (size_t i = 0; i < c->nslots; i++) {
-            disc_bcache_slot *s = &c->slots[i];
-            if (s->buf && s->block == block) {
-                memcpy(dst, s->buf + boff, n);
-                s->used = ++c->clock;
-                pthread_mutex_unlock(&c->mu);
-                return 1;
-            }
-        }
-        size_t f = DISC_BCACHE_FLIGHTS;
-        for (size_t i = 0; i < DISC_BCACHE_FLIGHTS && f == DISC_BCACHE_FLIGHTS; i++)
-            if (c->busy[i] && c->flight[i] == block)
-                f = i;
-        if (f == DISC_BCACHE_FLIGHTS)
-            break;
-        /* then look again: the decoder may have failed, or its block been evicted */
-        c->waiters++;
-        pthread_cond_wait(&c->landed, &c->mu);
-        c->waiters--;
-    }
-    /* no room to register (more threads decoding than entries): decode all the same */
-    for (size_t i = 0; i < DISC_BCACHE_FLIGHTS && *ticket == DISC_BCACHE_FLIGHTS; i++)
-        if (!c->busy[i])
-            *ticket = i;
-    if (*ticket < DISC_BCACHE_FLIGHTS) {
-        c->busy[*ticket] = 1;
-        c->flight[*ticket] = block;
-    }
-    c->decodes++;
-    void (*hook)(void *) = *ticket < DISC_BCACHE_FLIGHTS ? c->hook : NULL;
-    void *hook_ctx = c->hook_ctx;
-    pthread_mutex_unlock(&c->mu);
-    if (hook)
-        hook(hook_ctx);
+    for (size_t i = 0; i < c->nslots; i++)
+        if (c->slots[i].buf && c->slots[i].block == block)
+            return &c->slots[i];
+    return NULL;
+}
+
+/* Under the lock: whether another thread decodes block. */
+static int in_flight(const disc_bcache *c, uint64_t block)
+{
+    for (size_t i = 0; i < DISC_BCACHE_FLIGHTS; i++)
+        if (c->busy[i] && c->flight[i] == block)
+            return 1;
     return 0;
 }
 
-void disc_bcache_end(disc_bcache *c, size_t ticket, uint64_t block, uint8_t **buf)
+/* Under the lock: register block in flight; its ticket, or DISC_BCACHE_FLIGHTS when every
+ * entry is taken (the block is then decoded unregistered). */
+static size_t flight_begin(disc_bcache *c, uint64_t block)
 {
-    pthread_mutex_lock(&c->mu);
+    for (size_t i = 0; i < DISC_BCACHE_FLIGHTS; i++)
+        if (!c->busy[i]) {
+            c->busy[i] = 1;
+            c->flight[i] = block;
+            return i;
+        }
+    return DISC_BCACHE_FLIGHTS;
+}
+
+/* Under the lock: keep *buf as block's bytes (the least recently used slot out); *buf
+ * becomes the evicted buffer or NULL. Then end the decode of ticket and wake its waiters. */
+static void keep_and_land(disc_bcache *c, size_t ticket, uint64_t block, uint8_t **buf)
+{
     if (buf) {
-        disc_bcache_slot *victim = &c->slots[0];
-        for (size_t i = 0; i < c->nslots; i++) {
-            disc_bcache_slot *s = &c->slots[i];
-            if (s->buf && s->block == block) { /* brought in by a thread that did not register */
-                victim = s;
-                break;
-            }
-            if (!s->buf) {
-                victim = s;
-                break;
-            }
-            if (s->used < victim->used)
-                victim = s;
+        disc_bcache_slot *victim = cached(c, block); /* brought in by an unregistered decode */
+        for (size_t i = 0; i < c->nslots && !victim; i++)
+            if (!c->slots[i].buf)
+                victim = &c->slots[i];
+        if (!victim) {
+            victim = &c->slots[0];
+            for (size_t i = 1; i < c->nslots; i++)
+                if (c->slots[i].used < victim->used)
+                    victim = &c->slots[i];
         }
         uint8_t *old = victim->buf;
         victim->buf = *buf;
@@ -120,6 +106,81 @@ void disc_bcache_end(disc_bcache *c, size_t ticket, uint64_t block, uint8_t **bu
         c->busy[ticket] = 0;
         pthread_cond_broadcast(&c->landed);
     }
+}
+
+/* Under the lock, which it leaves and takes again: while another thread decodes block,
+ * decode the block after it rather than wait idle. 1 when it did. */
+static int decode_ahead(disc_bcache *c, uint64_t block)
+{
+    uint64_t next = block + 1;
+    if (!c->ahead || next >= c->nblocks || cached(c, next) || in_flight(c, next))
+        return 0;
+    size_t f = flight_begin(c, next);
+    if (f == DISC_BCACHE_FLIGHTS)
+        return 0;
+    c->decodes++;
+    void (*hook)(void *) = c->hook;
+    void *hook_ctx = c->hook_ctx;
+    pthread_mutex_unlock(&c->mu);
+    if (hook)
+        hook(hook_ctx);
+    uint8_t *buf = NULL;
+    int ok = c->ahead(c->ahead_ctx, next, &buf) == 0; /* a fault: its reader meets it */
+    pthread_mutex_lock(&c->mu);
+    keep_and_land(c, f, next, ok ? &buf : NULL);
+    free(buf);
+    return 1;
+}
+
+int disc_bcache_begin(size_t *ticket, disc_bcache *c, uint64_t block, void *dst, size_t boff,
+                      size_t n)
+{
+    int ahead = 1; /* once per wait: a block after it that fails is not decoded in a loop */
+    pthread_mutex_lock(&c->mu);
+    for (;;) {
+        disc_bcache_slot *s = cached(c, block);
+        if (s) {
+            memcpy(dst, s->buf + boff, n);
+            s->used = ++c->clock;
+            pthread_mutex_unlock(&c->mu);
+            return 1;
+        }
+        if (!in_flight(c, block))
+            break;
+        if (ahead && decode_ahead(c, block)) {
+            ahead = 0;
+            continue;
+        }
+        /* then look again: the decoder may have failed, or its block been evicted */
+        c->waiters++;
+        pthread_cond_wait(&c->landed, &c->mu);
+        c->waiters--;
+    }
+    /* no room to register (more threads decoding than entries): decode all the same */
+    *ticket = flight_begin(c, block);
+    c->decodes++;
+    void (*hook)(void *) = *ticket < DISC_BCACHE_FLIGHTS ? c->hook : NULL;
+    void *hook_ctx = c->hook_ctx;
+    pthread_mutex_unlock(&c->mu);
+    if (hook)
+        hook(hook_ctx);
+    return 0;
+}
+
+void disc_bcache_end(disc_bcache *c, size_t ticket, uint64_t block, uint8_t **buf)
+{
+    pthread_mutex_lock(&c->mu);
+    keep_and_land(c, ticket, block, buf);
+    pthread_mutex_unlock(&c->mu);
+}
+
+void disc_bcache_set_ahead(disc_bcache *c, int (*fn)(void *ctx, uint64_t block, uint8_t **buf),
+                           void *ctx, uint64_t nblocks)
+{
+    pthread_mutex_lock(&c->mu);
+    c->ahead = fn;
+    c->ahead_ctx = ctx;
+    c->nblocks = nblocks;
     pthread_mutex_unlock(&c->mu);
 }
 

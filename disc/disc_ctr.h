@@ -40,6 +40,10 @@ typedef struct disc_bcache {
     uint64_t decodes;        /* misses handed to the caller to decode */
     void (*hook)(void *ctx); /* test hook: called once a decode is registered in flight */
     void *hook_ctx;
+    /* decode ahead (disc_bcache_set_ahead): block i of nblocks into a new buffer, 0 or not */
+    int (*ahead)(void *ctx, uint64_t block, uint8_t **buf);
+    void *ahead_ctx;
+    uint64_t nblocks;
 } disc_bcache;
 
 /* Room for disc_cache_keep(cache_bytes, block_size) / block_size blocks (at least 2, at most
@@ -49,14 +53,20 @@ int disc_bcache_init(disc_bcache *c, size_t block_size, size_t cache_bytes, util
 void disc_bcache_free(disc_bcache *c);
 /* Copy n bytes at boff of block into dst when the cache holds it: 1. Else 0: the caller
  * decodes the block, then calls disc_bcache_end with *ticket whatever the outcome. While
- * another thread decodes block, this waits for it and looks again, so a block is decoded by
- * one thread at a time. */
+ * another thread decodes block, this decodes the block after it (disc_bcache_set_ahead) or
+ * waits, and looks again, so a block is decoded by one thread at a time. */
 int disc_bcache_begin(size_t *ticket, disc_bcache *c, uint64_t block, void *dst, size_t boff,
                       size_t n);
 /* End the decode begun with ticket. buf NULL: nothing to keep (it failed). Else keep *buf
  * (block_size bytes of block, now owned by the cache); *buf becomes a buffer the caller owns
  * again (an evicted block's, to reuse or free) or NULL. Wakes the threads waiting for it. */
 void disc_bcache_end(disc_bcache *c, size_t ticket, uint64_t block, uint8_t **buf);
+/* A thread that would wait for a block another is decoding decodes the next one meanwhile
+ * (a reader going through the disc in order wants it next), when it is one of nblocks, not
+ * cached and not in flight: fn(ctx, block, &buf) returns 0 with buf a malloc'd block_size
+ * bytes of block (kept by the cache), else its reader meets the fault itself later. */
+void disc_bcache_set_ahead(disc_bcache *c, int (*fn)(void *ctx, uint64_t block, uint8_t **buf),
+                           void *ctx, uint64_t nblocks);
 /* For tests: fn(ctx) runs on a decoding thread right after disc_bcache_begin registered its
  * block in flight (NULL: none); the blocks handed out to decode; the threads waiting. */
 void disc_bcache_set_decode_hook(disc_bcache *c, void (*fn)(void *ctx), void *ctx);

@@ -24,6 +24,8 @@ typedef struct gcz {
     disc_bcache cache;
 } gcz;
 
+static int gcz_ahead(void *ctx, uint64_t b, uint8_t **out);
+
 static uint32_t le32(const uint8_t *p)
 {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
@@ -143,6 +145,7 @@ int disc_gcz_open(void **ctx, util_src *file, size_t cache_bytes, disc_container
     }
     if ((rc = disc_bcache_init(&g->cache, bs, cache_bytes, err)) != 0)
         goto fail;
+    disc_bcache_set_ahead(&g->cache, gcz_ahead, g, g->nblocks);
     free(tab);
     info->disc_size = dsize;
     info->block_size = bs;
@@ -207,6 +210,26 @@ static int gcz_block(gcz *g, uint32_t i, uint8_t *out, uint8_t *tmp,
                          i, (unsigned long long)at, (unsigned long long)i * g->block_size, sum,
                          g->hash[i]);
     return g->stored[i] ? 0 : gcz_inflate(g, i, d, tmp, len, out, at, disc, err);
+}
+
+/* The block cache's decode ahead: block b into a new buffer (disc_bcache_set_ahead). */
+static int gcz_ahead(void *ctx, uint64_t b, uint8_t **out)
+{
+    gcz *g = ctx;
+    uint8_t *buf = malloc(g->block_size), *tmp = malloc(g->block_size);
+    struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
+    util_err e;
+    util_err_clear(&e);
+    int rc =
+        buf && tmp ? gcz_block(g, (uint32_t)b, buf, tmp, d, b * g->block_size, &e) : UTIL_ENOMEM;
+    libdeflate_free_decompressor(d);
+    free(tmp);
+    if (rc) {
+        free(buf);
+        return rc;
+    }
+    *out = buf;
+    return 0;
 }
 
 int disc_gcz_read(void *ctx, void *dst, uint64_t off, size_t len, util_err *err)

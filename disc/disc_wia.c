@@ -846,6 +846,7 @@ static int read_group(disc_wia *w, uint32_t gi, uint64_t start, size_t len, uint
                          w->kind, gi, (unsigned long long)start, (unsigned long long)g->file_off,
                          g->size, (unsigned long long)w->file_size,
                          (unsigned long long)w->group_limit);
+    int ahead = 1; /* once per wait: a group after it that fails is not decoded in a loop */
     pthread_mutex_lock(&w->lock);
     for (;;) {
         if (cache_copy(w, gi, len, in_group, dst, n)) {
@@ -854,8 +855,10 @@ static int read_group(disc_wia *w, uint32_t gi, uint64_t start, size_t len, uint
         }
         if (!in_flight(w, gi, len))
             break;
-        if (decode_ahead(w, gi, start, len, area_end))
+        if (ahead && decode_ahead(w, gi, start, len, area_end)) {
+            ahead = 0;
             continue;
+        }
         /* then look again: the decoder may have failed, or its group been evicted */
         w->waiters++;
         pthread_cond_wait(&w->landed, &w->lock);
