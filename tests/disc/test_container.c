@@ -409,6 +409,38 @@ static void test_gcz_waiter_decodes_after_failure(void **state)
     free(gcz);
 }
 
+/* When the block after the one B waits for is corrupt too, B tries it once and then waits
+ * (it used to decode it again and again while A's decode ran: here, with A held until B
+ * waits, for ever). */
+static void test_gcz_failed_ahead_tried_once(void **state)
+{
+    (void)state;
+    size_t len;
+    uint8_t *gcz = gcz_build(g_disc, g_len, BS, &len), a[2000];
+    uint32_t n = (uint32_t)((g_len + BS - 1) / BS);
+    uint64_t p1 = 0;
+    for (int k = 0; k < 8; k++) /* block 1's start in the data (the top bit: stored) */
+        p1 |= (uint64_t)gcz[32 + 8 + k] << (8 * k);
+    p1 &= ~(1ull << 63);
+    gcz[32 + (size_t)n * 12 + 10] ^= 0x55;      /* block 0: its Adler-32 fails */
+    gcz[32 + (size_t)n * 12 + p1 + 10] ^= 0x55; /* block 1 too */
+    race r;
+    util_src *file;
+    util_err err;
+    assert_int_equal(race_run(&r, &file, gcz, len, a, &err), UTIL_EFORMAT);
+    assert_int_equal(r.t.b_rc, UTIL_EFORMAT);
+    assert_true(atomic_load(&r.t.saw_waiter));
+    /* block 0 by A, block 1 ahead by B (once), then block 0 by B */
+    assert_int_equal(atomic_load(&r.t.calls), 3);
+    assert_int_equal(disc_bcache_decodes(r.cache), 3);
+    /* block 1 is corrupt indeed: not cached, its read fails */
+    assert_int_equal(disc_gcz_read(r.gcz, a, BS + 0x100, sizeof a, &err), UTIL_EFORMAT);
+    assert_int_equal(disc_bcache_decodes(r.cache), 4);
+    disc_gcz_close(r.gcz);
+    util_src_close(file);
+    free(gcz);
+}
+
 /* ---- hostile GCZ ---------------------------------------------------------------------- */
 
 static uint32_t rd32(const uint8_t *p)
@@ -690,6 +722,7 @@ int main(void)
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_gcz_one_decode_per_block),
         cmocka_unit_test(test_gcz_waiter_decodes_after_failure),
+        cmocka_unit_test(test_gcz_failed_ahead_tried_once),
         cmocka_unit_test(test_gcz_hostile),
         cmocka_unit_test(test_ciso_hostile),
         cmocka_unit_test(test_kinds),
