@@ -450,6 +450,32 @@ static void test_waiter_decodes_after_failure(void **state)
     free(img);
 }
 
+/* When the group after the one B waits for is corrupt too, B tries it once and then waits
+ * (it used to decode it again and again while A's decode ran: here, with A held until B
+ * waits, for ever). */
+static void test_failed_ahead_tried_once(void **state)
+{
+    (void)state;
+    size_t len = 0x300000;
+    uint8_t *img = hb_image(len), a[3000];
+    hb_file h;
+    hb_build(&h, 2, img, len);
+    h.bytes[h.group_off[0] + h.group_size[0] / 2] ^= 0x55;
+    h.bytes[h.group_off[1] + h.group_size[1] / 2] ^= 0x55;
+    race r;
+    opened o;
+    assert_int_equal(race_run(&r, &o, h.bytes, h.len, a), UTIL_EFORMAT);
+    assert_int_equal(r.t.b_rc, UTIL_EFORMAT);
+    assert_true(atomic_load(&r.t.saw_waiter));
+    assert_int_equal(atomic_load(&r.t.calls), 3); /* A's group 0, B's group 1 once, B's group 0 */
+    /* group 1 is corrupt indeed: its read fails */
+    assert_int_equal(disc_wia_read(o.w, a, 0x200000 + 0x1000, sizeof a, &o.err), UTIL_EFORMAT);
+    assert_int_equal(o.err.offset, h.group_off[1]);
+    hb_close(&o);
+    free(h.bytes);
+    free(img);
+}
+
 /* Each hostile container: a clean error with the right code and offset, no crash. */
 static void test_hostile(void **state)
 {
@@ -960,6 +986,7 @@ int main(void)
         cmocka_unit_test(test_oversized_groups_decode_once),
         cmocka_unit_test(test_one_decode_per_group),
         cmocka_unit_test(test_waiter_decodes_after_failure),
+        cmocka_unit_test(test_failed_ahead_tried_once),
         cmocka_unit_test(test_hostile),
         cmocka_unit_test(test_dolphin_containers),
         cmocka_unit_test(test_dolphin_packs_junk),
