@@ -77,21 +77,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         snprintf(g_base, sizeof g_base, "%s/fuzz_walk.XXXXXX", tmp);
         if (!mkdtemp(g_base))
             abort();
+        /* outside, made once (the walk only reads): out/x.pak (a link to a file may lead
+         * there), out/d/y.pak (only a link to a folder leads there) */
+        snprintf(path, sizeof path, "%s/out", g_base);
+        mkdir(path, 0755);
+        snprintf(path, sizeof path, "%s/out/d", g_base);
+        mkdir(path, 0755);
+        snprintf(path, sizeof path, "%s/out/x.pak", g_base);
+        write_file(path, (const uint8_t *)"x", 1);
+        snprintf(path, sizeof path, "%s/out/d/y.pak", g_base);
+        write_file(path, (const uint8_t *)"y", 1);
     }
     snprintf(path, sizeof path, "%s/root", g_base);
     nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-    snprintf(path, sizeof path, "%s/out", g_base);
-    nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-    /* outside: out/x.pak (a link to a file may lead there), out/d/y.pak (only a link to a
-     * folder leads there) */
-    snprintf(path, sizeof path, "%s/out", g_base);
-    mkdir(path, 0755);
-    snprintf(path, sizeof path, "%s/out/d", g_base);
-    mkdir(path, 0755);
-    snprintf(path, sizeof path, "%s/out/x.pak", g_base);
-    write_file(path, (const uint8_t *)"x", 1);
-    snprintf(path, sizeof path, "%s/out/d/y.pak", g_base);
-    write_file(path, (const uint8_t *)"y", 1);
 
     char cur[4096];
     snprintf(cur, sizeof cur, "%s/root", g_base);
