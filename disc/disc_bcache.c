@@ -1,7 +1,7 @@
-/* disc_bcache.c — the block cache of GCZ's reader (CISO stores its blocks raw and reads them
- * straight from the file): a few decoded blocks kept between reads, bounded by the cache
- * size given, safe for several threads, one decode per block at a time, and a thread that
- * would wait for one decodes the next meanwhile. */
+/* disc_bcache.c — the unit cache of the GCZ and WIA/RVZ readers (CISO stores its blocks raw
+ * and reads them straight from the file): a few decoded units (blocks, groups) kept between
+ * reads, bounded by the cache size given, safe for several threads, one decode per unit at a
+ * time, and a thread that would wait for one decodes the next meanwhile. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,10 +12,10 @@ size_t disc_cache_keep(size_t cache_bytes, size_t unit)
     return cache_bytes > 2 * unit ? cache_bytes : 2 * unit;
 }
 
-int disc_bcache_init(disc_bcache *c, size_t block_size, size_t cache_bytes, util_err *err)
+int disc_bcache_init(disc_bcache *c, size_t unit_size, size_t cache_bytes, util_err *err)
 {
     memset(c, 0, sizeof *c);
-    size_t n = block_size ? disc_cache_keep(cache_bytes, block_size) / block_size : 1;
+    size_t n = unit_size ? disc_cache_keep(cache_bytes, unit_size) / unit_size : 1;
     if (n > 4096)
         n = 4096;
     c->slots = calloc(n, sizeof *c->slots);
@@ -33,7 +33,6 @@ int disc_bcache_init(disc_bcache *c, size_t block_size, size_t cache_bytes, util
         return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "cannot create a lock");
     }
     c->nslots = n;
-    c->block_size = block_size;
     return 0;
 }
 
@@ -80,9 +79,10 @@ static size_t flight_begin(disc_bcache *c, uint64_t block)
     return DISC_BCACHE_FLIGHTS;
 }
 
-/* Under the lock: keep *buf as block's bytes (the least recently used slot out); *buf
- * becomes the evicted buffer or NULL. Then end the decode of ticket and wake its waiters. */
-static void keep_and_land(disc_bcache *c, size_t ticket, uint64_t block, uint8_t **buf)
+/* Under the lock: keep *buf (len bytes) as block's (the least recently used slot out); *buf
+ * becomes the evicted buffer when it has len bytes too, else NULL (the evicted one freed).
+ * Then end the decode of ticket and wake its waiters. */
+static void keep_and_land(disc_bcache *c, size_t ticket, uint64_t block, uint8_t **buf, size_t len)
 {
     if (buf) {
         disc_bcache_slot *victim = cached(c, block); /* brought in by an unregistered decode */
@@ -96,7 +96,12 @@ static void keep_and_land(disc_bcache *c, size_t ticket, uint64_t block, uint8_t
                     victim = &c->slots[i];
         }
         uint8_t *old = victim->buf;
+        if (old && victim->len != len) {
+            free(old);
+            old = NULL;
+        }
         victim->buf = *buf;
+        victim->len = len;
         victim->block = block;
         victim->used = ++c->clock;
         *buf = old;
@@ -109,11 +114,12 @@ static void keep_and_land(disc_bcache *c, size_t ticket, uint64_t block, uint8_t
 }
 
 /* Under the lock, which it leaves and takes again: while another thread decodes block,
- * decode the block after it rather than wait idle. 1 when it did. */
+ * decode the unit after it rather than wait idle: two threads reading one PAK then decode
+ * two units at once. 1 when it did. */
 static int decode_ahead(disc_bcache *c, uint64_t block)
 {
-    uint64_t next = block + 1;
-    if (!c->ahead || next >= c->nblocks || cached(c, next) || in_flight(c, next))
+    uint64_t next;
+    if (!c->next || !c->next(c->ahead_ctx, block, &next) || cached(c, next) || in_flight(c, next))
         return 0;
     size_t f = flight_begin(c, next);
     if (f == DISC_BCACHE_FLIGHTS)
@@ -125,9 +131,10 @@ static int decode_ahead(disc_bcache *c, uint64_t block)
     if (hook)
         hook(hook_ctx);
     uint8_t *buf = NULL;
-    int ok = c->ahead(c->ahead_ctx, next, &buf) == 0; /* a fault: its reader meets it */
+    size_t len = 0;
+    int ok = c->ahead(c->ahead_ctx, next, &buf, &len) == 0; /* a fault: its reader meets it */
     pthread_mutex_lock(&c->mu);
-    keep_and_land(c, f, next, ok ? &buf : NULL);
+    keep_and_land(c, f, next, ok ? &buf : NULL, len);
     free(buf);
     return 1;
 }
@@ -139,7 +146,7 @@ int disc_bcache_begin(size_t *ticket, disc_bcache *c, uint64_t block, void *dst,
     pthread_mutex_lock(&c->mu);
     for (;;) {
         disc_bcache_slot *s = cached(c, block);
-        if (s) {
+        if (s && boff <= s->len && n <= s->len - boff) {
             memcpy(dst, s->buf + boff, n);
             s->used = ++c->clock;
             pthread_mutex_unlock(&c->mu);
@@ -167,20 +174,21 @@ int disc_bcache_begin(size_t *ticket, disc_bcache *c, uint64_t block, void *dst,
     return 0;
 }
 
-void disc_bcache_end(disc_bcache *c, size_t ticket, uint64_t block, uint8_t **buf)
+void disc_bcache_end(disc_bcache *c, size_t ticket, uint64_t block, uint8_t **buf, size_t len)
 {
     pthread_mutex_lock(&c->mu);
-    keep_and_land(c, ticket, block, buf);
+    keep_and_land(c, ticket, block, buf, len);
     pthread_mutex_unlock(&c->mu);
 }
 
-void disc_bcache_set_ahead(disc_bcache *c, int (*fn)(void *ctx, uint64_t block, uint8_t **buf),
-                           void *ctx, uint64_t nblocks)
+void disc_bcache_set_ahead(disc_bcache *c, int (*next)(void *ctx, uint64_t block, uint64_t *next),
+                           int (*ahead)(void *ctx, uint64_t block, uint8_t **buf, size_t *len),
+                           void *ctx)
 {
     pthread_mutex_lock(&c->mu);
-    c->ahead = fn;
+    c->next = next;
+    c->ahead = ahead;
     c->ahead_ctx = ctx;
-    c->nblocks = nblocks;
     pthread_mutex_unlock(&c->mu);
 }
 

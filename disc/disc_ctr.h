@@ -1,6 +1,7 @@
 /* disc_ctr.h — internal to disc/: the GCZ and CISO readers behind disc_container_open, and
- * GCZ's block cache (CISO's blocks are stored raw). Each reader reads disc offsets from its
- * container file (a util_src it borrows) and is safe to call from several threads at once. */
+ * the unit cache GCZ and WIA/RVZ share (CISO's blocks are stored raw). Each reader reads disc
+ * offsets from its container file (a util_src it borrows) and is safe to call from several threads
+ * at once. */
 #ifndef ANCSDB_DISC_CTR_H
 #define ANCSDB_DISC_CTR_H
 
@@ -18,57 +19,61 @@
  * (disc_container_info.cache_unit). */
 size_t disc_cache_keep(size_t cache_bytes, size_t unit);
 
-/* ---- block cache: decompressed blocks kept between reads, least recently used out ------ */
+/* ---- unit cache: decoded units (GCZ blocks, WIA/RVZ groups) kept between reads, least
+ * recently used out. A unit is named by a key its reader chooses (a GCZ block's index, a
+ * WIA/RVZ group's disc offset) and is at most unit_size bytes. */
 typedef struct disc_bcache_slot {
-    uint64_t block; /* block index; valid when buf != NULL */
+    uint64_t block; /* the unit's key; valid when buf != NULL */
     uint64_t used;  /* clock value of its last use */
-    uint8_t *buf;   /* block_size bytes, owned */
+    uint8_t *buf;   /* len bytes, owned */
+    size_t len;
 } disc_bcache_slot;
 
-#define DISC_BCACHE_FLIGHTS 16 /* blocks being decoded that other threads can wait for */
+#define DISC_BCACHE_FLIGHTS 16 /* units being decoded that other threads can wait for */
 
 typedef struct disc_bcache {
     pthread_mutex_t mu;
     pthread_cond_t landed; /* broadcast when a decode in flight ends, kept or not */
     disc_bcache_slot *slots;
     size_t nslots;
-    size_t block_size;
     uint64_t clock;
-    uint64_t flight[DISC_BCACHE_FLIGHTS]; /* blocks being decoded, where busy */
+    uint64_t flight[DISC_BCACHE_FLIGHTS]; /* units being decoded, where busy */
     uint8_t busy[DISC_BCACHE_FLIGHTS];
-    unsigned waiters;        /* threads waiting for a block in flight */
-    uint64_t decodes;        /* misses handed to the caller to decode */
+    unsigned waiters;        /* threads waiting for a unit in flight */
+    uint64_t decodes;        /* decodes registered: misses handed out and decodes ahead */
     void (*hook)(void *ctx); /* test hook: called once a decode is registered in flight */
     void *hook_ctx;
-    /* decode ahead (disc_bcache_set_ahead): block i of nblocks into a new buffer, 0 or not */
-    int (*ahead)(void *ctx, uint64_t block, uint8_t **buf);
+    /* decode ahead (disc_bcache_set_ahead) */
+    int (*next)(void *ctx, uint64_t block, uint64_t *next);
+    int (*ahead)(void *ctx, uint64_t block, uint8_t **buf, size_t *len);
     void *ahead_ctx;
-    uint64_t nblocks;
 } disc_bcache;
 
-/* Room for disc_cache_keep(cache_bytes, block_size) / block_size blocks (at least 2, at most
- * 4096); the buffers are
- * allocated as blocks come in. UTIL_ENOMEM. */
-int disc_bcache_init(disc_bcache *c, size_t block_size, size_t cache_bytes, util_err *err);
+/* Room for disc_cache_keep(cache_bytes, unit_size) / unit_size units (at least 2, at most
+ * 4096); the buffers are allocated as units come in. UTIL_ENOMEM. */
+int disc_bcache_init(disc_bcache *c, size_t unit_size, size_t cache_bytes, util_err *err);
 void disc_bcache_free(disc_bcache *c);
-/* Copy n bytes at boff of block into dst when the cache holds it: 1. Else 0: the caller
- * decodes the block, then calls disc_bcache_end with *ticket whatever the outcome. While
- * another thread decodes block, this decodes the block after it (disc_bcache_set_ahead) or
- * waits, and looks again, so a block is decoded by one thread at a time. */
+/* Copy n bytes at boff of unit block into dst when the cache holds it: 1. Else 0: the caller
+ * decodes the unit, then calls disc_bcache_end with *ticket whatever the outcome. While
+ * another thread decodes block, this decodes the unit after it (disc_bcache_set_ahead) or
+ * waits, and looks again, so a unit is decoded by one thread at a time. */
 int disc_bcache_begin(size_t *ticket, disc_bcache *c, uint64_t block, void *dst, size_t boff,
                       size_t n);
 /* End the decode begun with ticket. buf NULL: nothing to keep (it failed). Else keep *buf
- * (block_size bytes of block, now owned by the cache); *buf becomes a buffer the caller owns
- * again (an evicted block's, to reuse or free) or NULL. Wakes the threads waiting for it. */
-void disc_bcache_end(disc_bcache *c, size_t ticket, uint64_t block, uint8_t **buf);
-/* A thread that would wait for a block another is decoding decodes the next one meanwhile
- * (a reader going through the disc in order wants it next), when it is one of nblocks, not
- * cached and not in flight: fn(ctx, block, &buf) returns 0 with buf a malloc'd block_size
- * bytes of block (kept by the cache), else its reader meets the fault itself later. */
-void disc_bcache_set_ahead(disc_bcache *c, int (*fn)(void *ctx, uint64_t block, uint8_t **buf),
-                           void *ctx, uint64_t nblocks);
-/* For tests: fn(ctx) runs on a decoding thread right after disc_bcache_begin registered its
- * block in flight (NULL: none); the blocks handed out to decode; the threads waiting. */
+ * (the unit's len bytes, now owned by the cache); *buf becomes a buffer the caller owns again
+ * (an evicted unit's of the same length, to reuse or free) or NULL. Wakes the threads waiting
+ * for it. */
+void disc_bcache_end(disc_bcache *c, size_t ticket, uint64_t block, uint8_t **buf, size_t len);
+/* A thread that would wait for a unit another is decoding decodes the next one meanwhile (a
+ * reader going through the disc in order wants it next): next(ctx, block, &key) says, under
+ * the cache's lock, whether a unit follows block and its key (decoded only when neither
+ * cached nor in flight); ahead(ctx, key, &buf, &len) returns 0 with buf a malloc'd len bytes
+ * (kept by the cache), else its reader meets the fault itself later. */
+void disc_bcache_set_ahead(disc_bcache *c, int (*next)(void *ctx, uint64_t block, uint64_t *next),
+                           int (*ahead)(void *ctx, uint64_t block, uint8_t **buf, size_t *len),
+                           void *ctx);
+/* For tests: fn(ctx) runs on a decoding thread right after it registered its unit in flight
+ * (NULL: none); the decodes registered; the threads waiting. */
 void disc_bcache_set_decode_hook(disc_bcache *c, void (*fn)(void *ctx), void *ctx);
 uint64_t disc_bcache_decodes(disc_bcache *c);
 unsigned disc_bcache_waiters(disc_bcache *c);

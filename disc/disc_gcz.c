@@ -24,7 +24,8 @@ typedef struct gcz {
     disc_bcache cache;
 } gcz;
 
-static int gcz_ahead(void *ctx, uint64_t b, uint8_t **out);
+static int gcz_next(void *ctx, uint64_t b, uint64_t *next);
+static int gcz_ahead(void *ctx, uint64_t b, uint8_t **out, size_t *len);
 
 static uint32_t le32(const uint8_t *p)
 {
@@ -145,7 +146,7 @@ int disc_gcz_open(void **ctx, util_src *file, size_t cache_bytes, disc_container
     }
     if ((rc = disc_bcache_init(&g->cache, bs, cache_bytes, err)) != 0)
         goto fail;
-    disc_bcache_set_ahead(&g->cache, gcz_ahead, g, g->nblocks);
+    disc_bcache_set_ahead(&g->cache, gcz_next, gcz_ahead, g);
     free(tab);
     info->disc_size = dsize;
     info->block_size = bs;
@@ -212,8 +213,16 @@ static int gcz_block(gcz *g, uint32_t i, uint8_t *out, uint8_t *tmp,
     return g->stored[i] ? 0 : gcz_inflate(g, i, d, tmp, len, out, at, disc, err);
 }
 
-/* The block cache's decode ahead: block b into a new buffer (disc_bcache_set_ahead). */
-static int gcz_ahead(void *ctx, uint64_t b, uint8_t **out)
+/* The cache's decode ahead (disc_bcache_set_ahead): the block after b, when there is one */
+static int gcz_next(void *ctx, uint64_t b, uint64_t *next)
+{
+    const gcz *g = ctx;
+    *next = b + 1;
+    return b + 1 < g->nblocks;
+}
+
+/* and block b into a new buffer. */
+static int gcz_ahead(void *ctx, uint64_t b, uint8_t **out, size_t *len)
 {
     gcz *g = ctx;
     uint8_t *buf = malloc(g->block_size), *tmp = malloc(g->block_size);
@@ -229,6 +238,7 @@ static int gcz_ahead(void *ctx, uint64_t b, uint8_t **out)
         return rc;
     }
     *out = buf;
+    *len = g->block_size;
     return 0;
 }
 
@@ -256,7 +266,7 @@ int disc_gcz_read(void *ctx, void *dst, uint64_t off, size_t len, util_err *err)
                 rc = gcz_block(g, (uint32_t)b, buf, tmp, d, off, err);
             if (rc == 0)
                 memcpy(p, buf + boff, n);
-            disc_bcache_end(&g->cache, ticket, b, rc == 0 ? &buf : NULL);
+            disc_bcache_end(&g->cache, ticket, b, rc == 0 ? &buf : NULL, g->block_size);
             if (rc)
                 break;
         }

@@ -15,7 +15,8 @@
  *     compressed, else stored as is), RVZ: size after decompression when packed, else 0.
  *   A group holds chunk-size bytes of the disc (less at an area's end); stored size 0 means
  *   zeros. RVZ packing: runs of u32 size, bit 31 set = junk regenerated from a 68-byte seed.
- * Every table and group offset/size is checked against the file before use. */
+ * Every table and group offset/size is checked against the file before use. Decoded groups
+ * are kept in the unit cache GCZ uses too (disc_bcache.c). */
 #include <bzlib.h>
 #include <lzma.h>
 #include <pthread.h>
@@ -46,9 +47,7 @@
 #define MAX_CHUNK     DISC_MAX_BLOCK
 #define MAX_RAW       65536u
 #define DEFAULT_CACHE (8u << 20)
-#define CACHE_SLOTS   256u
 #define ZSTD_IDLE     16u /* idle zstd contexts kept for the next decode; more are freed */
-#define IN_FLIGHT     16u /* groups being decoded that other threads can wait for */
 
 enum { C_NONE, C_PURGE, C_BZIP2, C_LZMA, C_LZMA2, C_ZSTD };
 static const char *const method_names[] = {"none", "purge", "bzip2", "LZMA", "LZMA2", "zstd"};
@@ -66,21 +65,6 @@ typedef struct wia_group {
     uint8_t compressed;
 } wia_group;
 
-/* A group a thread is decoding now; threads that miss it in the cache wait for it rather
- * than decode it too. */
-typedef struct wia_flight {
-    uint32_t group;
-    size_t len;
-    int busy; /* 0: a free entry */
-} wia_flight;
-
-typedef struct wia_slot {
-    uint32_t group;
-    uint8_t *data; /* NULL: free slot */
-    size_t len;
-    uint64_t used; /* clock of the last hit */
-} wia_slot;
-
 struct disc_wia {
     util_src *file;
     uint64_t file_size;   /* bytes of the file */
@@ -95,18 +79,12 @@ struct disc_wia {
     uint32_t n_raws;
     wia_group *groups;
     uint32_t n_groups;
-    pthread_mutex_t lock;
-    wia_slot slots[CACHE_SLOTS];
-    size_t cached, cache_limit;
-    uint64_t clock;
-    uint64_t decodes;                /* groups decoded (disc_wia_decodes) */
+    size_t cache_limit;
+    disc_bcache cache;               /* decoded groups, keyed by group_key */
+    atomic_uint_fast64_t decodes;    /* groups decoded (disc_wia_decodes) */
+    pthread_mutex_t lock;            /* guards the idle zstd contexts */
     ZSTD_DCtx *zstd_idle[ZSTD_IDLE]; /* contexts no decode is using (under lock) */
     size_t n_zstd_idle;
-    pthread_cond_t landed; /* broadcast when a decode in flight ends, kept or not */
-    wia_flight flights[IN_FLIGHT];
-    unsigned waiters;        /* threads waiting for a group in flight (disc_wia_waiters) */
-    void (*hook)(void *ctx); /* test hook: called once a decode is registered in flight */
-    void *hook_ctx;
 };
 
 static atomic_uint_fast64_t g_decodes_all; /* disc_wia_decodes_all */
@@ -563,6 +541,9 @@ static int check_header2(disc_wia *w, const uint8_t *h2, uint32_t h2_size, util_
     return parse_tables(w, h2, err);
 }
 
+static int group_next(void *ctx, uint64_t key, uint64_t *next);
+static int group_ahead(void *ctx, uint64_t key, uint8_t **out, size_t *len);
+
 /* disc_wia_open, with the size header 1 states in *stated once read (else 0). */
 static int wia_open(disc_wia **out, util_src *file, size_t cache_bytes, uint64_t *stated_out,
                     util_err *err)
@@ -627,11 +608,6 @@ static int wia_open(disc_wia **out, util_src *file, size_t cache_bytes, uint64_t
         free(w);
         return util_fail(err, UTIL_ENOMEM, 0, "cannot create a lock");
     }
-    if (pthread_cond_init(&w->landed, NULL) != 0) {
-        pthread_mutex_destroy(&w->lock);
-        free(w);
-        return util_fail(err, UTIL_ENOMEM, 0, "cannot create a lock");
-    }
     w->file = file;
     w->file_size = fsize;
     w->group_limit = stated > fsize ? stated : fsize; /* the groups must lie within it */
@@ -642,6 +618,8 @@ static int wia_open(disc_wia **out, util_src *file, size_t cache_bytes, uint64_t
     w->info.iso_size = iso;
     w->cache_limit = cache_bytes ? cache_bytes : DEFAULT_CACHE;
     int rc = check_header2(w, h2full, h2_size, err);
+    if (rc == 0 && (rc = disc_bcache_init(&w->cache, w->info.chunk_size, w->cache_limit, err)) == 0)
+        disc_bcache_set_ahead(&w->cache, group_next, group_ahead, w);
     if (rc) {
         disc_wia_close(w);
         return rc;
@@ -667,67 +645,44 @@ int disc_wia_open(disc_wia **out, util_src *file, size_t cache_bytes, util_err *
 
 /* ---- reading ------------------------------------------------------------------------ */
 
-/* Under the lock: copy [in_group, in_group + n) of group gi (len bytes) to dst when the cache
- * holds it; 1, else 0. */
-static int cache_copy(disc_wia *w, uint32_t gi, size_t len, size_t in_group, uint8_t *dst, size_t n)
+/* The group a disc offset lies in: its raw-data area (index into raws), its index, the
+ * disc offset it starts at and its length. */
+typedef struct wia_at {
+    uint32_t area, group;
+    uint64_t start;
+    size_t len;
+} wia_at;
+
+/* The cache's key of a group: the area and group index together (a group's bytes depend on
+ * the disc offset it is read at, which its area gives). */
+static uint64_t group_key(const wia_at *a)
 {
-    for (size_t i = 0; i < CACHE_SLOTS; i++) {
-        wia_slot *s = &w->slots[i];
-        if (s->data && s->group == gi && s->len == len) {
-            memcpy(dst, s->data + in_group, n);
-            s->used = ++w->clock;
-            return 1;
-        }
-    }
-    return 0;
+    return (uint64_t)a->area << 32 | a->group;
 }
 
-/* Under the lock: the decode registered in flight entry f (IN_FLIGHT: none) is over; wake
- * the threads waiting for it, whether the group was kept or not. */
-static void land(disc_wia *w, size_t f)
+/* The at of group i of area ai (i counted from the area's first group). */
+static wia_at group_at(const disc_wia *w, uint32_t ai, uint64_t i)
 {
-    if (f == IN_FLIGHT)
-        return;
-    w->flights[f].busy = 0;
-    pthread_cond_broadcast(&w->landed);
+    const wia_raw *r = &w->raws[ai];
+    uint64_t chunk = w->info.chunk_size, start = r->base + i * chunk;
+    return (wia_at){.area = ai,
+                    .group = r->group + (uint32_t)i,
+                    .start = start,
+                    .len = (size_t)(r->end - start < chunk ? r->end - start : chunk)};
 }
 
-/* Under the lock: register group gi (len bytes) as being decoded; its flights entry, or
- * IN_FLIGHT when all are taken (the group is then decoded all the same, unregistered). */
-static size_t flight_begin(disc_wia *w, uint32_t gi, size_t len)
-{
-    size_t f = IN_FLIGHT;
-    for (size_t i = 0; i < IN_FLIGHT && f == IN_FLIGHT; i++)
-        if (!w->flights[i].busy)
-            f = i;
-    if (f < IN_FLIGHT)
-        w->flights[f] = (wia_flight){.group = gi, .len = len, .busy = 1};
-    return f;
-}
-
-/* Under the lock: whether group gi (len bytes) is being decoded now. */
-static int in_flight(const disc_wia *w, uint32_t gi, size_t len)
-{
-    for (size_t i = 0; i < IN_FLIGHT; i++)
-        if (w->flights[i].busy && w->flights[i].group == gi && w->flights[i].len == len)
-            return 1;
-    return 0;
-}
-
-/* Whether group gi lies past the end of a file cut short. */
+/* Whether group g lies past the end of a file cut short. */
 static int cut_off(const disc_wia *w, const wia_group *g)
 {
     return g->file_off > w->file_size || g->size > w->file_size - g->file_off;
 }
 
-/* Decode group gi (len bytes from disc offset start) into a new buffer *out, outside the
- * lock. */
-static int decode_group(disc_wia *w, uint32_t gi, uint64_t start, size_t len, uint8_t **out,
-                        util_err *err)
+/* Decode the group at a into a new buffer *out. */
+static int decode_group(disc_wia *w, const wia_at *a, uint8_t **out, util_err *err)
 {
-    const wia_group *g = &w->groups[gi];
+    const wia_group *g = &w->groups[a->group];
     uint32_t method = g->compressed ? w->info.compression : C_NONE;
-    size_t mid_len = g->packed ? g->packed : len;
+    size_t len = a->len, mid_len = g->packed ? g->packed : len;
     uint8_t *stored = NULL, *mid = NULL, *data = malloc(len);
     int rc = data ? 0 : util_fail(err, UTIL_ENOMEM, g->file_off, "out of memory");
     if (rc == 0)
@@ -737,103 +692,54 @@ static int decode_group(disc_wia *w, uint32_t gi, uint64_t start, size_t len, ui
     char why[128];
     if (rc == 0 &&
         (decode(w, method, stored, g->size, g->packed ? mid : data, mid_len, why, sizeof why) ||
-         (g->packed && unpack(mid, mid_len, data, len, start, why, sizeof why))))
+         (g->packed && unpack(mid, mid_len, data, len, a->start, why, sizeof why))))
         rc = util_fail(err, UTIL_EFORMAT, g->file_off,
-                       "%s group %u (disc 0x%08llX, file 0x%08llX): %s", w->kind, gi,
-                       (unsigned long long)start, (unsigned long long)g->file_off, why);
+                       "%s group %u (disc 0x%08llX, file 0x%08llX): %s", w->kind, a->group,
+                       (unsigned long long)a->start, (unsigned long long)g->file_off, why);
     free(stored);
     free(mid);
-    if (rc)
+    if (rc) {
         free(data);
-    else
-        *out = data;
-    return rc;
-}
-
-/* Under the lock: keep decoded group gi (len bytes) in the cache (*data becomes NULL when
- * kept), and end its flight f. Kept even when larger than the cache (with the group before
- * it: disc_cache_keep), so that reads inside one group (one per PAK entry) do not decode it
- * again. */
-static void keep_group(disc_wia *w, uint32_t gi, size_t len, uint8_t **data, size_t f)
-{
-    size_t limit = disc_cache_keep(w->cache_limit, w->info.chunk_size);
-    w->decodes++;
+        return rc;
+    }
+    *out = data;
+    atomic_fetch_add(&w->decodes, 1);
     atomic_fetch_add(&g_decodes_all, 1);
-    size_t freeslot = CACHE_SLOTS;
-    int have = 0;
-    for (size_t i = 0; i < CACHE_SLOTS; i++) {
-        if (w->slots[i].data && w->slots[i].group == gi && w->slots[i].len == len)
-            have = 1; /* another thread got here first (one that found no room to register) */
-        else if (!w->slots[i].data && freeslot == CACHE_SLOTS)
-            freeslot = i;
-    }
-    while (!have && (w->cached + len > limit || freeslot == CACHE_SLOTS)) {
-        size_t old = CACHE_SLOTS;
-        for (size_t i = 0; i < CACHE_SLOTS; i++)
-            if (w->slots[i].data && (old == CACHE_SLOTS || w->slots[i].used < w->slots[old].used))
-                old = i;
-        if (old == CACHE_SLOTS)
-            break;
-        free(w->slots[old].data);
-        w->slots[old].data = NULL;
-        w->cached -= w->slots[old].len;
-        if (freeslot == CACHE_SLOTS || old < freeslot)
-            freeslot = old;
-    }
-    if (!have && freeslot < CACHE_SLOTS && w->cached + len <= limit) {
-        w->slots[freeslot] = (wia_slot){.group = gi, .data = *data, .len = len, .used = ++w->clock};
-        w->cached += len;
-        *data = NULL;
-    }
-    land(w, f); /* with the group in the cache, so that its waiters find it there */
+    return 0;
 }
 
-/* Under the lock, which it leaves and takes again: while another thread decodes group gi
- * (len bytes from disc offset start, in a raw-data area ending at area_end), decode the
- * group after it, which a reader going through the disc in order wants next, rather than
- * wait idle: two threads reading one PAK then decode two groups at once. 1 when it did. */
-static int decode_ahead(disc_wia *w, uint32_t gi, uint64_t start, size_t len, uint64_t area_end)
+/* The cache's decode ahead (disc_bcache_set_ahead): the group after key in its area, which a
+ * reader going through the disc in order wants next, when it is stored in the file */
+static int group_next(void *ctx, uint64_t key, uint64_t *next)
 {
-    uint64_t chunk = w->info.chunk_size, next = start + len;
-    if (len != chunk || next >= area_end || gi + 1 >= w->n_groups)
+    const disc_wia *w = ctx;
+    uint32_t ai = (uint32_t)(key >> 32), gi = (uint32_t)key;
+    const wia_raw *r = &w->raws[ai];
+    if (gi + 1 - r->group >= r->n_groups)
         return 0;
-    uint32_t ai = gi + 1;
-    const wia_group *g = &w->groups[ai];
-    size_t alen = (size_t)(area_end - next < chunk ? area_end - next : chunk);
-    if (g->size == 0 || cut_off(w, g) || in_flight(w, ai, alen))
-        return 0;
-    for (size_t i = 0; i < CACHE_SLOTS; i++)
-        if (w->slots[i].data && w->slots[i].group == ai && w->slots[i].len == alen)
-            return 0;
-    size_t f = flight_begin(w, ai, alen);
-    if (f == IN_FLIGHT)
-        return 0;
-    void (*hook)(void *) = w->hook;
-    void *hook_ctx = w->hook_ctx;
-    pthread_mutex_unlock(&w->lock);
-    if (hook)
-        hook(hook_ctx);
-    uint8_t *data = NULL;
+    const wia_group *g = &w->groups[gi + 1];
+    *next = key + 1;
+    return g->size != 0 && !cut_off(w, g);
+}
+
+/* and that group into a new buffer. */
+static int group_ahead(void *ctx, uint64_t key, uint8_t **out, size_t *len)
+{
+    disc_wia *w = ctx;
+    uint32_t ai = (uint32_t)(key >> 32);
+    wia_at a = group_at(w, ai, (uint32_t)key - w->raws[ai].group);
     util_err e;
     util_err_clear(&e);
-    int rc = decode_group(w, ai, next, alen, &data, &e); /* a fault: its reader meets it */
-    pthread_mutex_lock(&w->lock);
-    if (rc == 0)
-        keep_group(w, ai, alen, &data, f);
-    else
-        land(w, f);
-    free(data);
-    return 1;
+    *len = a.len;
+    return decode_group(w, &a, out, &e); /* a fault: its reader meets it */
 }
 
-/* Copy [in_group, in_group + n) of group gi (len bytes from disc offset start, in a raw-data
- * area ending at area_end) to dst, from the cache or by decoding the group (outside the
- * lock). While another thread decodes gi, decode the next group or wait for it, and look in
- * the cache again rather than decode it twice. */
-static int read_group(disc_wia *w, uint32_t gi, uint64_t start, size_t len, uint64_t area_end,
-                      size_t in_group, uint8_t *dst, size_t n, util_err *err)
+/* Copy [in_group, in_group + n) of the group at a to dst, from the cache or by decoding the
+ * group (one thread at a time: disc_bcache_begin). */
+static int read_group(disc_wia *w, const wia_at *a, size_t in_group, uint8_t *dst, size_t n,
+                      util_err *err)
 {
-    const wia_group *g = &w->groups[gi];
+    const wia_group *g = &w->groups[a->group];
     if (g->size == 0) {
         memset(dst, 0, n);
         return 0;
@@ -843,47 +749,20 @@ static int read_group(disc_wia *w, uint32_t gi, uint64_t start, size_t len, uint
         return util_fail(err, UTIL_EIO, w->file_size,
                          "%s group %u (disc 0x%08llX) is at file 0x%08llX, 0x%x bytes, past the "
                          "end of the file (0x%llx; cut short: its header says 0x%llx)",
-                         w->kind, gi, (unsigned long long)start, (unsigned long long)g->file_off,
-                         g->size, (unsigned long long)w->file_size,
+                         w->kind, a->group, (unsigned long long)a->start,
+                         (unsigned long long)g->file_off, g->size, (unsigned long long)w->file_size,
                          (unsigned long long)w->group_limit);
-    int ahead = 1; /* once per wait: a group after it that fails is not decoded in a loop */
-    pthread_mutex_lock(&w->lock);
-    for (;;) {
-        if (cache_copy(w, gi, len, in_group, dst, n)) {
-            pthread_mutex_unlock(&w->lock);
-            return 0;
-        }
-        if (!in_flight(w, gi, len))
-            break;
-        if (ahead && decode_ahead(w, gi, start, len, area_end)) {
-            ahead = 0;
-            continue;
-        }
-        /* then look again: the decoder may have failed, or its group been evicted */
-        w->waiters++;
-        pthread_cond_wait(&w->landed, &w->lock);
-        w->waiters--;
-    }
-    size_t f = flight_begin(w, gi, len);
-    void (*hook)(void *) = f < IN_FLIGHT ? w->hook : NULL;
-    void *hook_ctx = w->hook_ctx;
-    pthread_mutex_unlock(&w->lock);
-    if (hook)
-        hook(hook_ctx);
+    size_t ticket;
+    uint64_t key = group_key(a);
+    if (disc_bcache_begin(&ticket, &w->cache, key, dst, in_group, n))
+        return 0;
     uint8_t *data = NULL;
-    int rc = decode_group(w, gi, start, len, &data, err);
-    if (rc) {
-        pthread_mutex_lock(&w->lock);
-        land(w, f);
-        pthread_mutex_unlock(&w->lock);
-        return rc;
-    }
-    memcpy(dst, data + in_group, n);
-    pthread_mutex_lock(&w->lock);
-    keep_group(w, gi, len, &data, f);
-    pthread_mutex_unlock(&w->lock);
+    int rc = decode_group(w, a, &data, err);
+    if (rc == 0)
+        memcpy(dst, data + in_group, n);
+    disc_bcache_end(&w->cache, ticket, key, rc == 0 ? &data : NULL, a->len);
     free(data);
-    return 0;
+    return rc;
 }
 
 int disc_wia_read(disc_wia *w, void *dst, uint64_t off, size_t len, util_err *err)
@@ -916,14 +795,10 @@ int disc_wia_read(disc_wia *w, void *dst, uint64_t off, size_t len, util_err *er
                              "%s: disc 0x%08llX lies in no raw-data area (table at file 0x%08llX)",
                              w->kind, (unsigned long long)off,
                              (unsigned long long)w->raw_table_off);
-        const wia_raw *r = &w->raws[lo];
-        uint64_t chunk = w->info.chunk_size;
-        uint64_t i = (off - r->base) / chunk;
-        uint64_t start = r->base + i * chunk;
-        size_t glen = (size_t)(r->end - start < chunk ? r->end - start : chunk);
-        size_t in_group = (size_t)(off - start);
-        size_t n = glen - in_group < len ? glen - in_group : len;
-        TRY(read_group(w, r->group + (uint32_t)i, start, glen, r->end, in_group, p, n, err));
+        wia_at a = group_at(w, lo, (off - w->raws[lo].base) / w->info.chunk_size);
+        size_t in_group = (size_t)(off - a.start);
+        size_t n = a.len - in_group < len ? a.len - in_group : len;
+        TRY(read_group(w, &a, in_group, p, n, err));
         p += n;
         off += n;
         len -= n;
@@ -938,26 +813,17 @@ uint64_t disc_wia_decodes_all(void)
 
 uint64_t disc_wia_decodes(disc_wia *w)
 {
-    pthread_mutex_lock(&w->lock);
-    uint64_t n = w->decodes;
-    pthread_mutex_unlock(&w->lock);
-    return n;
+    return (uint64_t)atomic_load(&w->decodes);
 }
 
 void disc_wia_set_decode_hook(disc_wia *w, void (*fn)(void *ctx), void *ctx)
 {
-    pthread_mutex_lock(&w->lock);
-    w->hook = fn;
-    w->hook_ctx = ctx;
-    pthread_mutex_unlock(&w->lock);
+    disc_bcache_set_decode_hook(&w->cache, fn, ctx);
 }
 
 unsigned disc_wia_waiters(disc_wia *w)
 {
-    pthread_mutex_lock(&w->lock);
-    unsigned n = w->waiters;
-    pthread_mutex_unlock(&w->lock);
-    return n;
+    return disc_bcache_waiters(&w->cache);
 }
 
 const disc_wia_info *disc_wia_get_info(const disc_wia *w)
@@ -969,11 +835,9 @@ void disc_wia_close(disc_wia *w)
 {
     if (!w)
         return;
-    for (size_t i = 0; i < CACHE_SLOTS; i++)
-        free(w->slots[i].data);
+    disc_bcache_free(&w->cache);
     for (size_t i = 0; i < w->n_zstd_idle; i++)
         ZSTD_freeDCtx(w->zstd_idle[i]);
-    pthread_cond_destroy(&w->landed);
     pthread_mutex_destroy(&w->lock);
     free(w->raws);
     free(w->groups);
