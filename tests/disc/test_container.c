@@ -305,6 +305,63 @@ static void test_threads(void **state)
     free(gcz);
 }
 
+/* ---- the unit cache's lengths ------------------------------------------------------------
+ * Units of several lengths (WIA/RVZ groups at an area's end are shorter): a hit needs the
+ * bytes asked for inside the unit kept; an evicted buffer comes back to the caller only when
+ * it has the length of the unit kept in its place (else the cache frees it: ASan would see a
+ * leak or a double free). */
+static uint8_t *unit(size_t len, uint8_t fill)
+{
+    uint8_t *b = malloc(len);
+    assert_non_null(b);
+    memset(b, fill, len);
+    return b;
+}
+
+static void test_bcache_lengths(void **state)
+{
+    (void)state;
+    disc_bcache c;
+    util_err err;
+    util_err_clear(&err);
+    assert_int_equal(disc_bcache_init(&c, 16, 32, &err), 0); /* room for two units */
+    uint8_t out[16];
+    size_t t;
+    assert_int_equal(disc_bcache_begin(&t, &c, 1, out, 0, 16), 0);
+    uint8_t *b = unit(16, 0xA1);
+    disc_bcache_end(&c, t, 1, &b, 16);
+    assert_null(b); /* a free slot took it */
+    assert_int_equal(disc_bcache_begin(&t, &c, 2, out, 0, 8), 0);
+    b = unit(8, 0xA2);
+    disc_bcache_end(&c, t, 2, &b, 8);
+    assert_null(b);
+    /* hits inside each unit; past a short unit's end, a miss */
+    assert_int_equal(disc_bcache_begin(&t, &c, 2, out, 4, 4), 1);
+    assert_int_equal(out[3], 0xA2);
+    assert_int_equal(disc_bcache_begin(&t, &c, 2, out, 4, 5), 0);
+    disc_bcache_end(&c, t, 2, NULL, 0); /* that decode failed: nothing kept */
+    assert_int_equal(disc_bcache_begin(&t, &c, 1, out, 0, 16), 1);
+    assert_int_equal(out[15], 0xA1);
+    /* unit 3 (16 bytes) evicts unit 2 (8, least recently used): freed, not handed back */
+    assert_int_equal(disc_bcache_begin(&t, &c, 3, out, 0, 16), 0);
+    b = unit(16, 0xA3);
+    disc_bcache_end(&c, t, 3, &b, 16);
+    assert_null(b);
+    /* unit 4 (16) evicts unit 1 (16): its buffer comes back, to reuse */
+    assert_int_equal(disc_bcache_begin(&t, &c, 4, out, 0, 16), 0);
+    b = unit(16, 0xA4);
+    disc_bcache_end(&c, t, 4, &b, 16);
+    assert_non_null(b);
+    assert_int_equal(b[0], 0xA1);
+    free(b);
+    assert_int_equal(disc_bcache_begin(&t, &c, 3, out, 8, 8), 1);
+    assert_int_equal(out[0], 0xA3);
+    assert_int_equal(disc_bcache_begin(&t, &c, 4, out, 0, 1), 1);
+    assert_int_equal(out[0], 0xA4);
+    assert_int_equal(disc_bcache_decodes(&c), 5); /* units 1, 2, 2 again, 3, 4 */
+    disc_bcache_free(&c);
+}
+
 /* ---- one decode per block ----------------------------------------------------------------
  * Thread A reads from GCZ block 0; the cache's decode hook, on A right after it registered
  * the block as in flight, starts thread B reading another range of block 0 and returns once
@@ -720,6 +777,7 @@ int main(void)
         cmocka_unit_test(test_gcz),
         cmocka_unit_test(test_ciso),
         cmocka_unit_test(test_threads),
+        cmocka_unit_test(test_bcache_lengths),
         cmocka_unit_test(test_gcz_one_decode_per_block),
         cmocka_unit_test(test_gcz_waiter_decodes_after_failure),
         cmocka_unit_test(test_gcz_failed_ahead_tried_once),
