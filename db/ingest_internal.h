@@ -181,6 +181,7 @@ typedef struct ing_pak_at {
     int64_t source_offset; /* in the image; -1 for a file */
     pak_game game;         /* the release's disc code names it; else UNKNOWN */
     const char *disc_id;   /* the disc's game ID ("GM8E"), NULL without a disc */
+    int block_cache;       /* read through a container's cache of decoded blocks */
 } ing_pak_at;
 
 struct ing {

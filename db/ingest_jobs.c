@@ -323,6 +323,11 @@ static void *worker_main(void *arg)
 }
 
 #define BATCH 16
+/* Job slots per worker. The workers run ahead of the writer by at most the ring (and the
+ * memory budget): a ring of two batches let them idle whenever the writer spent a while on
+ * one entry (an ANCS's thousands of rows), and a first ingest of the 1x PAK folders spent
+ * ~0.15 s longer in its PAKs (docs/benchmark.md). A slot without a job is 1.2 KB. */
+#define RING_PER_WORKER 128
 
 /* Start `jobs` worker threads when jobs > 1 (fewer when threads cannot be made; with none
  * the writer does the work). */
@@ -332,8 +337,7 @@ int ing_pipeline_start(ing_pipeline *pl, int jobs, size_t budget, util_err *err)
     pl->budget = budget ? budget : DB_INGEST_MEMORY;
     if (jobs < 1)
         jobs = 1;
-    /* room for two batches ahead of the writer */
-    pl->cap = jobs > 1 ? ((size_t)jobs * 4 > 2 * BATCH ? (size_t)jobs * 4 : 2 * BATCH) : 1;
+    pl->cap = jobs > 1 ? (size_t)jobs * RING_PER_WORKER : 1;
     pl->batch = pl->cap / 2 < BATCH ? (pl->cap + 1) / 2 : BATCH;
     pl->ring = calloc(pl->cap, sizeof *pl->ring);
     if (!pl->ring)

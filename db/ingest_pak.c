@@ -229,6 +229,7 @@ typedef struct pak_jobs {
     ancs_game ag;
     size_t n, base, next, consumed;
     int lazy;
+    int block_cache; /* ing_pak_at.block_cache */
     int info_failed; /* an entry's sizes could not be read: info_err says how */
     util_err info_err;
 } pak_jobs;
@@ -269,13 +270,18 @@ static void hand_out(ing *g, pak_jobs *q)
 }
 
 /* The first jobs go to the workers at once: they read, hash and decode while the names are
- * written. */
+ * written; one more is handed out for each one written, so the workers stay this far ahead.
+ * In a container that decodes blocks into a cache (GCZ, WIA, RVZ): no farther than
+ * ING_CACHED_AHEAD, as the blocks of the jobs ahead must stay in the cache until each is
+ * read (with the whole ring ahead, the workers decoded an RVZ's groups again). */
+#define ING_CACHED_AHEAD 32
 static void hand_out_first(ing *g, pak_jobs *q)
 {
     ing_pipeline *pl = &g->pl;
     if (pl->nthreads == 0)
         return;
-    size_t first = q->n < pl->cap ? q->n : pl->cap;
+    size_t ahead = q->block_cache && pl->cap > ING_CACHED_AHEAD ? ING_CACHED_AHEAD : pl->cap;
+    size_t first = q->n < ahead ? q->n : ahead;
     for (size_t k = 0; k < first; k++)
         hand_out(g, q);
     ing_pipeline_release(pl, q->next);
@@ -355,7 +361,7 @@ static int do_pak_file(ing *g, const ing_pak_at *at, const struct stat *sb, pak_
     int skip = 0;
     char *old_path = NULL, *old_digest = NULL;
     const char *path = at->path;
-    pak_jobs q = {.p = p, .n = p->entry_count, .base = g->pl.limit};
+    pak_jobs q = {.p = p, .n = p->entry_count, .base = g->pl.limit, .block_cache = at->block_cache};
     q.next = q.consumed = q.base;
     if ((rc = skip_check(g, at, sb, p, &old_id, &old_path, &skip)) != 0 || skip)
         goto done;
@@ -444,7 +450,8 @@ int ing_do_pak(ing *g, const iw_item *it)
                      .release_id = r->release_id,
                      .source_offset = it->file || g->mem_data ? -1 : (int64_t)it->off,
                      .game = r->game,
-                     .disc_id = r->has_disc ? disc_id : NULL};
+                     .disc_id = r->has_disc ? disc_id : NULL,
+                     .block_cache = r->image && r->image->container.cache_unit > 0};
     memset(&sb, 0, sizeof sb);
     util_err_clear(&e);
     g->rel_id = r->release_id;
