@@ -208,22 +208,11 @@ static int settle_releases(ing *g)
  * contents, then db/census/census.sql the census table (db/schema/40_census.sql) for the
  * corpus and each release. The census's statements hold one GROUP BY each where
  * they read many rows (one statement with ~50 kept every sorter until it ended, each up to
- * the page cache's size: the peak memory grew with the corpus). Its sum per set of releases
- * is C (dbi_census_sum), where the script says `-- @step census_sum`. */
+ * the page cache's size: the peak memory grew with the corpus). Its counts and its sum per
+ * set of releases are made in C where the script says so (db/census_run.c). */
 static int refill_census(ing *g)
 {
-    static const char step[] = "\n-- @step census_sum\n";
-    const char *at = strstr(db_census_sql, step);
-    if (!at)
-        return util_fail(g->err, UTIL_ESQL, UINT64_MAX, "census script without its sum step");
-    char *head = strndup(db_census_sql, (size_t)(at - db_census_sql));
-    if (!head)
-        return util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
-    int rc = dbi_exec(g->d, head, g->err);
-    free(head);
-    if (!rc)
-        rc = dbi_census_sum(g->d, g->err);
-    return rc ? rc : dbi_exec(g->d, at + sizeof step - 1, g->err);
+    return dbi_census_run(g->d, db_census_sql, g->err);
 }
 
 /* The final pass runs in a small page cache: it holds the assets rebuild's sorted rows

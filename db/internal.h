@@ -32,8 +32,8 @@
  *   ingest_entry.c  one entry: its hashes; an ANCS/EVNT's content, decoded once
  *   final_pass.c    unknown games, unheld contents, copy_differs per release, assets,
  *                   the census
- *   census_sum.c    the census's sum of census_contents per set of releases (one step of
- *                   db/census/census.sql.in)
+ *   census_run.c    the census script (db/census/) statement by statement, its counts per
+ *                   content and its sum per set of releases in hash tables
  *   assets.c        the one definition of `assets` (rebuild and check)
  *   bulk.c          the indexes dropped and rebuilt around a bulk load */
 #ifndef ANCSDB_DB_INTERNAL_H
@@ -194,9 +194,13 @@ int dbi_sql_fail(db *d, util_err *err, const char *what);
 int dbi_exec(db *d, const char *sql, util_err *err);
 /* Prepare sql, bind ?1 to text (when not NULL) or else to id, step once, finalize. */
 int dbi_exec_bind(db *d, const char *sql, int64_t id, const char *text, util_err *err);
-/* census_sum.c: temp.census_acc's rows per set of releases, game, field and value, from
+/* census_run.c: temp.census_acc's rows per set of releases, game, field and value, from
  * census_contents and temp.census_cs (the step `-- @step census_sum` of the census script). */
 int dbi_census_sum(db *d, util_err *err);
+/* census_run.c: run a census script (db_census_sql): its `-- @count` SELECTs counted into
+ * census_contents, its `-- @step census_sum` by dbi_census_sum, every other statement as
+ * it is. */
+int dbi_census_run(db *d, const char *script, util_err *err);
 /* Step a prepared statement whose result is one integer (or none: 0), then reset it. */
 int dbi_query_int(db *d, const char *sql, int64_t *out, util_err *err);
 /* FourCC as text (out[4] = 0); returns out. */

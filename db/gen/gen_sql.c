@@ -361,27 +361,29 @@ static void diff_id_fields(FILE *f)
     fputc('\n', f);
 }
 
-/* One INSERT INTO census_contents per entry of list: the contents of temp table `from` (which
- * holds their key under each owner name DB_OWNERS uses). */
+/* One counted SELECT per entry of list (`-- @count`: db/census_run.c counts its rows per
+ * content, game, value and group into census_contents, as an INSERT ... GROUP BY content_id,
+ * game, group would): the rows of the contents of temp table `from` (which holds their key
+ * under each owner name DB_OWNERS uses), in content order: from's rows lead. */
 static void census_fields(FILE *f, const census_field *list, const char *from)
 {
     for (const census_field *c = list; c->field; c++) {
         const pair *o = find_pair(owners, NELEM(owners), c->table, NULL);
         if (!o)
             die("census field of a table without DB_OWNERS", c->field);
-        fputs("INSERT INTO census_contents(content_id, game, field, value, count)\n", f);
+        fputs("-- @count\n", f);
         if (c->cast)
-            fprintf(f, "SELECT content_id, game, '%s', CAST(%s AS TEXT), count(*)\n", c->field,
-                    c->value);
+            fprintf(f, "SELECT content_id, game, '%s', CAST(%s AS TEXT), %s\n", c->field, c->value,
+                    c->group);
         else
-            fprintf(f, "SELECT content_id, game, '%s', %s, count(*)\n", c->field, c->value);
+            fprintf(f, "SELECT content_id, game, '%s', %s, %s\n", c->field, c->value, c->group);
         if (*o->column)
-            fprintf(f, "FROM %s CROSS JOIN %s USING (%s)\n", from, c->table, o->column);
+            fprintf(f, "FROM %s CROSS JOIN %s USING (%s)", from, c->table, o->column);
         else
-            fprintf(f, "FROM %s\n", c->table);
+            fprintf(f, "FROM %s", c->table);
         if (*c->where)
-            fprintf(f, "WHERE %s\n", c->where);
-        fprintf(f, "GROUP BY content_id, game, %s;\n", c->group);
+            fprintf(f, "\nWHERE %s", c->where);
+        fputs(";\n", f);
     }
 }
 

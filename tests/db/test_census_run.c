@@ -1,8 +1,10 @@
-/* test_census_sum.c — the census's sum per set of releases (db/census_sum.c) gives the rows
- * of SQLite's own GROUP BY over the same rows (the statement it stands for, run here as the
- * expected value): NULL games and values apart from every text, a blob apart from the text
- * of the same bytes, '' apart from NULL, contents without a set of releases left out, and
- * more groups than the hash table's first size. */
+/* test_census_run.c — the census's steps done in C (db/census_run.c) give the rows of
+ * SQLite's own GROUP BY over the same rows (the statements they stand for, run here as the
+ * expected values). The sum per set of releases: NULL games and values apart from every
+ * text, a blob apart from the text of the same bytes, '' apart from NULL, contents without
+ * a set of releases left out, more groups than the hash table's first size. The counts per
+ * content (`-- @count`): grouped by the group columns, not by the value alone; rows content
+ * after content, and a content that comes back after another (counted again whole). */
 #include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
@@ -101,10 +103,67 @@ static void test_sum_matches_group_by(void **state)
     db_close(d);
 }
 
+/* A script counts the rows of temp.src (content_id, g, v, k) in the order of its rowids:
+ * field 'f' by v (value v || '!', 'none' for NULL), field 'k' by k (one value for every k). */
+static void count_and_compare(db *d, const char *expect)
+{
+    util_err e;
+    util_err_clear(&e);
+    exec_ok(d, "DELETE FROM census_contents");
+    assert_int_equal(dbi_census_run(d,
+                                    "-- a comment\n"
+                                    "CREATE TEMP TABLE IF NOT EXISTS t0(x);\n"
+                                    "-- @count\n"
+                                    "SELECT content_id, g, 'f', CASE WHEN v IS NULL THEN 'none' "
+                                    "ELSE v || '!' END, v FROM temp.src;\n"
+                                    "-- @count\n"
+                                    "SELECT content_id, g, 'k', 'one value', k FROM temp.src "
+                                    "WHERE k IS NOT NULL;\n",
+                                    &e),
+                     0);
+    static const char order[] = " ORDER BY content_id, game, field, value, count";
+    char sql[512];
+    snprintf(sql, sizeof sql, "SELECT content_id, game, field, value, count FROM census_contents%s",
+             order);
+    char *got = rows_text(d, sql);
+    snprintf(sql, sizeof sql,
+             "SELECT * FROM (SELECT content_id, g AS game, 'f' AS field, CASE WHEN v IS NULL "
+             "THEN 'none' ELSE v || '!' END AS value, count(*) AS count FROM temp.src GROUP "
+             "BY content_id, g, v UNION ALL SELECT content_id, g, 'k', 'one value', count(*) "
+             "FROM temp.src WHERE k IS NOT NULL GROUP BY content_id, g, k)%s",
+             order);
+    char *want = rows_text(d, sql);
+    assert_string_equal(got, want);
+    /* by hand: two groups of one value (k = 1 and k = 2 of content 1); NULL v counted */
+    assert_non_null(strstr(got, expect));
+    assert_non_null(strstr(got, "t:2|t:MP2|t:f|t:none|t:2|"));
+    free(got);
+    free(want);
+}
+
+static void test_count_matches_group_by(void **state)
+{
+    (void)state;
+    db *d = NULL;
+    util_err e;
+    util_err_clear(&e);
+    assert_int_equal(db_open(&d, ":memory:", DB_OPEN_READWRITE, &e), 0);
+    exec_ok(d, "CREATE TEMP TABLE src(content_id INTEGER, g TEXT, v TEXT, k INTEGER);"
+               "INSERT INTO temp.src VALUES (1, 'MP1', 'a', 1), (1, 'MP1', 'a', 1), "
+               "(1, 'MP1', 'b', 2), (1, 'MP1', NULL, NULL), (2, 'MP2', NULL, 5), "
+               "(2, 'MP2', NULL, 5), (2, 'MP2', 'a', NULL), (3, 'MP1', 'a', 1)");
+    count_and_compare(d, "t:1|t:MP1|t:k|t:one value|t:1|\nt:1|t:MP1|t:k|t:one value|t:2|");
+    /* content 1 comes back after 2 and 3: counted again with the content in the key */
+    exec_ok(d, "INSERT INTO temp.src VALUES (1, 'MP1', 'a', 1), (1, 'MP1', 'c', NULL)");
+    count_and_compare(d, "t:1|t:MP1|t:k|t:one value|t:1|\nt:1|t:MP1|t:k|t:one value|t:3|");
+    db_close(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sum_matches_group_by),
+        cmocka_unit_test(test_count_matches_group_by),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
