@@ -20,6 +20,15 @@ static void exec_ok(db *d, const char *sql)
         fail_msg("%s: %.80s", msg ? msg : "?", sql);
 }
 
+static db *open_memory(void)
+{
+    db *d = NULL;
+    util_err e;
+    util_err_clear(&e);
+    assert_int_equal(db_open(&d, ":memory:", DB_OPEN_READWRITE, &e), 0);
+    return d;
+}
+
 /* Every row of sql as one text, rows in the order sql gives. */
 static char *rows_text(db *d, const char *sql)
 {
@@ -57,10 +66,9 @@ static char *rows_text(db *d, const char *sql)
 static void test_sum_matches_group_by(void **state)
 {
     (void)state;
-    db *d = NULL;
+    db *d = open_memory();
     util_err e;
     util_err_clear(&e);
-    assert_int_equal(db_open(&d, ":memory:", DB_OPEN_READWRITE, &e), 0);
     exec_ok(d, "CREATE TEMP TABLE census_cs(content_id INTEGER PRIMARY KEY, rs TEXT NOT NULL);"
                "CREATE TEMP TABLE census_acc(rs TEXT, rid INTEGER, game TEXT, field TEXT, "
                "value TEXT, count INTEGER);"
@@ -144,10 +152,9 @@ static void count_and_compare(db *d, const char *expect)
 static void test_count_matches_group_by(void **state)
 {
     (void)state;
-    db *d = NULL;
+    db *d = open_memory();
     util_err e;
     util_err_clear(&e);
-    assert_int_equal(db_open(&d, ":memory:", DB_OPEN_READWRITE, &e), 0);
     exec_ok(d, "CREATE TEMP TABLE src(content_id INTEGER, g TEXT, v TEXT, k INTEGER);"
                "INSERT INTO temp.src VALUES (1, 'MP1', 'a', 1), (1, 'MP1', 'a', 1), "
                "(1, 'MP1', 'b', 2), (1, 'MP1', NULL, NULL), (2, 'MP2', NULL, 5), "
