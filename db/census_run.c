@@ -10,7 +10,7 @@
  *   would. The SELECTs read their contents' rows content after content (db/gen/gen_sql.c
  *   writes them so), and each content's groups are written when the next content begins:
  *   the table holds one content's groups. Should a content come back after another, the
- *   statement's rows are taken out and it runs again holding every group to the end.
+ *   statement's rows are taken out and it runs again with the content in the key.
  * `-- @step census_sum`: census_contents summed per set of releases holding the content
  *   (temp.census_cs.rs), game, field and value into temp.census_acc, as
  *       INSERT INTO census_acc(rs, game, field, value, count)
@@ -157,6 +157,18 @@ static int add(groups *g, size_t klen, int64_t count, util_err *err)
     return 0;
 }
 
+/* The most a table holds before its groups are written and forgotten (a group then written
+ * again is summed with its earlier rows by the census's last GROUP BY, or, in
+ * census_contents, is two rows of one value whose counts add up): a hostile corpus of many
+ * distinct values keeps the memory at ~10 MiB, as SQLite's sorter kept its own. */
+#define GROUPS_MAX           65536
+#define GROUPS_MAX_KEY_BYTES ((size_t)4 << 20)
+
+static int full(const groups *g)
+{
+    return g->n >= GROUPS_MAX || g->keys_len >= GROUPS_MAX_KEY_BYTES;
+}
+
 /* Forget every group (the table keeps its size). */
 static void clear(groups *g)
 {
@@ -227,7 +239,8 @@ static int write_groups(db *d, sqlite3_stmt *ins, const int64_t *lead, const gro
 /* ---- the two steps ---------------------------------------------------------------------- */
 
 /* Runs the counted SELECT sel (prepared; reset here) into census_contents through ins.
- * whole: hold every group to the end. *out_of_order: a content came back after another. */
+ * whole: the content is part of the key (its rows may come in any order). *out_of_order: a
+ * content came back after another. */
 static int count_pass(db *d, sqlite3_stmt *sel, sqlite3_stmt *ins, groups *g, int whole,
                       int *out_of_order, util_err *err)
 {
@@ -252,6 +265,10 @@ static int count_pass(db *d, sqlite3_stmt *sel, sqlite3_stmt *ins, groups *g, in
         size_t klen = 0;
         if ((rc = make_key(g, sel, whole ? 0 : 1, whole ? ncols : ncols - 1, &klen, err)) == 0)
             rc = add(g, klen, 1, err);
+        if (!rc && full(g)) {
+            rc = write_groups(d, ins, whole ? NULL : &cur, g, err);
+            clear(g);
+        }
     }
     if (!rc && !*out_of_order && s != SQLITE_DONE)
         rc = dbi_sql_fail(d, err, "census count");
@@ -269,7 +286,7 @@ static int count_step(db *d, sqlite3_stmt *sel, groups *g, util_err *err)
     int ncols = sqlite3_column_count(sel);
     if (ncols < 4)
         return util_fail(err, UTIL_ESQL, UINT64_MAX, "census count: %d columns", ncols);
-    sqlite3_stmt *ins = NULL, *whole_ins = NULL;
+    sqlite3_stmt *ins = NULL;
     int64_t first = 0;
     int rc = dbi_query_int(d, "SELECT ifnull(max(rowid), 0) FROM census_contents", &first, err);
     if (rc)
@@ -286,17 +303,10 @@ static int count_step(db *d, sqlite3_stmt *sel, groups *g, util_err *err)
          * statement's rows out and count again, with the content in the key. */
         char sql[96];
         snprintf(sql, sizeof sql, "DELETE FROM census_contents WHERE rowid > %" PRId64, first);
-        if ((rc = dbi_exec(d, sql, err)) == 0 &&
-            sqlite3_prepare_v2(d->h,
-                               "INSERT INTO census_contents(content_id, game, field, value, "
-                               "count) VALUES (?1, ?2, ?3, ?4, ?5)",
-                               -1, &whole_ins, NULL) != SQLITE_OK)
-            rc = dbi_sql_fail(d, err, "census count");
-        if (!rc)
-            rc = count_pass(d, sel, whole_ins, g, 1, &out_of_order, err);
+        if ((rc = dbi_exec(d, sql, err)) == 0)
+            rc = count_pass(d, sel, ins, g, 1, &out_of_order, err);
     }
     sqlite3_finalize(ins);
-    sqlite3_finalize(whole_ins);
     return rc;
 }
 
@@ -319,6 +329,10 @@ int dbi_census_sum(db *d, util_err *err)
         size_t klen = 0;
         if ((rc = make_key(&g, st, 0, 4, &klen, err)) == 0)
             rc = add(&g, klen, sqlite3_column_int64(st, 4), err);
+        if (!rc && full(&g)) {
+            rc = write_groups(d, ins, NULL, &g, err);
+            clear(&g);
+        }
     }
     if (!rc && s != SQLITE_DONE)
         rc = dbi_sql_fail(d, err, "census sum");

@@ -166,11 +166,45 @@ static void test_count_matches_group_by(void **state)
     db_close(d);
 }
 
+/* More groups than the table holds at once (GROUPS_MAX, 65,536): written in parts, whose
+ * sums per group are the GROUP BY's. */
+static void test_sum_in_parts(void **state)
+{
+    (void)state;
+    db *d = open_memory();
+    util_err e;
+    util_err_clear(&e);
+    exec_ok(d, "CREATE TEMP TABLE census_cs(content_id INTEGER PRIMARY KEY, rs TEXT NOT NULL);"
+               "CREATE TEMP TABLE census_acc(rs TEXT, rid INTEGER, game TEXT, field TEXT, "
+               "value TEXT, count INTEGER);"
+               "INSERT INTO temp.census_cs VALUES (1, '1'), (2, '2');"
+               "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 159999) "
+               "INSERT INTO census_contents(content_id, game, field, value, count) "
+               "SELECT 1 + i % 2, 'MP1', 'many', i % 80000, 1 + i % 3 FROM n");
+    assert_int_equal(dbi_census_sum(d, &e), 0);
+    char *got = rows_text(d, "SELECT rs, game, field, value, sum(count) FROM temp.census_acc "
+                             "GROUP BY rs, game, field, value ORDER BY 1, 2, 3, 4");
+    char *want = rows_text(d, "SELECT s.rs, c.game, c.field, c.value, sum(c.count) FROM "
+                              "census_contents c JOIN temp.census_cs s ON s.content_id = "
+                              "c.content_id GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4");
+    assert_string_equal(got, want);
+    free(got);
+    free(want);
+    sqlite3_stmt *st = NULL;
+    assert_int_equal(
+        sqlite3_prepare_v2(d->h, "SELECT count(*) FROM temp.census_acc", -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    assert_true(sqlite3_column_int64(st, 0) > 80000); /* 80,000 groups, some written twice */
+    sqlite3_finalize(st);
+    db_close(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sum_matches_group_by),
         cmocka_unit_test(test_count_matches_group_by),
+        cmocka_unit_test(test_sum_in_parts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
