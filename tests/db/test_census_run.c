@@ -63,16 +63,24 @@ static char *rows_text(db *d, const char *sql)
     return out;
 }
 
+/* A database with the TEMP tables the census script gives the sum step: the set of releases
+ * of each content, and the table it fills. */
+static db *open_sum_tables(void)
+{
+    db *d = open_memory();
+    exec_ok(d, "CREATE TEMP TABLE census_cs(content_id INTEGER PRIMARY KEY, rs TEXT NOT NULL);"
+               "CREATE TEMP TABLE census_acc(rs TEXT, rid INTEGER, game TEXT, field TEXT, "
+               "value TEXT, count INTEGER)");
+    return d;
+}
+
 static void test_sum_matches_group_by(void **state)
 {
     (void)state;
-    db *d = open_memory();
+    db *d = open_sum_tables();
     util_err e;
     util_err_clear(&e);
-    exec_ok(d, "CREATE TEMP TABLE census_cs(content_id INTEGER PRIMARY KEY, rs TEXT NOT NULL);"
-               "CREATE TEMP TABLE census_acc(rs TEXT, rid INTEGER, game TEXT, field TEXT, "
-               "value TEXT, count INTEGER);"
-               "INSERT INTO temp.census_cs VALUES (1, '1'), (2, '1,2'), (3, '1'), (4, '2');"
+    exec_ok(d, "INSERT INTO temp.census_cs VALUES (1, '1'), (2, '1,2'), (3, '1'), (4, '2');"
                /* content 5 has no set of releases: left out */
                "INSERT INTO census_contents(content_id, game, field, value, count) VALUES "
                "(1, 'MP1', 'char.unknown_a', '0', 3), (3, 'MP1', 'char.unknown_a', '0', 4),"
@@ -171,13 +179,10 @@ static void test_count_matches_group_by(void **state)
 static void test_sum_in_parts(void **state)
 {
     (void)state;
-    db *d = open_memory();
+    db *d = open_sum_tables();
     util_err e;
     util_err_clear(&e);
-    exec_ok(d, "CREATE TEMP TABLE census_cs(content_id INTEGER PRIMARY KEY, rs TEXT NOT NULL);"
-               "CREATE TEMP TABLE census_acc(rs TEXT, rid INTEGER, game TEXT, field TEXT, "
-               "value TEXT, count INTEGER);"
-               "INSERT INTO temp.census_cs VALUES (1, '1'), (2, '2');"
+    exec_ok(d, "INSERT INTO temp.census_cs VALUES (1, '1'), (2, '2');"
                "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 159999) "
                "INSERT INTO census_contents(content_id, game, field, value, count) "
                "SELECT 1 + i % 2, 'MP1', 'many', i % 80000, 1 + i % 3 FROM n");
