@@ -280,22 +280,17 @@ static int count_pass(db *d, sqlite3_stmt *sel, sqlite3_stmt *ins, groups *g, in
     return any ? write_groups(d, ins, &cur, g, err) : 0;
 }
 
-/* `-- @count`: the rows of sel counted into census_contents. */
-static int count_step(db *d, sqlite3_stmt *sel, groups *g, util_err *err)
+/* `-- @count`: the rows of sel counted into census_contents through ins (the script's one
+ * INSERT into it, prepared by the caller). */
+static int count_step(db *d, sqlite3_stmt *sel, sqlite3_stmt *ins, groups *g, util_err *err)
 {
     int ncols = sqlite3_column_count(sel);
     if (ncols < 4)
         return util_fail(err, UTIL_ESQL, UINT64_MAX, "census count: %d columns", ncols);
-    sqlite3_stmt *ins = NULL;
     int64_t first = 0;
     int rc = dbi_query_int(d, "SELECT ifnull(max(rowid), 0) FROM census_contents", &first, err);
     if (rc)
         return rc;
-    if (sqlite3_prepare_v2(d->h,
-                           "INSERT INTO census_contents(content_id, game, field, value, count) "
-                           "VALUES (?1, ?2, ?3, ?4, ?5)",
-                           -1, &ins, NULL) != SQLITE_OK)
-        return dbi_sql_fail(d, err, "census count");
     int out_of_order = 0;
     rc = count_pass(d, sel, ins, g, 0, &out_of_order, err);
     if (!rc && out_of_order) {
@@ -306,7 +301,6 @@ static int count_step(db *d, sqlite3_stmt *sel, groups *g, util_err *err)
         if ((rc = dbi_exec(d, sql, err)) == 0)
             rc = count_pass(d, sel, ins, g, 1, &out_of_order, err);
     }
-    sqlite3_finalize(ins);
     return rc;
 }
 
@@ -369,6 +363,7 @@ int dbi_census_run(db *d, const char *script, util_err *err)
 {
     groups g;
     memset(&g, 0, sizeof g);
+    sqlite3_stmt *ins = NULL; /* into census_contents, prepared at the first `-- @count` */
     const char *p = script;
     int rc = 0;
     while (!rc) {
@@ -388,7 +383,13 @@ int dbi_census_run(db *d, const char *script, util_err *err)
         if (!st)
             continue;
         if (count) {
-            rc = count_step(d, st, &g, err);
+            if (!ins && sqlite3_prepare_v2(d->h,
+                                           "INSERT INTO census_contents(content_id, game, field, "
+                                           "value, count) VALUES (?1, ?2, ?3, ?4, ?5)",
+                                           -1, &ins, NULL) != SQLITE_OK)
+                rc = dbi_sql_fail(d, err, "census count");
+            if (!rc)
+                rc = count_step(d, st, ins, &g, err);
         } else {
             int s;
             while ((s = sqlite3_step(st)) == SQLITE_ROW)
@@ -398,6 +399,7 @@ int dbi_census_run(db *d, const char *script, util_err *err)
         }
         sqlite3_finalize(st);
     }
+    sqlite3_finalize(ins);
     groups_free(&g);
     return rc;
 }
