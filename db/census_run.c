@@ -23,7 +23,9 @@
  * from every other value, text and blobs byte for byte (BINARY), integers by value. (An
  * integer and a real of equal value, which GROUP BY puts together, stay apart here; the
  * census's columns hold no reals.) */
+#define _POSIX_C_SOURCE 200809L /* strndup */
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -280,15 +282,19 @@ static int count_pass(db *d, sqlite3_stmt *sel, sqlite3_stmt *ins, groups *g, in
     return any ? write_groups(d, ins, &cur, g, err) : 0;
 }
 
-/* `-- @count`: the rows of sel counted into census_contents through ins (the script's one
- * INSERT into it, prepared by the caller). */
-static int count_step(db *d, sqlite3_stmt *sel, sqlite3_stmt *ins, groups *g, util_err *err)
+/* `-- @count`: the rows of sel counted into table (census_contents, or the second
+ * connection's temp.census_out) through ins (the script's one INSERT into it, prepared by the
+ * caller). */
+static int count_step(db *d, sqlite3_stmt *sel, sqlite3_stmt *ins, const char *table, groups *g,
+                      util_err *err)
 {
     int ncols = sqlite3_column_count(sel);
     if (ncols < 4)
         return util_fail(err, UTIL_ESQL, UINT64_MAX, "census count: %d columns", ncols);
     int64_t first = 0;
-    int rc = dbi_query_int(d, "SELECT ifnull(max(rowid), 0) FROM census_contents", &first, err);
+    char sql[96];
+    snprintf(sql, sizeof sql, "SELECT ifnull(max(rowid), 0) FROM %s", table);
+    int rc = dbi_query_int(d, sql, &first, err);
     if (rc)
         return rc;
     int out_of_order = 0;
@@ -296,8 +302,7 @@ static int count_step(db *d, sqlite3_stmt *sel, sqlite3_stmt *ins, groups *g, ut
     if (!rc && out_of_order) {
         /* a content came back after another: its first groups are written already. Take the
          * statement's rows out and count again, with the content in the key. */
-        char sql[96];
-        snprintf(sql, sizeof sql, "DELETE FROM census_contents WHERE rowid > %" PRId64, first);
+        snprintf(sql, sizeof sql, "DELETE FROM %s WHERE rowid > %" PRId64, table, first);
         if ((rc = dbi_exec(d, sql, err)) == 0)
             rc = count_pass(d, sel, ins, g, 1, &out_of_order, err);
     }
@@ -340,10 +345,19 @@ int dbi_census_sum(db *d, util_err *err)
 
 /* ---- the script ------------------------------------------------------------------------- */
 
-/* Past the white space and `--` comment lines at *p (up to the next statement); *count set
- * by a `-- @count` line, *sum by `-- @step census_sum`. */
-static const char *skip_gap(const char *p, int *count, int *sum)
+#define MARK_PARALLEL     "-- @parallel"
+#define MARK_END_PARALLEL "-- @end parallel"
+
+/* What the comment lines before a statement say. */
+typedef struct marks {
+    int count, sum, parallel, end_parallel;
+} marks;
+
+/* Past the white space and `--` comment lines at *p (up to the next statement), with the
+ * marks they hold. */
+static const char *skip_gap(const char *p, marks *m)
 {
+    memset(m, 0, sizeof *m);
     for (;;) {
         while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
             p++;
@@ -352,24 +366,178 @@ static const char *skip_gap(const char *p, int *count, int *sum)
         const char *end = strchr(p, '\n');
         size_t len = end ? (size_t)(end - p) : strlen(p);
         if (len == 9 && !memcmp(p, "-- @count", 9))
-            *count = 1;
+            m->count = 1;
         else if (len == 19 && !memcmp(p, "-- @step census_sum", 19))
-            *sum = 1;
+            m->sum = 1;
+        else if (len == strlen(MARK_PARALLEL) && !memcmp(p, MARK_PARALLEL, len))
+            m->parallel = 1;
+        else if (len == strlen(MARK_END_PARALLEL) && !memcmp(p, MARK_END_PARALLEL, len))
+            m->end_parallel = 1;
         p += len;
     }
 }
 
-int dbi_census_run(db *d, const char *script, util_err *err)
+/* The text of the parallel section of script: [*begin, *end), the statements after its
+ * `-- @parallel` line up to its `-- @end parallel` line; 0 when it has none. */
+static int parallel_section(const char *script, const char **begin, const char **end)
+{
+    const char *b = strstr(script, "\n" MARK_PARALLEL "\n");
+    const char *e = b ? strstr(b, "\n" MARK_END_PARALLEL "\n") : NULL;
+    if (!e)
+        return 0;
+    *begin = b + strlen(MARK_PARALLEL) + 2;
+    *end = e + 1;
+    return 1;
+}
+
+/* ---- the second connection ------------------------------------------------------------- */
+
+/* The parallel section of the census script run on a read-only connection of its own, in a
+ * thread, into that connection's temp.census_out: the final pass starts it once the rows it
+ * reads are committed, and dbi_census_run copies its rows into census_contents where the
+ * section stands in the script. */
+struct census_helper {
+    db *d;
+    char *section; /* the section's statements, NUL-terminated */
+    pthread_t thread;
+    int started, joined, rc;
+    util_err err;
+};
+
+static int run_text(db *d, const char *p, const char *table, census_helper *h, util_err *err);
+
+static void *helper_main(void *arg)
+{
+    census_helper *h = arg;
+    h->rc = dbi_exec(h->d, "BEGIN", &h->err);
+    if (!h->rc)
+        h->rc = run_text(h->d, h->section, "temp.census_out", NULL, &h->err);
+    /* the TEMP rows stay; only the snapshot of the committed rows ends */
+    if (!h->rc)
+        h->rc = dbi_exec(h->d, "COMMIT", &h->err);
+    else
+        sqlite3_exec(h->d->h, "ROLLBACK", NULL, NULL, NULL);
+    return NULL;
+}
+
+/* Whether d's main database is a file in WAL mode: a reader then sees the last commit while
+ * d writes. */
+static int wal_file(db *d)
+{
+    const char *path = sqlite3_db_filename(d->h, "main");
+    if (!path || !*path)
+        return 0;
+    sqlite3_stmt *st = NULL;
+    int wal = 0;
+    if (sqlite3_prepare_v2(d->h, "PRAGMA journal_mode", -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW) {
+        const char *mode = (const char *)sqlite3_column_text(st, 0);
+        wal = mode && !strcmp(mode, "wal");
+    }
+    sqlite3_finalize(st);
+    return wal;
+}
+
+void dbi_census_helper_free(census_helper *h)
+{
+    if (!h)
+        return;
+    if (h->started && !h->joined)
+        pthread_join(h->thread, NULL);
+    db_close(h->d);
+    free(h->section);
+    free(h);
+}
+
+census_helper *dbi_census_helper_start(db *d, const char *script)
+{
+    const char *b, *e;
+    if (!parallel_section(script, &b, &e) || !wal_file(d))
+        return NULL;
+    census_helper *h = calloc(1, sizeof *h);
+    if (!h)
+        return NULL;
+    /* opened here, in the thread that uses SQLite so far (db_open configures the library) */
+    if (db_open(&h->d, sqlite3_db_filename(d->h, "main"), DB_OPEN_READONLY, &h->err) != 0 ||
+        dbi_exec(h->d,
+                 "PRAGMA query_only = 0; PRAGMA temp_store = FILE; PRAGMA cache_size = -2048; "
+                 "CREATE TEMP TABLE census_out(content_id INTEGER, game TEXT, field TEXT, "
+                 "value TEXT, count INTEGER)",
+                 &h->err) != 0 ||
+        !(h->section = strndup(b, (size_t)(e - b))) ||
+        pthread_create(&h->thread, NULL, helper_main, h) != 0) {
+        dbi_census_helper_free(h);
+        return NULL;
+    }
+    h->started = 1;
+    return h;
+}
+
+/* At the end of the parallel section: the second connection's rows into census_contents
+ * (1), or 0 when it failed (the section then runs here). */
+static int take_helper_rows(db *d, census_helper *h, int *taken, util_err *err)
+{
+    *taken = 0;
+    pthread_join(h->thread, NULL);
+    h->joined = 1;
+    if (h->rc)
+        return 0;
+    sqlite3_stmt *sel = NULL, *ins = NULL;
+    int rc = 0, s = SQLITE_DONE;
+    if (sqlite3_prepare_v2(h->d->h,
+                           "SELECT content_id, game, field, value, count FROM temp.census_out "
+                           "ORDER BY rowid",
+                           -1, &sel, NULL) != SQLITE_OK)
+        rc = dbi_sql_fail(h->d, err, "census");
+    else if (sqlite3_prepare_v2(d->h,
+                                "INSERT INTO census_contents(content_id, game, field, value, "
+                                "count) VALUES (?1, ?2, ?3, ?4, ?5)",
+                                -1, &ins, NULL) != SQLITE_OK)
+        rc = dbi_sql_fail(d, err, "census");
+    while (!rc && (s = sqlite3_step(sel)) == SQLITE_ROW) {
+        for (int c = 0; c < 5; c++)
+            sqlite3_bind_value(ins, c + 1, sqlite3_column_value(sel, c));
+        if (sqlite3_step(ins) != SQLITE_DONE)
+            rc = dbi_sql_fail(d, err, "census");
+        sqlite3_reset(ins);
+    }
+    if (!rc && s != SQLITE_DONE)
+        rc = dbi_sql_fail(h->d, err, "census");
+    sqlite3_finalize(sel);
+    sqlite3_finalize(ins);
+    *taken = !rc;
+    return rc;
+}
+
+/* Run the statements of p (census script text) on d, @count ones into table. With h, the
+ * parallel section is h's: skipped here, and its rows taken from h at its end. */
+static int run_text(db *d, const char *p, const char *table, census_helper *h, util_err *err)
 {
     groups g;
     memset(&g, 0, sizeof g);
-    sqlite3_stmt *ins = NULL; /* into census_contents, prepared at the first `-- @count` */
-    const char *p = script;
+    sqlite3_stmt *ins = NULL; /* into table, prepared at the first `-- @count` */
+    const char *section = NULL;
     int rc = 0;
     while (!rc) {
-        int count = 0, sum = 0;
-        p = skip_gap(p, &count, &sum);
-        if (sum && (rc = dbi_census_sum(d, err)) != 0)
+        marks m;
+        p = skip_gap(p, &m);
+        if (m.parallel && h) {
+            section = p;
+            const char *e = strstr(p, "\n" MARK_END_PARALLEL "\n");
+            p = e ? e + 1 : p + strlen(p);
+            continue; /* skip_gap then reads the end mark */
+        }
+        if (m.end_parallel && h && section) {
+            int taken = 0;
+            rc = take_helper_rows(d, h, &taken, err);
+            if (!rc && !taken) /* it failed: run the section here */
+                p = section;
+            h = NULL;
+            section = NULL;
+            if (rc || !taken)
+                continue;
+        }
+        if (m.sum && (rc = dbi_census_sum(d, err)) != 0)
             break;
         if (!*p)
             break;
@@ -382,14 +550,18 @@ int dbi_census_run(db *d, const char *script, util_err *err)
         p = tail;
         if (!st)
             continue;
-        if (count) {
-            if (!ins && sqlite3_prepare_v2(d->h,
-                                           "INSERT INTO census_contents(content_id, game, field, "
-                                           "value, count) VALUES (?1, ?2, ?3, ?4, ?5)",
-                                           -1, &ins, NULL) != SQLITE_OK)
-                rc = dbi_sql_fail(d, err, "census count");
+        if (m.count) {
+            if (!ins) {
+                char sql[160];
+                snprintf(sql, sizeof sql,
+                         "INSERT INTO %s(content_id, game, field, value, count) "
+                         "VALUES (?1, ?2, ?3, ?4, ?5)",
+                         table);
+                if (sqlite3_prepare_v2(d->h, sql, -1, &ins, NULL) != SQLITE_OK)
+                    rc = dbi_sql_fail(d, err, "census count");
+            }
             if (!rc)
-                rc = count_step(d, st, ins, &g, err);
+                rc = count_step(d, st, ins, table, &g, err);
         } else {
             int s;
             while ((s = sqlite3_step(st)) == SQLITE_ROW)
@@ -402,4 +574,9 @@ int dbi_census_run(db *d, const char *script, util_err *err)
     sqlite3_finalize(ins);
     groups_free(&g);
     return rc;
+}
+
+int dbi_census_run(db *d, const char *script, census_helper *h, util_err *err)
+{
+    return run_text(d, script, "census_contents", h, err);
 }

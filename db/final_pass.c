@@ -209,10 +209,11 @@ static int settle_releases(ing *g)
  * corpus and each release. The census's statements hold one GROUP BY each where
  * they read many rows (one statement with ~50 kept every sorter until it ended, each up to
  * the page cache's size: the peak memory grew with the corpus). Its counts and its sum per
- * set of releases are made in C where the script says so (db/census_run.c). */
-static int refill_census(ing *g)
+ * set of releases are made in C where the script says so (db/census_run.c); its counts of
+ * the new ANCS and EVNT contents come from h when there is one. */
+static int refill_census(ing *g, census_helper *h)
 {
-    return dbi_census_run(g->d, db_census_sql, g->err);
+    return dbi_census_run(g->d, db_census_sql, h, g->err);
 }
 
 /* The final pass runs in a small page cache: it holds the assets rebuild's sorted rows
@@ -228,6 +229,12 @@ static int set_cache(ing *g, int kib)
     return dbi_exec(g->d, sql, g->err);
 }
 
+/* Two transactions. The first settles which contents stay and their rows (re-decoding
+ * some); once it is committed, the census's counts of the new contents are read on a second
+ * connection, in a thread (db/census_run.c), while the second transaction rebuilds the
+ * assets and makes char_reach and the worlds' rows on this one, then takes those counts.
+ * ingest_state.final_pass_pending stays set until the second commits: a run stopped in
+ * between leaves the next one the whole pass to do again. */
 static int final_pass(ing *g)
 {
     int rc = ing_tx_begin(g);
@@ -235,13 +242,23 @@ static int final_pass(ing *g)
         return rc;
     if ((rc = set_cache(g, FINAL_PASS_CACHE_KIB)) == 0 && (rc = ing_settle_unknown_games(g)) == 0 &&
         (rc = drop_unheld_contents(g)) == 0 && (rc = redecode_short_contents(g)) == 0 &&
-        (rc = recompute_copy_differs(g)) == 0 && (rc = ing_rebuild_assets(g)) == 0 &&
-        (rc = settle_releases(g)) == 0 &&
-        (rc = db_names_refresh_pak(g->d, g->err)) == 0 && /* asset_names 'pak' */
-        (rc = refill_census(g)) == 0 && (rc = ing_set_pending(g, 0)) == 0)
+        (rc = recompute_copy_differs(g)) == 0)
         rc = ing_tx_commit(g);
-    if (rc)
+    if (rc) {
         ing_tx_rollback(g);
+        set_cache(g, INGEST_CACHE_KIB);
+        return rc;
+    }
+    census_helper *h = g->bulk ? NULL : dbi_census_helper_start(g->d, db_census_sql);
+    if ((rc = ing_tx_begin(g)) == 0) {
+        if ((rc = ing_rebuild_assets(g)) == 0 && (rc = settle_releases(g)) == 0 &&
+            (rc = db_names_refresh_pak(g->d, g->err)) == 0 && /* asset_names 'pak' */
+            (rc = refill_census(g, h)) == 0 && (rc = ing_set_pending(g, 0)) == 0)
+            rc = ing_tx_commit(g);
+        if (rc)
+            ing_tx_rollback(g);
+    }
+    dbi_census_helper_free(h);
     int crc = set_cache(g, INGEST_CACHE_KIB);
     return rc ? rc : crc;
 }

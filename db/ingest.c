@@ -269,20 +269,22 @@ static int run(ing *g, ing_indexes *idx)
     if (!rc && !g->changed && g->o->rehash)
         rc = ing_final_pass_needed(g, &g->changed);
     /* a bulk load's indexes are back before the final pass: its queries look rows up by
-     * asset and content (without them, a lookup per asset or content was a scan) */
-    if (g->bulk && !rc)
-        rc = ing_create_indexes(g, idx);
-    if (!rc && g->changed && !g->st->interrupted) {
-        progress(g, g->L.nitems, "finishing");
-        util_test_point("final");
-        rc = ing_final_pass(g);
-    }
+     * asset and content (without them, a lookup per asset or content was a scan). Its rows
+     * are committed before the final pass, which reads them on a second connection too
+     * (final_pass.c); final_pass_pending, set with them, says the pass is still to do. */
     if (g->bulk) {
+        if (!rc)
+            rc = ing_create_indexes(g, idx);
         if (!rc)
             rc = db_commit(g->d, g->err);
         if (rc)
             db_rollback(g->d);
         g->bulk = 0;
+    }
+    if (!rc && g->changed && !g->st->interrupted) {
+        progress(g, g->L.nitems, "finishing");
+        util_test_point("final");
+        rc = ing_final_pass(g);
     }
     return rc;
 }

@@ -197,10 +197,18 @@ int dbi_exec_bind(db *d, const char *sql, int64_t id, const char *text, util_err
 /* census_run.c: temp.census_acc's rows per set of releases, game, field and value, from
  * census_contents and temp.census_cs (the step `-- @step census_sum` of the census script). */
 int dbi_census_sum(db *d, util_err *err);
+/* census_run.c: the parallel section of a census script (`-- @parallel` ... `-- @end
+ * parallel`) run on a read-only connection of its own to d's file, in a thread, from the
+ * last commit: started once the rows it reads are committed, taken by dbi_census_run. NULL
+ * when d is no file in WAL mode or the thread cannot start (dbi_census_run then runs the
+ * section itself). Free with dbi_census_helper_free (which waits for the thread). */
+typedef struct census_helper census_helper;
+census_helper *dbi_census_helper_start(db *d, const char *script);
+void dbi_census_helper_free(census_helper *h);
 /* census_run.c: run a census script (db_census_sql): its `-- @count` SELECTs counted into
  * census_contents, its `-- @step census_sum` by dbi_census_sum, every other statement as
- * it is. */
-int dbi_census_run(db *d, const char *script, util_err *err);
+ * it is; with h (started on the same script), h's rows stand for the parallel section. */
+int dbi_census_run(db *d, const char *script, census_helper *h, util_err *err);
 /* Step a prepared statement whose result is one integer (or none: 0), then reset it. */
 int dbi_query_int(db *d, const char *sql, int64_t *out, util_err *err);
 /* FourCC as text (out[4] = 0); returns out. */

@@ -4,7 +4,10 @@
  * text, a blob apart from the text of the same bytes, '' apart from NULL, contents without
  * a set of releases left out, more groups than the hash table's first size. The counts per
  * content (`-- @count`): grouped by the group columns, not by the value alone; rows content
- * after content, and a content that comes back after another (counted again whole). */
+ * after content, and a content that comes back after another (counted again whole). The
+ * parallel section (`-- @parallel`), run on a second connection of a database file: its
+ * counts are the GROUP BY's and land where the section stands; when that connection cannot
+ * run it (it writes a table: the connection reads only), it runs on the first. */
 #include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
@@ -135,7 +138,7 @@ static void count_and_compare(db *d, const char *expect)
                                     "-- @count\n"
                                     "SELECT content_id, g, 'k', 'one value', k FROM temp.src "
                                     "WHERE k IS NOT NULL;\n",
-                                    &e),
+                                    NULL, &e),
                      0);
     static const char order[] = " ORDER BY content_id, game, field, value, count";
     char sql[512];
@@ -204,12 +207,107 @@ static void test_sum_in_parts(void **state)
     db_close(d);
 }
 
+/* A database file in a new folder (*dir: free with tu_remove_tree and free), in WAL mode,
+ * with a committed table src(content_id, g, v) of rows by hand and a table marker. */
+static db *open_file_with_src(char **dir)
+{
+    *dir = tu_tempdir();
+    assert_non_null(*dir);
+    char path[512];
+    snprintf(path, sizeof path, "%s/census.db", *dir);
+    db *d = NULL;
+    util_err e;
+    util_err_clear(&e);
+    assert_int_equal(db_open(&d, path, DB_OPEN_READWRITE, &e), 0);
+    exec_ok(d, "CREATE TABLE src(content_id INTEGER, g TEXT, v TEXT); CREATE TABLE marker(x);"
+               "INSERT INTO src VALUES (1, 'MP1', 'a'), (1, 'MP1', 'a'), (1, 'MP1', NULL), "
+               "(2, 'MP2', 'b'), (3, 'MP1', 'a'), (3, 'MP1', 'c'), (3, 'MP1', 'c')");
+    return d;
+}
+
+/* census_contents after a script with a writer's row ('w'), the parallel section and
+ * another writer's row ('z'): the GROUP BY's rows, the section's between the two others.
+ * section_head: statements before the section's count. */
+static void run_parallel_script(db *d, const char *section_head, int want_helper)
+{
+    char script[1024];
+    snprintf(script, sizeof script,
+             "INSERT INTO census_contents VALUES (0, 'MP1', 'w', 'first', 1);\n"
+             "-- @parallel\n"
+             "%s"
+             "-- @count\n"
+             "SELECT content_id, g, 'f', ifnull(v, 'none'), v FROM src;\n"
+             "-- @end parallel\n"
+             "INSERT INTO census_contents VALUES (9, 'MP2', 'z', 'last', 1);\n",
+             section_head);
+    util_err e;
+    util_err_clear(&e);
+    exec_ok(d, "DELETE FROM census_contents");
+    census_helper *h = dbi_census_helper_start(d, script);
+    assert_true((h != NULL) == want_helper);
+    exec_ok(d, "BEGIN");
+    assert_int_equal(dbi_census_run(d, script, h, &e), 0);
+    exec_ok(d, "COMMIT");
+    dbi_census_helper_free(h);
+    char *got = rows_text(d, "SELECT content_id, game, field, value, count FROM "
+                             "census_contents ORDER BY 1, 2, 3, 4");
+    char *want = rows_text(d, "SELECT * FROM (SELECT 0, 'MP1', 'w', 'first', 1 UNION ALL "
+                              "SELECT content_id, g, 'f', ifnull(v, 'none'), count(*) FROM "
+                              "src GROUP BY content_id, g, v UNION ALL "
+                              "SELECT 9, 'MP2', 'z', 'last', 1) ORDER BY 1, 2, 3, 4");
+    assert_string_equal(got, want);
+    free(got);
+    free(want);
+    /* in the script's order: the section's rows between the two others */
+    char *ends = rows_text(d, "SELECT (SELECT field FROM census_contents ORDER BY rowid LIMIT "
+                              "1), (SELECT field FROM census_contents ORDER BY rowid DESC LIMIT "
+                              "1)");
+    assert_string_equal(ends, "t:w|t:z|\n");
+    free(ends);
+}
+
+static void test_parallel_section(void **state)
+{
+    (void)state;
+    char *dir = NULL;
+    db *d = open_file_with_src(&dir);
+    run_parallel_script(d, "CREATE TEMP TABLE t1(x);\n", 1);
+    db_close(d);
+    assert_int_equal(tu_remove_tree(dir), 0);
+    free(dir);
+}
+
+/* The second connection cannot write the main database: the section fails there and runs
+ * here, whole (one marker row, the counts once). */
+static void test_parallel_section_falls_back(void **state)
+{
+    (void)state;
+    char *dir = NULL;
+    db *d = open_file_with_src(&dir);
+    run_parallel_script(d, "INSERT INTO marker VALUES (1);\n", 1);
+    char *marks = rows_text(d, "SELECT count(*) FROM marker");
+    assert_string_equal(marks, "t:1|\n");
+    free(marks);
+    db_close(d);
+    assert_int_equal(tu_remove_tree(dir), 0);
+    free(dir);
+    /* no file: no second connection, the section runs here */
+    d = open_memory();
+    exec_ok(d, "CREATE TABLE src(content_id INTEGER, g TEXT, v TEXT); CREATE TABLE marker(x);"
+               "INSERT INTO src VALUES (1, 'MP1', 'a'), (1, 'MP1', 'a'), (1, 'MP1', NULL), "
+               "(2, 'MP2', 'b'), (3, 'MP1', 'a'), (3, 'MP1', 'c'), (3, 'MP1', 'c')");
+    run_parallel_script(d, "", 0);
+    db_close(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sum_matches_group_by),
         cmocka_unit_test(test_count_matches_group_by),
         cmocka_unit_test(test_sum_in_parts),
+        cmocka_unit_test(test_parallel_section),
+        cmocka_unit_test(test_parallel_section_falls_back),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
