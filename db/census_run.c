@@ -1,5 +1,5 @@
 /* census_run.c — the census refill script (db/census/, run by the final pass) statement by
- * statement, with two kinds of step done in C where SQLite sorted every row to make few
+ * statement, with the steps below done in C where SQLite sorted every row to make few
  * groups (a GROUP BY sorts; it has no hash aggregate):
  *
  * `-- @count` before a SELECT of (content_id, game, field, value, group...) rows: the rows
@@ -18,6 +18,12 @@
  *       FROM census_contents c JOIN census_cs s ON s.content_id = c.content_id
  *       GROUP BY s.rs, c.game, c.field, c.value
  *   would (at 10x, a million rows into a few thousand groups: 1.4 s sorted).
+ * `-- @parallel` ... `-- @end parallel`: statements that read only committed rows and write
+ *   only TEMP tables and counted rows. dbi_census_helper_start runs them on a read-only
+ *   connection of its own, in a thread, counting into its temp.census_out, while the
+ *   caller's connection runs the script up to there; dbi_census_run then copies those rows
+ *   into census_contents where the section stands. Without a helper (an in-memory
+ *   database), or when the helper failed, the section runs in place.
  *
  * Groups compare as SQLite's GROUP BY does for the values these columns hold: NULL apart
  * from every other value, text and blobs byte for byte (BINARY), integers by value. (An
