@@ -426,24 +426,6 @@ static void *helper_main(void *arg)
     return NULL;
 }
 
-/* Whether d's main database is a file in WAL mode: a reader then sees the last commit while
- * d writes. */
-static int wal_file(db *d)
-{
-    const char *path = sqlite3_db_filename(d->h, "main");
-    if (!path || !*path)
-        return 0;
-    sqlite3_stmt *st = NULL;
-    int wal = 0;
-    if (sqlite3_prepare_v2(d->h, "PRAGMA journal_mode", -1, &st, NULL) == SQLITE_OK &&
-        sqlite3_step(st) == SQLITE_ROW) {
-        const char *mode = (const char *)sqlite3_column_text(st, 0);
-        wal = mode && !strcmp(mode, "wal");
-    }
-    sqlite3_finalize(st);
-    return wal;
-}
-
 void dbi_census_helper_free(census_helper *h)
 {
     if (!h)
@@ -458,7 +440,7 @@ void dbi_census_helper_free(census_helper *h)
 census_helper *dbi_census_helper_start(db *d, const char *script)
 {
     const char *b, *e;
-    if (!parallel_section(script, &b, &e) || !wal_file(d))
+    if (!parallel_section(script, &b, &e) || !dbi_wal_file(d))
         return NULL;
     census_helper *h = calloc(1, sizeof *h);
     if (!h)

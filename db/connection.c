@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -452,6 +453,65 @@ done:
         unlink(d->lock_path); /* a file that is not ours keeps nothing of ours beside it */
     db_close(d);
     return rc;
+}
+
+/* ---- connections beside the writer ------------------------------------------------------- */
+
+int dbi_wal_file(db *d)
+{
+    const char *path = sqlite3_db_filename(d->h, "main");
+    if (!path || !*path)
+        return 0;
+    sqlite3_stmt *st = NULL;
+    int wal = 0;
+    if (sqlite3_prepare_v2(d->h, "PRAGMA journal_mode", -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW) {
+        const char *mode = (const char *)sqlite3_column_text(st, 0);
+        wal = mode && !strcmp(mode, "wal");
+    }
+    sqlite3_finalize(st);
+    return wal;
+}
+
+struct db_checkpointer {
+    sqlite3 *h;
+    pthread_t thread;
+};
+
+static void *checkpoint_main(void *arg)
+{
+    db_checkpointer *c = arg;
+    /* PASSIVE: copies what it can and never waits for the writer; what it leaves, the
+     * writer's last close copies */
+    sqlite3_wal_checkpoint_v2(c->h, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+    return NULL;
+}
+
+db_checkpointer *dbi_checkpoint_start(db *d)
+{
+    if (!dbi_wal_file(d))
+        return NULL;
+    db_checkpointer *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    /* opened here, in the thread that uses SQLite so far */
+    if (sqlite3_open_v2(sqlite3_db_filename(d->h, "main"), &c->h,
+                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK ||
+        pthread_create(&c->thread, NULL, checkpoint_main, c) != 0) {
+        sqlite3_close(c->h);
+        free(c);
+        return NULL;
+    }
+    return c;
+}
+
+void dbi_checkpoint_finish(db_checkpointer *c)
+{
+    if (!c)
+        return;
+    pthread_join(c->thread, NULL);
+    sqlite3_close(c->h);
+    free(c);
 }
 
 void db_close(db *d)

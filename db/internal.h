@@ -197,6 +197,15 @@ int dbi_exec_bind(db *d, const char *sql, int64_t id, const char *text, util_err
 /* census_run.c: temp.census_acc's rows per set of releases, game, field and value, from
  * census_contents and temp.census_cs (the step `-- @step census_sum` of the census script). */
 int dbi_census_sum(db *d, util_err *err);
+/* connection.c: whether d's main database is a file in WAL mode (a second connection then
+ * reads the last commit while d writes). */
+int dbi_wal_file(db *d);
+/* connection.c: a PASSIVE checkpoint of d's WAL on a connection of its own, in a thread,
+ * while d goes on writing (NULL: none, d is no file in WAL mode or the thread cannot
+ * start); finish waits for it and closes that connection. */
+typedef struct db_checkpointer db_checkpointer;
+db_checkpointer *dbi_checkpoint_start(db *d);
+void dbi_checkpoint_finish(db_checkpointer *c);
 /* census_run.c: the parallel section of a census script (`-- @parallel` ... `-- @end
  * parallel`) run on a read-only connection of its own to d's file, in a thread, from the
  * last commit: started once the rows it reads are committed, taken by dbi_census_run. NULL
