@@ -481,9 +481,11 @@ struct db_checkpointer {
 static void *checkpoint_main(void *arg)
 {
     db_checkpointer *c = arg;
-    /* PASSIVE: copies what it can and never waits for the writer; what it leaves, the
-     * writer's last close copies */
-    sqlite3_wal_checkpoint_v2(c->h, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+    /* a first read opens the file and its WAL (a checkpoint of a connection that read
+     * nothing yet does nothing); PASSIVE: copies what it can and never waits for the writer;
+     * what it leaves, the writer's last close copies */
+    if (sqlite3_exec(c->h, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL) == SQLITE_OK)
+        sqlite3_wal_checkpoint_v2(c->h, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
     return NULL;
 }
 
