@@ -7,10 +7,12 @@
  * after content, and a content that comes back after another (counted again whole). The
  * parallel section (`-- @parallel`), run on a second connection of a database file: its
  * counts are the GROUP BY's and land where the section stands; when that connection cannot
- * run it (it writes a table: the connection reads only), it runs on the first. */
+ * run it (it writes a table: the connection reads only), it runs on the first. The
+ * checkpointer (connection.c) copies committed WAL frames into the database file. */
 #include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "db.h"
 #include "internal.h"
@@ -300,6 +302,38 @@ static void test_parallel_section_falls_back(void **state)
     db_close(d);
 }
 
+static long long file_size(const char *path)
+{
+    struct stat sb;
+    assert_int_equal(stat(path, &sb), 0);
+    return (long long)sb.st_size;
+}
+
+/* Committed with no checkpoint, ~2 MB of rows stay in the WAL; the checkpointer's
+ * connection copies them into the database file. No file: no checkpointer. */
+static void test_checkpointer(void **state)
+{
+    (void)state;
+    char *dir = NULL;
+    db *d = open_file_with_src(&dir);
+    char path[512];
+    snprintf(path, sizeof path, "%s/census.db", dir);
+    exec_ok(d, "PRAGMA wal_autocheckpoint = 0; CREATE TABLE big(b);"
+               "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 1999) "
+               "INSERT INTO big SELECT zeroblob(1000) FROM n");
+    long long before = file_size(path);
+    db_checkpointer *c = dbi_checkpoint_start(d);
+    assert_non_null(c);
+    dbi_checkpoint_finish(c);
+    assert_true(file_size(path) > before + 2000 * 1000);
+    db_close(d);
+    assert_int_equal(tu_remove_tree(dir), 0);
+    free(dir);
+    d = open_memory();
+    assert_null(dbi_checkpoint_start(d));
+    db_close(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -308,6 +342,7 @@ int main(void)
         cmocka_unit_test(test_sum_in_parts),
         cmocka_unit_test(test_parallel_section),
         cmocka_unit_test(test_parallel_section_falls_back),
+        cmocka_unit_test(test_checkpointer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
