@@ -146,6 +146,11 @@ int db_put_strg(db *d, const char *game, uint32_t asset_id, int64_t content_id, 
 int db_delete_content(db *d, const char *game, const char *type, uint32_t asset_id,
                       int64_t content_id, util_err *err);
 
+/* 1 when an ingest has committed PAK rows but not yet its final pass (the `assets` table,
+ * the census, the reach table and the worlds' references may be behind the PAKs): it is
+ * running, or it stopped and the next `ancsdb ingest` of the same paths finishes it. */
+int db_final_pass_pending(db *d);
+
 /* BEGIN IMMEDIATE / COMMIT / ROLLBACK on the connection. */
 int db_begin(db *d, util_err *err);
 int db_commit(db *d, util_err *err);

@@ -69,6 +69,18 @@ int dbi_query_int(db *d, const char *sql, int64_t *out, util_err *err)
     return rc;
 }
 
+int db_final_pass_pending(db *d)
+{
+    sqlite3_stmt *st = NULL;
+    int pending = 0;
+    if (sqlite3_prepare_v2(d->h, "SELECT value FROM ingest_state WHERE key = 'final_pass_pending'",
+                           -1, &st, NULL) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+        pending = sqlite3_column_int64(st, 0) != 0;
+    sqlite3_finalize(st);
+    return pending;
+}
+
 int db_begin(db *d, util_err *err)
 {
     return dbi_exec(d, "BEGIN IMMEDIATE", err);

@@ -36,6 +36,12 @@ int cli_open_db(db **out, const char *cmd, const char *dbpath, int mode, const c
         cli_error("%s: %s", cmd, e->msg);
         return EXIT_FATAL;
     }
+    if (mode == DB_OPEN_READONLY && db_final_pass_pending(d))
+        cli_say(stderr,
+                "%s: note: an ingest into %s has not finished its final pass (it is running, "
+                "or it stopped): the assets, census, reach and world references may be behind "
+                "the PAKs until 'ancsdb ingest' of the same paths ends\n",
+                cmd, dbpath);
     /* --release: TEMP views named like the tables show that release only */
     if (release && db_scope_release(d, release, e) != 0) {
         cli_error("%s: %s", cmd, e->msg);

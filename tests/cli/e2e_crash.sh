@@ -12,7 +12,9 @@
 # changes and the run is killed on entering the final pass (ANCSDB_TEST_KILL_AFTER=final:1).
 # A final uninterrupted run must leave exactly the rows of a clean ingest of the same files
 # (every table dumped by the sqlite3 shell in a canonical order; pak_id shown as the PAK's
-# path; the volatile ingested_at and mtime columns left out).
+# path; the volatile ingested_at and mtime columns left out). Last, a first ingest killed on
+# entering its final pass: its PAKs' rows stay, a reader is told, and the next ingest ends
+# it as a clean ingest would.
 set -u
 . "$(dirname "$0")/lib.sh"
 need_tools sqlite3
@@ -176,5 +178,28 @@ if cmp -s "$T/ref.dump" "$T/final.dump"; then
 else
     bad "database after kills + resume differs from a clean ingest:"
     diff "$T/ref.dump" "$T/final.dump" | head -20
+fi
+
+# A first ingest commits its PAKs' rows before its final pass: killed on entering that pass,
+# it leaves them, and says so to readers, until the next ingest of the same paths ends it as
+# a clean ingest would.
+ANCSDB_TEST_KILL_AFTER=final:1 "$BIN" ingest --db "$T/first.db" --quiet "$T/corpus" 2>/dev/null
+check "first ingest killed on entering its final pass" 137 $?
+check "its PAKs' rows are committed" "$npaks" "$(q "$T/first.db" "SELECT count(*) FROM paks")"
+check "its final pass is pending" 1 \
+    "$(q "$T/first.db" "SELECT value FROM ingest_state WHERE key = 'final_pass_pending'")"
+"$BIN" query --db "$T/first.db" corpus-summary >/dev/null 2>"$T/pending.err"
+check "a reader is told the final pass is pending" 1 \
+    "$(grep -c 'has not finished its final pass' "$T/pending.err")"
+"$BIN" ingest --db "$T/first.db" --quiet "$T/corpus" 2>/dev/null
+check "the next ingest of the same paths" 0 $?
+"$BIN" query --db "$T/first.db" corpus-summary >/dev/null 2>"$T/done.err"
+check "no note once it is done" 0 "$(grep -c 'final pass' "$T/done.err")"
+dump "$T/first.db" >"$T/first.dump"
+if cmp -s "$T/ref.dump" "$T/first.dump"; then
+    echo "ok: the first ingest killed in its final pass, then finished, holds what a clean ingest holds"
+else
+    bad "the first ingest killed in its final pass, then finished, differs from a clean ingest:"
+    diff "$T/ref.dump" "$T/first.dump" | head -20
 fi
 finish
