@@ -173,12 +173,8 @@ check "clean ingest exit status" 0 $?
 dump "$T/ref.db" >"$T/ref.dump"
 check "reference dump has ANCS rows" 1 "$(grep -c '^== ancs$' "$T/ref.dump")"
 dump "$DB" >"$T/final.dump"
-if cmp -s "$T/ref.dump" "$T/final.dump"; then
-    echo "ok: database after kills + resume holds exactly what a clean ingest holds"
-else
-    bad "database after kills + resume differs from a clean ingest:"
-    diff "$T/ref.dump" "$T/final.dump" | head -20
-fi
+same_file "database after kills + resume holds exactly what a clean ingest holds" \
+    "$T/ref.dump" "$T/final.dump"
 
 # A first ingest commits its PAKs' rows before its final pass: killed on entering that pass,
 # it leaves them, and says so to readers, until the next ingest of the same paths ends it as
@@ -196,10 +192,6 @@ check "the next ingest of the same paths" 0 $?
 "$BIN" query --db "$T/first.db" corpus-summary >/dev/null 2>"$T/done.err"
 check "no note once it is done" 0 "$(grep -c 'final pass' "$T/done.err")"
 dump "$T/first.db" >"$T/first.dump"
-if cmp -s "$T/ref.dump" "$T/first.dump"; then
-    echo "ok: the first ingest killed in its final pass, then finished, holds what a clean ingest holds"
-else
-    bad "the first ingest killed in its final pass, then finished, differs from a clean ingest:"
-    diff "$T/ref.dump" "$T/first.dump" | head -20
-fi
+same_file "the first ingest killed in its final pass, then finished, holds what a clean ingest holds" \
+    "$T/ref.dump" "$T/first.dump"
 finish

@@ -14,6 +14,8 @@
 #                          got 'GOT'" and fail=1
 #   bad MESSAGE            "FAIL: MESSAGE", fail=1, and go on
 #   die MESSAGE            "FAIL: MESSAGE" and exit 1 at once
+#   same_file WHAT A B     "ok: WHAT" when files A (wanted) and B (got) are equal, else bad
+#                          with their first differences
 #   skip REASON            the test cannot run: "SKIP: REASON", exit 77 (ctest reports it as
 #                          skipped; SKIP_RETURN_CODE in tests/CMakeLists.txt) unless a check
 #                          already failed (then exit 1)
@@ -65,6 +67,17 @@ check() {
 bad() {
     echo "FAIL: $*"
     fail=1
+}
+
+# same_file WHAT WANT_FILE GOT_FILE: ok when the two files are equal; else FAIL with their
+# first differences (want < > got).
+same_file() {
+    if cmp -s "$2" "$3"; then
+        echo "ok: $1"
+    else
+        bad "$1 (want < > got):"
+        diff "$2" "$3" | head -20
+    fi
 }
 
 die() {
