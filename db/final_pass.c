@@ -229,25 +229,12 @@ static int set_cache(ing *g, int kib)
     return dbi_exec(g->d, sql, g->err);
 }
 
-static int final_pass_steps(ing *g);
-
 /* Two transactions. The first settles which contents stay and their rows (re-decoding
  * some); once it is committed, the census's counts of the new contents are read on a second
  * connection, in a thread (db/census_run.c), while the second transaction rebuilds the
  * assets and makes char_reach and the worlds' rows on this one, then takes those counts.
  * ingest_state.final_pass_pending stays set until the second commits: a run stopped in
  * between leaves the next one the whole pass to do again. */
-/* The WAL's frames so far (a first ingest's every row) are copied into the database file
- * beside this pass, which commits with no checkpoint of its own (ingest.c turns them off);
- * what is left, the last close copies. */
-static int final_pass(ing *g)
-{
-    db_checkpointer *ck = dbi_checkpoint_start(g->d);
-    int rc = final_pass_steps(g);
-    dbi_checkpoint_finish(ck);
-    return rc;
-}
-
 static int final_pass_steps(ing *g)
 {
     int rc = ing_tx_begin(g);
@@ -276,9 +263,15 @@ static int final_pass_steps(ing *g)
     return rc ? rc : crc;
 }
 
+/* The WAL's frames so far (a first ingest's every row) are copied into the database file
+ * beside the pass, which commits with no checkpoint of its own (ingest.c turns them off);
+ * what is left, the last close copies. */
 int ing_final_pass(ing *g)
 {
-    return final_pass(g);
+    db_checkpointer *ck = dbi_checkpoint_start(g->d);
+    int rc = final_pass_steps(g);
+    dbi_checkpoint_finish(ck);
+    return rc;
 }
 
 /* Whether a previous run died between its last PAK commit and the end of its final pass:
