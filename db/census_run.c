@@ -385,10 +385,15 @@ static const char *skip_gap(const char *p, marks *m)
 
 /* The text of the parallel section of script: [*begin, *end), the statements after its
  * `-- @parallel` line up to its `-- @end parallel` line; 0 when it has none. */
+static const char *end_mark(const char *p)
+{
+    return strstr(p, "\n" MARK_END_PARALLEL "\n");
+}
+
 static int parallel_section(const char *script, const char **begin, const char **end)
 {
     const char *b = strstr(script, "\n" MARK_PARALLEL "\n");
-    const char *e = b ? strstr(b, "\n" MARK_END_PARALLEL "\n") : NULL;
+    const char *e = b ? end_mark(b) : NULL;
     if (!e)
         return 0;
     *begin = b + strlen(MARK_PARALLEL) + 2;
@@ -411,6 +416,18 @@ struct census_helper {
 };
 
 static int run_text(db *d, const char *p, const char *table, census_helper *h, util_err *err);
+
+/* The INSERT of counted rows into table (census_contents or temp.census_out). */
+static int prepare_insert(db *d, const char *table, sqlite3_stmt **ins, util_err *err)
+{
+    char sql[160];
+    snprintf(sql, sizeof sql,
+             "INSERT INTO %s(content_id, game, field, value, count) VALUES (?1, ?2, ?3, ?4, ?5)",
+             table);
+    if (sqlite3_prepare_v2(d->h, sql, -1, ins, NULL) != SQLITE_OK)
+        return dbi_sql_fail(d, err, "census count");
+    return 0;
+}
 
 static void *helper_main(void *arg)
 {
@@ -477,11 +494,8 @@ static int take_helper_rows(db *d, census_helper *h, int *taken, util_err *err)
                            "ORDER BY rowid",
                            -1, &sel, NULL) != SQLITE_OK)
         rc = dbi_sql_fail(h->d, err, "census");
-    else if (sqlite3_prepare_v2(d->h,
-                                "INSERT INTO census_contents(content_id, game, field, value, "
-                                "count) VALUES (?1, ?2, ?3, ?4, ?5)",
-                                -1, &ins, NULL) != SQLITE_OK)
-        rc = dbi_sql_fail(d, err, "census");
+    else
+        rc = prepare_insert(d, "census_contents", &ins, err);
     while (!rc && (s = sqlite3_step(sel)) == SQLITE_ROW) {
         for (int c = 0; c < 5; c++)
             sqlite3_bind_value(ins, c + 1, sqlite3_column_value(sel, c));
@@ -511,7 +525,7 @@ static int run_text(db *d, const char *p, const char *table, census_helper *h, u
         p = skip_gap(p, &m);
         if (m.parallel && h) {
             section = p;
-            const char *e = strstr(p, "\n" MARK_END_PARALLEL "\n");
+            const char *e = end_mark(p);
             p = e ? e + 1 : p + strlen(p);
             continue; /* skip_gap then reads the end mark */
         }
@@ -539,15 +553,8 @@ static int run_text(db *d, const char *p, const char *table, census_helper *h, u
         if (!st)
             continue;
         if (m.count) {
-            if (!ins) {
-                char sql[160];
-                snprintf(sql, sizeof sql,
-                         "INSERT INTO %s(content_id, game, field, value, count) "
-                         "VALUES (?1, ?2, ?3, ?4, ?5)",
-                         table);
-                if (sqlite3_prepare_v2(d->h, sql, -1, &ins, NULL) != SQLITE_OK)
-                    rc = dbi_sql_fail(d, err, "census count");
-            }
+            if (!ins)
+                rc = prepare_insert(d, table, &ins, err);
             if (!rc)
                 rc = count_step(d, st, ins, table, &g, err);
         } else {

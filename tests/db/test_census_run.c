@@ -209,8 +209,14 @@ static void test_sum_in_parts(void **state)
     db_close(d);
 }
 
+/* A committed table src(content_id, g, v) of rows by hand, and a table marker. */
+static const char src_rows[] =
+    "CREATE TABLE src(content_id INTEGER, g TEXT, v TEXT); CREATE TABLE marker(x);"
+    "INSERT INTO src VALUES (1, 'MP1', 'a'), (1, 'MP1', 'a'), (1, 'MP1', NULL), "
+    "(2, 'MP2', 'b'), (3, 'MP1', 'a'), (3, 'MP1', 'c'), (3, 'MP1', 'c')";
+
 /* A database file in a new folder (*dir: free with tu_remove_tree and free), in WAL mode,
- * with a committed table src(content_id, g, v) of rows by hand and a table marker. */
+ * with src_rows. */
 static db *open_file_with_src(char **dir)
 {
     *dir = tu_tempdir();
@@ -221,9 +227,7 @@ static db *open_file_with_src(char **dir)
     util_err e;
     util_err_clear(&e);
     assert_int_equal(db_open(&d, path, DB_OPEN_READWRITE, &e), 0);
-    exec_ok(d, "CREATE TABLE src(content_id INTEGER, g TEXT, v TEXT); CREATE TABLE marker(x);"
-               "INSERT INTO src VALUES (1, 'MP1', 'a'), (1, 'MP1', 'a'), (1, 'MP1', NULL), "
-               "(2, 'MP2', 'b'), (3, 'MP1', 'a'), (3, 'MP1', 'c'), (3, 'MP1', 'c')");
+    exec_ok(d, src_rows);
     return d;
 }
 
@@ -295,9 +299,7 @@ static void test_parallel_section_falls_back(void **state)
     free(dir);
     /* no file: no second connection, the section runs here */
     d = open_memory();
-    exec_ok(d, "CREATE TABLE src(content_id INTEGER, g TEXT, v TEXT); CREATE TABLE marker(x);"
-               "INSERT INTO src VALUES (1, 'MP1', 'a'), (1, 'MP1', 'a'), (1, 'MP1', NULL), "
-               "(2, 'MP2', 'b'), (3, 'MP1', 'a'), (3, 'MP1', 'c'), (3, 'MP1', 'c')");
+    exec_ok(d, src_rows);
     run_parallel_script(d, "", 0);
     db_close(d);
 }
