@@ -10,9 +10,9 @@
  * not to a PAK or a release: a release sees the contents its entries hold. Replacing or
  * removing a PAK leaves its contents to the final pass, which drops those no entry holds.
  *
- * Bulk load: into a database holding no PAK yet, the whole run is one transaction (each
- * PAK a savepoint) and the non-unique secondary indexes are dropped at its start and built
- * again at its end (bulk.c). */
+ * Bulk load: into a database holding no PAK yet, every PAK's rows are one transaction (each
+ * PAK a savepoint) whose non-unique secondary indexes are dropped at its start and built
+ * again at its end (bulk.c); the final pass then runs in two more (final_pass.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

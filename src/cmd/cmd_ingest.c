@@ -1,4 +1,5 @@
-/* cmd_ingest.c — `ancsdb ingest`: load PAK files or folders into the SQLite database. */
+/* cmd_ingest.c — `ancsdb ingest`: load discs, containers, PAK files or folders into the
+ * SQLite database. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -18,8 +19,8 @@ static const char ingest_usage[] =
     "Reads every PAK (a PATH that is a .pak file, a GameCube disc image (ISO/GCM and\n"
     "Dolphin's containers), whose PAKs are read in place, a folder extracted by Dolphin, or a\n"
     "folder searched recursively for *.pak and disc images in any case; symbolic links to\n"
-    "folders are followed once), inflates and decodes every\n"
-    "ANCS and EVNT, and writes rows into the database (default corpus.db in the working\n"
+    "folders are followed once), hashes every entry, decodes every ANCS, EVNT, MLVL and\n"
+    "STRG, and writes rows into the database (default corpus.db in the working\n"
     "directory, created when missing). A PATH may also be a GameCube disc image, or a disc\n"
     "kept in an RVZ, WIA, GCZ or CISO container (recognised by its magic; folders are\n"
     "searched for *.iso *.gcm *.rvz *.wia *.gcz *.ciso too), or a folder extracted by\n"
@@ -29,8 +30,10 @@ static const char ingest_usage[] =
     "than a quarter of it is refused). Each PAK is replaced in one\n"
     "transaction, so a re-run never duplicates rows. A PAK whose size, modification time\n"
     "and table hash are unchanged is skipped (only its tables are read; --rehash reads\n"
-    "every byte). Into a database that holds no PAK yet the whole run is one transaction.\n"
-    "Each distinct ANCS/EVNT of a game\n"
+    "every byte). Into a database that holds no PAK yet, every PAK's rows are one\n"
+    "transaction and the final pass (assets, census, reach, world references) two more; a\n"
+    "run killed during the final pass leaves it to the next ingest of the same paths.\n"
+    "Each distinct ANCS, EVNT, MLVL and STRG of a game\n"
     "is decoded once (its first copy); other copies are compared by a hash of their\n"
     "inflated bytes and differences recorded in `warnings` (code copy_differs).\n"
     "Faults (unreadable PAK, entry that does not inflate, resource that does not decode) are\n"

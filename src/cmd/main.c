@@ -14,11 +14,11 @@ static const struct {
     const char *summary;
 } commands[] = {
     {"demo", cmd_demo, "build a demo corpus of MP1/MP2 PAKs, ingest it, show answers"},
-    {"ingest", cmd_ingest, "load PAK files or folders into the SQLite database"},
+    {"ingest", cmd_ingest, "load discs, containers, PAK files or folders into the database"},
     {"query", cmd_query, "run a named research query (query --list shows them)"},
     {"sql", cmd_sql, "run read-only SQL against the database"},
     {"pak", cmd_pak, "list or extract the resources of one PAK"},
-    {"ancs", cmd_ancs, "decode one ANCS and print its whole structure"},
+    {"ancs", cmd_ancs, "decode one ANCS, EVNT, MLVL or STRG and print its whole structure"},
     {"disc", cmd_disc, "list a GameCube disc's header and files (image, RVZ/WIA/GCZ/CISO)"},
     {"graph", cmd_graph, "draw a character's dependencies as Graphviz DOT or SVG"},
     {"export", cmd_export, "one ANCS, character or EVNT as a nested JSON document"},
@@ -29,7 +29,8 @@ static const struct {
 static void usage(FILE *f)
 {
     fputs("usage: ancsdb [--version] [--help] COMMAND [ARGS...]\n\n"
-          "Turns Metroid Prime 1/2 PAK files into a SQLite database of every ANCS and EVNT.\n\n"
+          "Turns Metroid Prime 1/2 discs and PAK files into a SQLite database of every ANCS,\n"
+          "EVNT, MLVL and STRG.\n\n"
           "commands:\n",
           f);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
