@@ -10,8 +10,9 @@
  * The rebuild also counts the census's entry-level fields of each release (db/census/
  * census.sql reads them from the TEMP table census_pak, next in the final pass): the
  * compressed flags, counted during the scan, and for each asset held by more than one entry
- * of a release, whether those copies agree (pak.duplicate_*), found in the sorted rows and
- * settled by SQL over those assets' entries only. */
+ * of a release, whether those copies agree (pak.duplicate_*), found in the sorted rows: each
+ * row carries its entry's content hash and compressed flag. (Settled by SQL, which looked
+ * up every such asset's entries again, this took 1.1 s of a 10x final pass.) */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,13 +20,17 @@
 
 #include "ingest_internal.h"
 
-/* One pak_entries row in 16 bytes (10x: ~940,000 rows, 15 MB, sorted in place): hi is
- * game << 32 | asset ID, lo is pak_id << 32 | type, so comparing (hi, lo) orders by game,
- * asset ID, PAK, type. game: index into the games list (sorted by name); type: FourCC text
- * packed big-endian (compares like the text). */
+/* One pak_entries row in 24 bytes (10x: ~940,000 rows, 23 MB, sorted in place): hi is
+ * game << 32 | asset ID, lo is pak_id << 34 | flags << 32 | type, so comparing (hi, lo)
+ * orders by game, asset ID, PAK (then flags, type). game: index into the games list (sorted
+ * by name); type: FourCC text packed big-endian (compares like the text); flags: R_COMPRESSED
+ * (compressed <> 0) and R_HASHED (content_hash not NULL); h: content_hash. */
 typedef struct arow {
-    uint64_t hi, lo;
+    uint64_t hi, lo, h;
 } arow;
+
+enum { R_COMPRESSED = 1, R_HASHED = 2 };
+#define MAX_PAK_ID ((int64_t)(UINT32_MAX >> 2)) /* pak_id's bits in lo */
 
 static uint32_t r_game(const arow *r)
 {
@@ -37,7 +42,11 @@ static uint32_t r_asset(const arow *r)
 }
 static uint32_t r_pak(const arow *r)
 {
-    return (uint32_t)(r->lo >> 32);
+    return (uint32_t)(r->lo >> 34);
+}
+static uint32_t r_flags(const arow *r)
+{
+    return (uint32_t)(r->lo >> 32) & 3;
 }
 static uint32_t r_type(const arow *r)
 {
@@ -50,14 +59,19 @@ typedef struct flagcount {
     int64_t flag, count;
 } flagcount;
 
-/* An asset held by more than one entry of a release. */
-typedef struct dupkey {
-    uint32_t release, game, asset_id;
-} dupkey;
+/* Assets held by more than one entry of a release, counted per release, game and kind:
+ * whether their copies' contents agree (DUP_HASH; of those with two contents or more) and
+ * whether their compressed flags do (DUP_FLAG); same: 1 they agree, 0 not. */
+enum { DUP_HASH, DUP_FLAG };
+typedef struct dupcount {
+    uint32_t kind, release, game, same;
+    int64_t count;
+} dupcount;
 
 /* One row of a group as per_release sorts it: by release, PAK, type. */
 typedef struct relrow {
-    uint32_t release, pak, type;
+    uint32_t release, pak, type, flags;
+    uint64_t h;
 } relrow;
 
 typedef struct acalc {
@@ -68,7 +82,7 @@ typedef struct acalc {
     int64_t *pak_info; /* by pak_id: release_id << 8 | game index, -1 without a game */
     int64_t max_pak;
     UTIL_VEC(flagcount) flags;
-    UTIL_VEC(dupkey) dups;
+    UTIL_VEC(dupcount) dups;
     UTIL_VEC(relrow) rel; /* per_release's buffer */
 } acalc;
 
@@ -190,7 +204,7 @@ static int collect_games(ing *g, acalc *a, int64_t **game_of_pak, int64_t *max_p
     if (rc || s != SQLITE_DONE)
         return rc ? rc : fail(g);
     TRY(dbi_query_int(g->d, "SELECT max(pak_id) FROM paks", max_pak, g->err));
-    if (*max_pak < 0 || *max_pak > (int64_t)UINT32_MAX ||
+    if (*max_pak < 0 || *max_pak > MAX_PAK_ID ||
         *max_pak > (int64_t)(SIZE_MAX / sizeof **game_of_pak) - 1)
         return util_fail(g->err, UTIL_ESQL, UINT64_MAX, "rebuild assets: pak_id %" PRId64,
                          *max_pak);
@@ -257,7 +271,9 @@ static int collect(ing *g, acalc *a)
         }
         cap = (size_t)hint;
     }
-    if (sqlite3_prepare_v2(g->d->h, "SELECT pak_id, asset_id, type, compressed FROM pak_entries",
+    if (sqlite3_prepare_v2(g->d->h,
+                           "SELECT pak_id, asset_id, type, compressed, content_hash FROM "
+                           "pak_entries",
                            -1, &st, NULL) != SQLITE_OK)
         if ((rc = fail(g)) != 0)
             goto done;
@@ -281,10 +297,13 @@ static int collect(ing *g, acalc *a)
         arow *r = &a->rows[a->n++];
         uint32_t type = (uint32_t)t[0] << 24 | (uint32_t)t[1] << 16 | (uint32_t)t[2] << 8 | t[3];
         uint32_t game = (uint32_t)(game_of_pak[pid] & 0xFF);
+        int64_t flag = sqlite3_column_int64(st, 3);
+        int hashed = sqlite3_column_type(st, 4) != SQLITE_NULL;
+        uint64_t flags = (flag != 0 ? R_COMPRESSED : 0) | (hashed ? R_HASHED : 0);
         r->hi = (uint64_t)game << 32 | (uint32_t)sqlite3_column_int64(st, 1);
-        r->lo = (uint64_t)pid << 32 | type;
-        if ((rc = count_flag(a, (uint32_t)(game_of_pak[pid] >> 8), game,
-                             sqlite3_column_int64(st, 3), g->err)) != 0)
+        r->lo = (uint64_t)pid << 34 | flags << 32 | type;
+        r->h = hashed ? (uint64_t)sqlite3_column_int64(st, 4) : 0;
+        if ((rc = count_flag(a, (uint32_t)(game_of_pak[pid] >> 8), game, flag, g->err)) != 0)
             goto done;
     }
     if (s != SQLITE_DONE)
@@ -384,9 +403,47 @@ static int cmp_relrow(const void *x, const void *y)
     return a->type < b->type ? -1 : a->type > b->type;
 }
 
+/* Adds one asset held more than once to a->dups. */
+static int count_dup(acalc *a, uint32_t kind, uint32_t release, uint32_t game, uint32_t same,
+                     util_err *err)
+{
+    for (size_t k = a->dups.len; k-- > 0;) {
+        dupcount *c = &a->dups.items[k];
+        if (c->kind == kind && c->release == release && c->game == game && c->same == same) {
+            c->count++;
+            return 0;
+        }
+    }
+    return util_vec_push(&a->dups, ((dupcount){kind, release, game, same, 1}), err);
+}
+
+/* Rows [k, m) of a->rel, one release's copies of one asset (more than one): whether their
+ * contents agree (among the copies with a content hash, when there are two or more) and
+ * whether their compressed flags do. */
+static int count_dups(acalc *a, size_t k, size_t m, uint32_t game, util_err *err)
+{
+    const relrow *rr = a->rel.items;
+    size_t hashed = 0;
+    uint64_t h = 0;
+    int hsame = 1, fsame = 1;
+    for (size_t x = k; x < m; x++) {
+        if ((rr[x].flags & R_COMPRESSED) != (rr[k].flags & R_COMPRESSED))
+            fsame = 0;
+        if (!(rr[x].flags & R_HASHED))
+            continue;
+        if (hashed++ == 0)
+            h = rr[x].h;
+        else if (rr[x].h != h)
+            hsame = 0;
+    }
+    if (hashed > 1)
+        TRY(count_dup(a, DUP_HASH, rr[k].release, game, (uint32_t)hsame, err));
+    return count_dup(a, DUP_FLAG, rr[k].release, game, (uint32_t)fsame, err);
+}
+
 /* The group's rows per release: a release_assets row for each release holding the asset,
- * and a->dups for those holding it more than once (rows sorted in a->rel, a buffer kept
- * between groups). */
+ * and a->dups counted for those holding it more than once (rows sorted in a->rel, a buffer
+ * kept between groups). */
 static int per_release(ing *g, acalc *a, const agroup *gr)
 {
     size_t n = gr->j - gr->i;
@@ -395,7 +452,8 @@ static int per_release(ing *g, acalc *a, const agroup *gr)
     relrow *rr = a->rel.items;
     for (size_t k = 0; k < n; k++) {
         const arow *r = &a->rows[gr->i + k];
-        rr[k] = (relrow){(uint32_t)(a->pak_info[r_pak(r)] >> 8), r_pak(r), r_type(r)};
+        rr[k] =
+            (relrow){(uint32_t)(a->pak_info[r_pak(r)] >> 8), r_pak(r), r_type(r), r_flags(r), r->h};
     }
     if (n > 1)
         qsort(rr, n, sizeof *rr, cmp_relrow);
@@ -421,71 +479,69 @@ static int per_release(ing *g, acalc *a, const agroup *gr)
         dbi_int(&w, COL(release_assets, pak_count), paks);
         TRY(dbi_row_end(&w, g->err));
         if (m - k > 1)
-            TRY(util_vec_push(&a->dups, ((dupkey){rr[k].release, r_game(r), r_asset(r)}), g->err));
+            TRY(count_dups(a, k, m, r_game(r), g->err));
         k = m;
     }
     return 0;
 }
 
+/* In the order census_pak's rows are written: kind, release, game, disagree before agree. */
+static int cmp_dupcount(const void *x, const void *y)
+{
+    const dupcount *a = x, *b = y;
+    if (a->kind != b->kind)
+        return a->kind < b->kind ? -1 : 1;
+    if (a->release != b->release)
+        return a->release < b->release ? -1 : 1;
+    if (a->game != b->game)
+        return a->game < b->game ? -1 : 1;
+    return a->same < b->same ? -1 : a->same > b->same;
+}
+
 /* TEMP census_pak(rid, game, field, value, count): the compressed flags counted by collect,
- * and for the assets of a->dups whether the copies in their release agree — as min = max
- * over those entries, read through pak_entries' asset index. */
-static int write_census(ing *g, const acalc *a)
+ * then a->dups (sorted here). */
+static int write_census(ing *g, acalc *a)
 {
     TRY(dbi_exec(g->d,
                  "CREATE TEMP TABLE IF NOT EXISTS census_pak(rid INTEGER, game TEXT, "
-                 "field TEXT, value TEXT, count INTEGER); DELETE FROM temp.census_pak;"
-                 "CREATE TEMP TABLE IF NOT EXISTS census_dupkeys(rid INTEGER, game TEXT, "
-                 "asset_id INTEGER); DELETE FROM temp.census_dupkeys",
+                 "field TEXT, value TEXT, count INTEGER); DELETE FROM temp.census_pak",
                  g->err));
-    sqlite3_stmt *st = NULL, *dk = NULL;
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(g->d->h, "INSERT INTO temp.census_pak VALUES (?1, ?2, ?3, ?4, ?5)", -1,
+                           &st, NULL) != SQLITE_OK)
+        return fail(g);
+    if (a->dups.len > 1)
+        qsort(a->dups.items, a->dups.len, sizeof *a->dups.items, cmp_dupcount);
     int rc = 0;
-    if (sqlite3_prepare_v2(g->d->h,
-                           "INSERT INTO temp.census_pak VALUES (?1, ?2, 'pak.entry.compressed', "
-                           "?3, ?4)",
-                           -1, &st, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(g->d->h, "INSERT INTO temp.census_dupkeys VALUES (?1, ?2, ?3)", -1, &dk,
-                           NULL) != SQLITE_OK)
-        rc = fail(g);
-    for (size_t k = 0; k < a->flags.len && !rc; k++) {
-        const flagcount *c = &a->flags.items[k];
+    for (size_t k = 0; k < a->flags.len + a->dups.len && !rc; k++) {
         char num[24];
-        snprintf(num, sizeof num, "%" PRId64, c->flag);
-        sqlite3_bind_int64(st, 1, c->release);
-        sqlite3_bind_text(st, 2, a->games[c->game], -1, SQLITE_STATIC);
-        sqlite3_bind_text(st, 3, num, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_int64(st, 4, c->count);
+        uint32_t rel, game;
+        const char *field, *value;
+        int64_t count;
+        if (k < a->flags.len) {
+            const flagcount *c = &a->flags.items[k];
+            snprintf(num, sizeof num, "%" PRId64, c->flag);
+            rel = c->release, game = c->game, count = c->count;
+            field = "pak.entry.compressed", value = num;
+        } else {
+            const dupcount *c = &a->dups.items[k - a->flags.len];
+            rel = c->release, game = c->game, count = c->count;
+            if (c->kind == DUP_HASH)
+                field = "pak.duplicate_copies_identical", value = c->same ? "identical" : "differ";
+            else
+                field = "pak.duplicate_compressed_flag", value = c->same ? "same" : "differs";
+        }
+        sqlite3_bind_int64(st, 1, rel);
+        sqlite3_bind_text(st, 2, a->games[game], -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 3, field, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 4, value, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_int64(st, 5, count);
         if (sqlite3_step(st) != SQLITE_DONE)
             rc = fail(g);
         sqlite3_reset(st);
     }
-    for (size_t k = 0; k < a->dups.len && !rc; k++) {
-        const dupkey *d = &a->dups.items[k];
-        sqlite3_bind_int64(dk, 1, d->release);
-        sqlite3_bind_text(dk, 2, a->games[d->game], -1, SQLITE_STATIC);
-        sqlite3_bind_int64(dk, 3, d->asset_id);
-        if (sqlite3_step(dk) != SQLITE_DONE)
-            rc = fail(g);
-        sqlite3_reset(dk);
-    }
     sqlite3_finalize(st);
-    sqlite3_finalize(dk);
-    if (rc)
-        return rc;
-    return dbi_exec(
-        g->d,
-        "WITH d AS (SELECT k.rid, k.game, count(e.content_hash) AS nh, min(e.content_hash) = "
-        "max(e.content_hash) AS hsame, min(e.compressed <> 0) = max(e.compressed <> 0) AS "
-        "csame FROM temp.census_dupkeys k CROSS JOIN pak_entries e ON e.asset_id = k.asset_id "
-        "CROSS JOIN paks p ON p.pak_id = e.pak_id WHERE p.release_id = k.rid AND p.game = "
-        "k.game GROUP BY k.rowid) "
-        "INSERT INTO temp.census_pak SELECT rid, game, 'pak.duplicate_copies_identical', "
-        "CASE WHEN hsame THEN 'identical' ELSE 'differ' END, count(*) FROM d WHERE nh > 1 "
-        "GROUP BY rid, game, hsame UNION ALL SELECT rid, game, 'pak.duplicate_compressed_flag', "
-        "CASE WHEN csame THEN 'same' ELSE 'differs' END, count(*) FROM d GROUP BY rid, game, "
-        "csame;"
-        "DROP TABLE temp.census_dupkeys",
-        g->err);
+    return rc;
 }
 
 int ing_rebuild_assets(ing *g)

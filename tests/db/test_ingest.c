@@ -1,7 +1,8 @@
 /* test_db_ingest.c — the ingest loop on PAKs built with pak_builder and fixture ANCS/EVNT:
  * a folder with a symlink loop, a shared ANCS decoded once, re-ingest changing no row, a
  * changed PAK replacing its rows (keeping what another PAK still holds), a broken PAK and a
- * broken ANCS entry recorded in load_errors while the rest loads. */
+ * broken ANCS entry recorded in load_errors while the rest loads; the census of an asset's
+ * copies within a release (pak.duplicate_*). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -275,10 +276,112 @@ static void test_ingest_cycle(void **state)
     free(dir);
 }
 
+/* ---- copies of an asset in one release (docs/unknowns.md: pak.duplicate_*) ---------------- */
+
+static void add_cmdl(pak_builder *b, uint32_t id, uint8_t seed, pak_codec codec)
+{
+    util_err e;
+    util_err_clear(&e);
+    uint8_t buf[200];
+    for (size_t i = 0; i < sizeof buf; i++)
+        buf[i] = (uint8_t)(i * 13 + seed); /* never ends in 0xFF (padding) */
+    buf[sizeof buf - 1] = 0;
+    assert_int_equal(pak_builder_add(b, FC_CMDL, id, buf, sizeof buf, codec, &e), 0);
+}
+
+/* Write b to path with the zlib stream of its entry `entry` broken (it does not inflate). */
+static void finish_broken(pak_builder *b, const char *path, uint32_t entry)
+{
+    util_err e;
+    util_err_clear(&e);
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    assert_int_equal(pak_builder_finish_mem(b, &buf, &len, &e), 0);
+    pak_builder_free(b);
+    util_src *src = NULL;
+    pak_file *p = NULL;
+    assert_int_equal(util_src_open_mem(&src, buf, len, &e), 0);
+    assert_int_equal(pak_open_src_tables(&p, src, &e), 0);
+    assert_true(entry < p->entry_count && p->entries[entry].compressed);
+    uint64_t off = p->entries[entry].offset;
+    pak_close(p);
+    util_src_close(src);
+    assert_true(off + 40 <= len);
+    for (size_t i = 8; i < 40; i++) /* past the u32 size and the zlib header */
+        buf[off + i] ^= 0x5A;
+    assert_int_equal(tu_write_file(path, buf, len), 0);
+    free(buf);
+}
+
+static long census(db *d, const char *field, const char *value)
+{
+    char sql[300];
+    snprintf(sql, sizeof sql,
+             "SELECT ifnull(sum(count), 0) FROM unknown_census WHERE field = '%s' AND "
+             "value = '%s' AND release = 'rel'",
+             field, value);
+    return count(d, sql);
+}
+
+/* One release (a folder of two PAKs); CMDL copies made by hand:
+ *   0x100 in a.pak (zlib) and b.pak (stored): same bytes, flags differ;
+ *   0x200 in a.pak and b.pak, both stored: bytes differ;
+ *   0x300 in a.pak and twice in b.pak, all zlib: same bytes;
+ *   0x500 in a.pak and b.pak, both zlib, b.pak's does not inflate: one content hash only;
+ *   0x600 in a.pak only. */
+static void test_duplicate_census(void **state)
+{
+    (void)state;
+    char *top = tu_tempdir();
+    char dir[1024], pa[1100], pb[1100];
+    snprintf(dir, sizeof dir, "%s/rel", top);
+    snprintf(pa, sizeof pa, "%s/a.pak", dir);
+    snprintf(pb, sizeof pb, "%s/b.pak", dir);
+    char cmd[1100];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
+    assert_int_equal(tu_run(cmd, NULL), 0);
+    pak_builder *b = pak_builder_new();
+    add_cmdl(b, 0x100, 1, PAK_CODEC_ZLIB);
+    add_cmdl(b, 0x200, 2, PAK_CODEC_NONE);
+    add_cmdl(b, 0x300, 3, PAK_CODEC_ZLIB);
+    add_cmdl(b, 0x500, 5, PAK_CODEC_ZLIB);
+    add_cmdl(b, 0x600, 6, PAK_CODEC_ZLIB);
+    finish(b, pa);
+    b = pak_builder_new();
+    add_cmdl(b, 0x100, 1, PAK_CODEC_NONE);
+    add_cmdl(b, 0x200, 20, PAK_CODEC_NONE);
+    add_cmdl(b, 0x300, 3, PAK_CODEC_ZLIB);
+    add_cmdl(b, 0x300, 3, PAK_CODEC_ZLIB);
+    add_cmdl(b, 0x500, 5, PAK_CODEC_ZLIB);
+    finish_broken(b, pb, 4);
+
+    db *d = NULL;
+    util_err e;
+    util_err_clear(&e);
+    assert_int_equal(db_open(&d, ":memory:", DB_OPEN_READWRITE, &e), 0);
+    db_ingest_stats st;
+    assert_int_equal(ingest(d, dir, &st), 0);
+    assert_int_equal(st.paks_ingested, 2);
+    assert_int_equal(count(d, "SELECT count(*) FROM load_errors WHERE stage = 'inflate' AND "
+                              "asset_id = 1280 AND pak_path LIKE '%b.pak'"),
+                     1);
+    assert_int_equal(count(d, "SELECT count(*) FROM pak_entries WHERE content_hash IS NULL"), 1);
+    assert_int_equal(census(d, "pak.duplicate_copies_identical", "identical"), 2);
+    assert_int_equal(census(d, "pak.duplicate_copies_identical", "differ"), 1);
+    assert_int_equal(census(d, "pak.duplicate_compressed_flag", "same"), 3);
+    assert_int_equal(census(d, "pak.duplicate_compressed_flag", "differs"), 1);
+    assert_int_equal(census(d, "pak.entry.compressed", "1"), 7);
+    assert_int_equal(census(d, "pak.entry.compressed", "0"), 3);
+    db_close(d);
+    assert_int_equal(tu_remove_tree(top), 0);
+    free(top);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ingest_cycle),
+        cmocka_unit_test(test_duplicate_census),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
