@@ -1,7 +1,7 @@
 /* bulk.c — a bulk load (into a database holding no PAK yet) is one transaction whose
  * non-unique secondary indexes are dropped at its start and built again at its end, which
- * is cheaper than keeping them up to date row by row. Unique indexes stay: INSERT OR IGNORE
- * relies on them. */
+ * is cheaper than keeping them up to date row by row (the census does the same for the rows
+ * it copies, db/census_run.c). Unique indexes stay: INSERT OR IGNORE relies on them. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,17 +16,19 @@ void ing_indexes_free(ing_indexes *x)
     x->n = 0;
 }
 
-/* Inside the bulk transaction: remember and drop the indexes. */
-int ing_drop_indexes(ing *g, ing_indexes *x)
+/* Inside the caller's transaction: remember and drop the indexes (of table, or all). */
+int ing_drop_indexes(db *d, const char *table, ing_indexes *x, util_err *err)
 {
     sqlite3_stmt *st = NULL;
     int rc = 0, s;
     size_t cap = 0;
-    if (sqlite3_prepare_v2(g->d->h,
+    if (sqlite3_prepare_v2(d->h,
                            "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS "
-                           "NOT NULL AND sql NOT LIKE 'CREATE UNIQUE%' ORDER BY name",
+                           "NOT NULL AND sql NOT LIKE 'CREATE UNIQUE%' AND (?1 IS NULL OR "
+                           "tbl_name = ?1) ORDER BY name",
                            -1, &st, NULL) != SQLITE_OK)
-        return dbi_sql_fail(g->d, g->err, "list indexes");
+        return dbi_sql_fail(d, err, "list indexes");
+    sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
     char **names = NULL;
     while ((s = sqlite3_step(st)) == SQLITE_ROW) {
         if (x->n == cap) {
@@ -36,7 +38,7 @@ int ing_drop_indexes(ing *g, ing_indexes *x)
             if (ns)
                 x->sql = ns;
             if (!nn) {
-                rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+                rc = util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
                 break;
             }
             names = nn;
@@ -47,27 +49,27 @@ int ing_drop_indexes(ing *g, ing_indexes *x)
         if (!x->sql[x->n] || !names[x->n]) {
             free(x->sql[x->n]);
             sqlite3_free(names[x->n]);
-            rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+            rc = util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
             break;
         }
         x->n++;
     }
     if (!rc && s != SQLITE_DONE)
-        rc = dbi_sql_fail(g->d, g->err, "list indexes");
+        rc = dbi_sql_fail(d, err, "list indexes");
     sqlite3_finalize(st);
     for (size_t i = 0; i < x->n; i++) {
         if (!rc)
-            rc = dbi_exec(g->d, names[i], g->err);
+            rc = dbi_exec(d, names[i], err);
         sqlite3_free(names[i]);
     }
     free(names);
     return rc;
 }
 
-int ing_create_indexes(ing *g, const ing_indexes *x)
+int ing_create_indexes(db *d, const ing_indexes *x, util_err *err)
 {
     for (size_t i = 0; i < x->n; i++) {
-        int rc = dbi_exec(g->d, x->sql[i], g->err);
+        int rc = dbi_exec(d, x->sql[i], err);
         if (rc)
             return rc;
     }

@@ -479,7 +479,10 @@ census_helper *dbi_census_helper_start(db *d, const char *script)
 }
 
 /* At the end of the parallel section: the second connection's rows into census_contents
- * (1), or 0 when it failed (the section then runs here). */
+ * (1), or 0 when it failed (the section then runs here). When they outnumber the rows
+ * census_contents holds (a first ingest: it holds none), its index is built after them:
+ * kept up to date row by row, in the section's order (field after field, each over every
+ * content), it was most of the copy's time (10x: 0.8 of 1.2 s). */
 static int take_helper_rows(db *d, census_helper *h, int *taken, util_err *err)
 {
     *taken = 0;
@@ -489,6 +492,16 @@ static int take_helper_rows(db *d, census_helper *h, int *taken, util_err *err)
         return 0;
     sqlite3_stmt *sel = NULL, *ins = NULL;
     int rc = 0, s = SQLITE_DONE;
+    int64_t have = 0, add = 0; /* upper bounds, enough to choose */
+    ing_indexes idx = {NULL, 0};
+    if ((rc = dbi_query_int(d, "SELECT ifnull(max(rowid), 0) FROM census_contents", &have, err)) !=
+            0 ||
+        (rc = dbi_query_int(h->d, "SELECT ifnull(max(rowid), 0) FROM temp.census_out", &add,
+                            err)) != 0 ||
+        (add > have && (rc = ing_drop_indexes(d, "census_contents", &idx, err)) != 0)) {
+        ing_indexes_free(&idx);
+        return rc;
+    }
     if (sqlite3_prepare_v2(h->d->h,
                            "SELECT content_id, game, field, value, count FROM temp.census_out "
                            "ORDER BY rowid",
@@ -507,6 +520,9 @@ static int take_helper_rows(db *d, census_helper *h, int *taken, util_err *err)
         rc = dbi_sql_fail(h->d, err, "census");
     sqlite3_finalize(sel);
     sqlite3_finalize(ins);
+    if (!rc)
+        rc = ing_create_indexes(d, &idx, err);
+    ing_indexes_free(&idx);
     *taken = !rc;
     return rc;
 }

@@ -227,7 +227,7 @@ static int run(ing *g, ing_indexes *idx)
         rc = db_begin(g->d, g->err);
         if (!rc) {
             g->bulk = 1;
-            rc = ing_drop_indexes(g, idx);
+            rc = ing_drop_indexes(g->d, NULL, idx, g->err);
         }
     }
     for (size_t r = 0; r < g->L.nrels && !rc; r++) {
@@ -279,7 +279,7 @@ static int run(ing *g, ing_indexes *idx)
         rc = dbi_exec(g->d, "PRAGMA wal_autocheckpoint = 0", g->err);
     if (g->bulk) {
         if (!rc)
-            rc = ing_create_indexes(g, idx);
+            rc = ing_create_indexes(g->d, idx, g->err);
         if (!rc)
             rc = db_commit(g->d, g->err);
         if (rc)

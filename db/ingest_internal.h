@@ -300,14 +300,15 @@ int ing_final_pass_needed(ing *g, int *out);
 int ing_rebuild_assets(ing *g);
 int ing_assets_differ(ing *g, int *out);
 
-/* bulk.c: the non-unique secondary indexes, dropped for a bulk load and built at its end. */
+/* bulk.c: the non-unique secondary indexes (of every table, or of table only), dropped
+ * (their statements kept in x) before many rows go in, and built again after them. */
 typedef struct ing_indexes {
     char **sql;
     size_t n;
 } ing_indexes;
 int ing_db_is_empty(ing *g);
-int ing_drop_indexes(ing *g, ing_indexes *x);
-int ing_create_indexes(ing *g, const ing_indexes *x);
+int ing_drop_indexes(db *d, const char *table, ing_indexes *x, util_err *err);
+int ing_create_indexes(db *d, const ing_indexes *x, util_err *err);
 void ing_indexes_free(ing_indexes *x);
 
 #endif
