@@ -233,8 +233,10 @@ static db *open_file_with_src(char **dir)
 
 /* census_contents after a script with a writer's row ('w'), the parallel section and
  * another writer's row ('z'): the GROUP BY's rows, the section's between the two others.
- * section_head: statements before the section's count. */
-static void run_parallel_script(db *d, const char *section_head, int want_helper)
+ * section_head: statements before the section's count; prior: rows census_contents holds
+ * before (as many as the section's or more: its index is kept up to date, fewer: built
+ * again after them); either way it is there after, and whole. */
+static void run_parallel_script(db *d, const char *section_head, int want_helper, int prior)
 {
     char script[1024];
     snprintf(script, sizeof script,
@@ -249,6 +251,13 @@ static void run_parallel_script(db *d, const char *section_head, int want_helper
     util_err e;
     util_err_clear(&e);
     exec_ok(d, "DELETE FROM census_contents");
+    char fill[300];
+    snprintf(fill, sizeof fill,
+             "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < %d) "
+             "INSERT INTO census_contents SELECT 1000 + i, 'MP1', 'p', 'prior', 1 FROM c",
+             prior);
+    if (prior > 0)
+        exec_ok(d, fill);
     census_helper *h = dbi_census_helper_start(d, script);
     assert_true((h != NULL) == want_helper);
     exec_ok(d, "BEGIN");
@@ -256,7 +265,7 @@ static void run_parallel_script(db *d, const char *section_head, int want_helper
     exec_ok(d, "COMMIT");
     dbi_census_helper_free(h);
     char *got = rows_text(d, "SELECT content_id, game, field, value, count FROM "
-                             "census_contents ORDER BY 1, 2, 3, 4");
+                             "census_contents WHERE field <> 'p' ORDER BY 1, 2, 3, 4");
     char *want = rows_text(d, "SELECT * FROM (SELECT 0, 'MP1', 'w', 'first', 1 UNION ALL "
                               "SELECT content_id, g, 'f', ifnull(v, 'none'), count(*) FROM "
                               "src GROUP BY content_id, g, v UNION ALL "
@@ -265,11 +274,21 @@ static void run_parallel_script(db *d, const char *section_head, int want_helper
     free(got);
     free(want);
     /* in the script's order: the section's rows between the two others */
-    char *ends = rows_text(d, "SELECT (SELECT field FROM census_contents ORDER BY rowid LIMIT "
-                              "1), (SELECT field FROM census_contents ORDER BY rowid DESC LIMIT "
-                              "1)");
-    assert_string_equal(ends, "t:w|t:z|\n");
+    char *ends = rows_text(d, "SELECT (SELECT field FROM census_contents WHERE field <> 'p' "
+                              "ORDER BY rowid LIMIT 1), (SELECT field FROM census_contents ORDER "
+                              "BY rowid DESC LIMIT 1), (SELECT count(*) FROM census_contents "
+                              "WHERE field = 'p')");
+    char want_ends[64];
+    snprintf(want_ends, sizeof want_ends, "t:w|t:z|t:%d|\n", prior > 0 ? prior : 0);
+    assert_string_equal(ends, want_ends);
     free(ends);
+    char *idx = rows_text(d, "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND "
+                             "name = 'census_contents_content'");
+    assert_string_equal(idx, "t:1|\n");
+    free(idx);
+    char *ok = rows_text(d, "PRAGMA integrity_check");
+    assert_string_equal(ok, "t:ok|\n");
+    free(ok);
 }
 
 static void test_parallel_section(void **state)
@@ -277,7 +296,8 @@ static void test_parallel_section(void **state)
     (void)state;
     char *dir = NULL;
     db *d = open_file_with_src(&dir);
-    run_parallel_script(d, "CREATE TEMP TABLE t1(x);\n", 1);
+    run_parallel_script(d, "CREATE TEMP TABLE t1(x);\n", 1, 0);
+    run_parallel_script(d, "CREATE TEMP TABLE t1(x);\n", 1, 40);
     db_close(d);
     assert_int_equal(tu_remove_tree(dir), 0);
     free(dir);
@@ -290,7 +310,7 @@ static void test_parallel_section_falls_back(void **state)
     (void)state;
     char *dir = NULL;
     db *d = open_file_with_src(&dir);
-    run_parallel_script(d, "INSERT INTO marker VALUES (1);\n", 1);
+    run_parallel_script(d, "INSERT INTO marker VALUES (1);\n", 1, 0);
     char *marks = rows_text(d, "SELECT count(*) FROM marker");
     assert_string_equal(marks, "t:1|\n");
     free(marks);
@@ -300,7 +320,7 @@ static void test_parallel_section_falls_back(void **state)
     /* no file: no second connection, the section runs here */
     d = open_memory();
     exec_ok(d, src_rows);
-    run_parallel_script(d, "", 0);
+    run_parallel_script(d, "", 0, 0);
     db_close(d);
 }
 
