@@ -238,8 +238,10 @@ static int run(ing *g, ing_indexes *idx)
     }
     long skipped = -1; /* paks_skipped before the last PAK: -1, none read yet */
     ing_ahead ahead = {.started = 0};
-    if (!rc && g->bulk)
+    if (!rc && g->bulk) {
         ing_ahead_start(&ahead, g);
+        g->ahead = &ahead;
+    }
     for (size_t i = 0; i < g->L.nitems && !rc; i++) {
         if (g->o->stop && *g->o->stop) {
             g->st->interrupted = 1; /* committed so far stays; the final pass is left pending */
@@ -256,6 +258,7 @@ static int run(ing *g, ing_indexes *idx)
         rc = ing_do_pak(g, &g->L.items[i]);
         util_test_point("pak");
     }
+    g->ahead = NULL;
     ing_ahead_stop(&ahead);
     g->rel_id = -1;
     ing_cache_free(&g->pl); /* the final pass reads at most a few entries again */

@@ -29,11 +29,27 @@ void ing_prefetch(const ing *g, const iw_item *it);
 /* A first ingest's read-ahead thread: it has the kernel read the PAKs in order, at most
  * ING_AHEAD_ITEMS past the one being read, so the disk works while the workers inflate and
  * hash (a cold page cache). Only a hint: what it cannot open it leaves to the read proper;
- * it reads nothing but its plan, made before it starts. */
+ * it reads nothing but its plan, made before it starts.
+ * It also opens the next PAK file of a folder without a disc header (whose game its codecs
+ * decide, so that every entry's sizes and codec are read before its first job): its tables
+ * and those sizes, read while the PAK before is written, are handed to the writer
+ * (ing_ahead_take), whose workers waited for them between two PAKs (1x: 0.06 s in all).
+ * Every such file but the first is opened there, so a fault in one is reported from there. */
 #define ING_AHEAD_ITEMS 2
+typedef struct ing_opened {
+    util_src *src;
+    pak_file *p;
+    int rc; /* util_src_open_file, then pak_open_src_tables (e says why) */
+    util_err e;
+    int info_rc; /* pak_read_entry_info, when rc is 0 (info_e says why) */
+    util_err info_e;
+} ing_opened;
 typedef struct ing_ahead_item {
     const char *file; /* NULL: nothing to read ahead */
     off_t off, len;
+    int open;  /* plan: a PAK file (off 0, len 0) to open too */
+    int state; /* AHEAD_*, guarded by mu */
+    ing_opened opened;
 } ing_ahead_item;
 typedef struct ing_ahead {
     pthread_t t;
@@ -41,11 +57,15 @@ typedef struct ing_ahead {
     pthread_cond_t cv;
     ing_ahead_item *items; /* one per item, planned before the thread starts */
     size_t n;
-    size_t cur; /* the item being read (guarded by mu) */
+    size_t cur;  /* the item being read (guarded by mu) */
+    int running; /* the thread has items left (guarded by mu) */
     int quit, started;
 } ing_ahead;
 void ing_ahead_start(ing_ahead *a, const ing *g);
 void ing_ahead_at(ing_ahead *a, size_t item);
+/* Item i as the thread opened it (*out; out->rc 0: opened), waiting while it opens it: 1;
+ * 0 when it did not (the caller opens it; the thread no longer will). */
+int ing_ahead_take(ing_ahead *a, size_t i, ing_opened *out);
 void ing_ahead_stop(ing_ahead *a);
 /* XXH3-64 of every byte of src (--rehash). */
 int ing_hash_all(const util_src *src, uint64_t *out, util_err *err);
@@ -186,6 +206,7 @@ typedef struct ing_pak_at {
 
 struct ing {
     db *d;
+    ing_ahead *ahead; /* a first ingest's read-ahead thread, or NULL */
     const db_ingest_opts *o;
     db_ingest_stats *st;
     util_err *err;

@@ -353,8 +353,9 @@ static int sizes_failed(ing *g, const ing_pak_at *at, const struct stat *sb, int
 
 /* Ingest the PAK p (closed here) in one transaction: the skip check, the entry table, the
  * game decision, then in the transaction the paks row, the names, the warnings and every
- * entry's rows. */
-static int do_pak_file(ing *g, const ing_pak_at *at, const struct stat *sb, pak_file *p)
+ * entry's rows. info: the entry sizes' read when the read-ahead thread did it, else NULL. */
+static int do_pak_file(ing *g, const ing_pak_at *at, const struct stat *sb, pak_file *p,
+                       const ing_opened *info)
 {
     int rc = 0;
     int64_t old_id = -1, pak_id = -1;
@@ -372,8 +373,8 @@ static int do_pak_file(ing *g, const ing_pak_at *at, const struct stat *sb, pak_
      * strongest signal): each entry's sizes and codecs are read just before its job, so that
      * a container decodes each block once. Elsewhere the codecs decide the game first. */
     q.lazy = pak_game_of_disc(at->disc_id) != PAK_GAME_UNKNOWN;
-    if (!q.lazy && pak_read_entry_info(p, &e) != 0) {
-        rc = sizes_failed(g, at, sb, old_id, &e);
+    if (!q.lazy && (info ? info->info_rc != 0 : pak_read_entry_info(p, &e) != 0)) {
+        rc = sizes_failed(g, at, sb, old_id, info ? &info->info_e : &e);
         goto done;
     }
     ing_game_choice gc;
@@ -467,12 +468,20 @@ int ing_do_pak(ing *g, const iw_item *it)
         if (!it->file)
             sb.st_size = (off_t)it->len; /* a PAK inside an image: the image's time */
     }
-    if (r->image && r->image->src && !g->mem_data && !it->file)
+    ing_opened pre;
+    int ahead = g->ahead && ing_ahead_take(g->ahead, (size_t)(it - g->L.items), &pre);
+    if (ahead) { /* opened by the read-ahead thread */
+        src = pre.src;
+        p = pre.p;
+        rc = pre.rc;
+        e = pre.e;
+    } else if (r->image && r->image->src && !g->mem_data && !it->file) {
         /* the image the walk opened (a container's blocks cached once for all its PAKs) */
         rc = util_src_open_range(&src, r->image->src, it->off, it->len, &e);
-    else
+    } else {
         rc = ing_open(g, it->file, r->source, at.source_offset, it->len, &image, &src, &e);
-    if (rc == 0)
+    }
+    if (rc == 0 && !ahead)
         rc = pak_open_src_tables(&p, src, &e);
     if (rc == 0 && g->o->rehash)
         rc = ing_hash_all(src, &g->chash, &e);
@@ -486,7 +495,8 @@ int ing_do_pak(ing *g, const iw_item *it)
             return rc;
         return pak_failed(g, &at, &sb, old_id, NULL, e.offset, e.msg);
     }
-    rc = do_pak_file(g, &at, &sb, p); /* closes p */
+    /* closes p; in a disc that names its game, each job reads its entry's sizes */
+    rc = do_pak_file(g, &at, &sb, p, ahead && !at.disc_id ? &pre : NULL);
     util_src_close(src);
     util_src_close(image);
     return rc;

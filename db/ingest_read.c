@@ -73,6 +73,7 @@ static int ahead_plan(const ing *g, const iw_item *it, ing_ahead_item *out)
     out->file = it->file ? it->file : r->source;
     out->off = it->file ? 0 : (off_t)it->off;
     out->len = it->file ? 0 : (off_t)it->len;
+    out->open = it->file && !r->has_disc && !g->o->rehash; /* ing_do_pak's lazy is 0 */
     return out->file != NULL;
 }
 
@@ -125,6 +126,35 @@ static int ahead_wait(ing_ahead *a, size_t i, int wait)
     return leave;
 }
 
+enum { AHEAD_NONE, AHEAD_OPENING, AHEAD_OPENED, AHEAD_TAKEN };
+
+/* Item i's tables and entry sizes, once the writer is at the item before it. */
+static void ahead_open_pak(ing_ahead *a, size_t i)
+{
+    ing_ahead_item *it = &a->items[i];
+    pthread_mutex_lock(&a->mu);
+    while (!a->quit && it->state == AHEAD_NONE && i > a->cur + 1)
+        pthread_cond_wait(&a->cv, &a->mu);
+    int mine = !a->quit && it->state == AHEAD_NONE;
+    if (mine)
+        it->state = AHEAD_OPENING;
+    pthread_mutex_unlock(&a->mu);
+    if (!mine)
+        return;
+    ing_opened *o = &it->opened;
+    util_err_clear(&o->e);
+    util_err_clear(&o->info_e);
+    o->rc = util_src_open_file(&o->src, it->file, &o->e);
+    if (o->rc == 0)
+        o->rc = pak_open_src_tables(&o->p, o->src, &o->e);
+    if (o->rc == 0)
+        o->info_rc = pak_read_entry_info(o->p, &o->info_e);
+    pthread_mutex_lock(&a->mu);
+    it->state = AHEAD_OPENED;
+    pthread_cond_broadcast(&a->cv);
+    pthread_mutex_unlock(&a->mu);
+}
+
 static void *ahead_main(void *arg)
 {
     ing_ahead *a = arg;
@@ -132,8 +162,11 @@ static void *ahead_main(void *arg)
         if (!a->items[i].file || ahead_wait(a, i, 1))
             continue;
         int fd = ahead_open(&a->items[i]);
-        if (fd < 0)
+        if (fd < 0) {
+            if (a->items[i].open) /* its error is the open's to tell */
+                ahead_open_pak(a, i);
             continue;
+        }
         off_t off = a->items[i].off, len = a->items[i].len;
         /* readahead waits for the disk on this thread, so the next chunk is asked for as
          * soon as this one is in; cached chunks (a warm page cache) cost two reads of a byte */
@@ -143,7 +176,13 @@ static void *ahead_main(void *arg)
                 (void)readahead(fd, off + at, (size_t)n);
         }
         close(fd);
+        if (a->items[i].open)
+            ahead_open_pak(a, i);
     }
+    pthread_mutex_lock(&a->mu);
+    a->running = 0;
+    pthread_cond_broadcast(&a->cv);
+    pthread_mutex_unlock(&a->mu);
     return NULL;
 }
 
@@ -155,9 +194,11 @@ void ing_ahead_start(ing_ahead *a, const ing *g)
     a->n = g->L.nitems;
     for (size_t i = 0; i < a->n; i++)
         if (!ahead_plan(g, &g->L.items[i], &a->items[i]))
-            a->items[i].file = NULL;
+            a->items[i].file = NULL, a->items[i].open = 0;
+    a->items[0].open = 0; /* the writer opens the first at once */
     pthread_mutex_init(&a->mu, NULL);
     pthread_cond_init(&a->cv, NULL);
+    a->running = 1;
     a->started = pthread_create(&a->t, NULL, ahead_main, a) == 0;
     if (!a->started) {
         pthread_mutex_destroy(&a->mu);
@@ -173,8 +214,26 @@ void ing_ahead_at(ing_ahead *a, size_t item)
         return;
     pthread_mutex_lock(&a->mu);
     a->cur = item;
-    pthread_cond_signal(&a->cv);
+    pthread_cond_broadcast(&a->cv);
     pthread_mutex_unlock(&a->mu);
+}
+
+int ing_ahead_take(ing_ahead *a, size_t i, ing_opened *out)
+{
+    if (!a->started || i >= a->n || !a->items[i].open)
+        return 0;
+    ing_ahead_item *it = &a->items[i];
+    pthread_mutex_lock(&a->mu);
+    /* it opens every planned item in order: one not reached yet is waited for too */
+    while (it->state == AHEAD_OPENING || (it->state == AHEAD_NONE && a->running))
+        pthread_cond_wait(&a->cv, &a->mu);
+    int got = it->state == AHEAD_OPENED;
+    if (got)
+        *out = it->opened;
+    it->state = AHEAD_TAKEN;
+    memset(&it->opened, 0, sizeof it->opened);
+    pthread_mutex_unlock(&a->mu);
+    return got;
 }
 
 void ing_ahead_stop(ing_ahead *a)
@@ -183,9 +242,13 @@ void ing_ahead_stop(ing_ahead *a)
         return;
     pthread_mutex_lock(&a->mu);
     a->quit = 1;
-    pthread_cond_signal(&a->cv);
+    pthread_cond_broadcast(&a->cv);
     pthread_mutex_unlock(&a->mu);
     pthread_join(a->t, NULL);
+    for (size_t i = 0; i < a->n; i++) { /* opened, not taken: the run stopped before */
+        pak_close(a->items[i].opened.p);
+        util_src_close(a->items[i].opened.src);
+    }
     pthread_mutex_destroy(&a->mu);
     pthread_cond_destroy(&a->cv);
     free(a->items);

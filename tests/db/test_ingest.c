@@ -377,11 +377,75 @@ static void test_duplicate_census(void **state)
     free(top);
 }
 
+/* ---- a first ingest's faults in PAKs the read-ahead thread opened ------------------------ */
+
+/* A folder's PAKs after the first are opened by the read-ahead thread (tables and entry
+ * sizes): b.pak's tables cut short fail it whole, c.pak's entry 0 past the end of the file is
+ * that entry's fault; a.pak and d.pak load. */
+static void test_first_ingest_faults_ahead(void **state)
+{
+    (void)state;
+    char *dir = tu_tempdir();
+    char pa[1024], pb[1024], pc[1024], pd[1024];
+    snprintf(pa, sizeof pa, "%s/a.pak", dir);
+    snprintf(pb, sizeof pb, "%s/b.pak", dir);
+    snprintf(pc, sizeof pc, "%s/c.pak", dir);
+    snprintf(pd, sizeof pd, "%s/d.pak", dir);
+    const char *paths[] = {pa, pb, pc, pd};
+    for (int k = 0; k < 4; k++) {
+        pak_builder *b = pak_builder_new();
+        add_filler(b, 0xF0000001u + (uint32_t)k);
+        add_filler(b, 0xF0000010u + (uint32_t)k);
+        finish(b, paths[k]);
+    }
+    size_t len = 0;
+    uint8_t *bytes = tu_read_file(pb, &len);
+    assert_non_null(bytes);
+    assert_true(len > 30);
+    assert_int_equal(tu_write_file(pb, bytes, 30), 0); /* 16 bytes of table header, then 14 */
+    free(bytes);
+    bytes = tu_read_file(pc, &len);
+    assert_non_null(bytes);
+    uint32_t past = ((uint32_t)len + 64u) & ~31u;
+    const size_t at = 16 + 16; /* entry 0's data offset (docs/formats.md §2.4) */
+    for (int i = 0; i < 4; i++)
+        bytes[at + (size_t)i] = (uint8_t)(past >> (24 - 8 * i));
+    assert_int_equal(tu_write_file(pc, bytes, len), 0);
+    free(bytes);
+
+    db *d = NULL;
+    util_err e;
+    util_err_clear(&e);
+    assert_int_equal(db_open(&d, ":memory:", DB_OPEN_READWRITE, &e), 0);
+    db_ingest_stats st;
+    assert_int_equal(ingest(d, dir, &st), 0);
+    assert_int_equal(st.paks_seen, 4);
+    assert_int_equal(st.errors, 2);
+    assert_int_equal(count(d, "SELECT count(*) FROM load_errors WHERE pak_path LIKE '%b.pak' "
+                              "AND stage = 'pak' AND entry_index IS NULL AND byte_offset IS NOT "
+                              "NULL"),
+                     1);
+    assert_int_equal(count(d, "SELECT byte_offset FROM load_errors WHERE pak_path LIKE '%c.pak' "
+                              "AND stage = 'inflate' AND entry_index = 0"),
+                     past);
+    assert_int_equal(count(d, "SELECT count(*) FROM paks WHERE status = 'ok'"), 3);
+    assert_int_equal(count(d, "SELECT count(*) FROM pak_entries e JOIN paks p USING (pak_id) "
+                              "WHERE p.path LIKE '%a.pak' OR p.path LIKE '%d.pak'"),
+                     4);
+    assert_int_equal(count(d, "SELECT count(*) FROM pak_entries e JOIN paks p USING (pak_id) "
+                              "WHERE p.path LIKE '%c.pak' AND e.content_hash IS NOT NULL"),
+                     1);
+    db_close(d);
+    assert_int_equal(tu_remove_tree(dir), 0);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ingest_cycle),
         cmocka_unit_test(test_duplicate_census),
+        cmocka_unit_test(test_first_ingest_faults_ahead),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
