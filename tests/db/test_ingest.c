@@ -171,6 +171,17 @@ static int ingest(db *d, const char *path, db_ingest_stats *st)
     return db_ingest_paths(d, paths, 1, &o, st, &e);
 }
 
+/* A new in-memory database with path ingested into it (asserted to succeed). */
+static db *ingest_new(const char *path, db_ingest_stats *st)
+{
+    db *d = NULL;
+    util_err e;
+    util_err_clear(&e);
+    assert_int_equal(db_open(&d, ":memory:", DB_OPEN_READWRITE, &e), 0);
+    assert_int_equal(ingest(d, path, st), 0);
+    return d;
+}
+
 static void test_ingest_cycle(void **state)
 {
     (void)state;
@@ -196,12 +207,8 @@ static void test_ingest_cycle(void **state)
     add_filler(b, 0xF0000001u);
     finish(b, pb);
 
-    db *d = NULL;
-    util_err e;
-    util_err_clear(&e);
-    assert_int_equal(db_open(&d, ":memory:", DB_OPEN_READWRITE, &e), 0);
     db_ingest_stats st;
-    assert_int_equal(ingest(d, dir, &st), 0);
+    db *d = ingest_new(dir, &st);
     assert_int_equal(st.paks_seen, 2); /* the symlink loop visits nothing twice */
     assert_int_equal(st.paks_ingested, 2);
     assert_int_equal(st.errors, 0);
@@ -231,6 +238,8 @@ static void test_ingest_cycle(void **state)
     b = pak_builder_new();
     uint32_t y_chars = add_ancs(b, Y, 22, 0x2000, PAK_CODEC_ZLIB);
     static const uint8_t junk[] = {0, 1, 0, 1, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0};
+    util_err e;
+    util_err_clear(&e);
     assert_int_equal(
         pak_builder_add(b, FC_ANCS, 0x0BAD0000u, junk, sizeof junk, PAK_CODEC_NONE, &e), 0);
     finish(b, pa);
@@ -355,12 +364,8 @@ static void test_duplicate_census(void **state)
     add_cmdl(b, 0x500, 5, PAK_CODEC_ZLIB);
     finish_broken(b, pb, 4);
 
-    db *d = NULL;
-    util_err e;
-    util_err_clear(&e);
-    assert_int_equal(db_open(&d, ":memory:", DB_OPEN_READWRITE, &e), 0);
     db_ingest_stats st;
-    assert_int_equal(ingest(d, dir, &st), 0);
+    db *d = ingest_new(dir, &st);
     assert_int_equal(st.paks_ingested, 2);
     assert_int_equal(count(d, "SELECT count(*) FROM load_errors WHERE stage = 'inflate' AND "
                               "asset_id = 1280 AND pak_path LIKE '%b.pak'"),
@@ -413,12 +418,8 @@ static void test_first_ingest_faults_ahead(void **state)
     assert_int_equal(tu_write_file(pc, bytes, len), 0);
     free(bytes);
 
-    db *d = NULL;
-    util_err e;
-    util_err_clear(&e);
-    assert_int_equal(db_open(&d, ":memory:", DB_OPEN_READWRITE, &e), 0);
     db_ingest_stats st;
-    assert_int_equal(ingest(d, dir, &st), 0);
+    db *d = ingest_new(dir, &st);
     assert_int_equal(st.paks_seen, 4);
     assert_int_equal(st.errors, 2);
     assert_int_equal(count(d, "SELECT count(*) FROM load_errors WHERE pak_path LIKE '%b.pak' "
