@@ -110,6 +110,8 @@ typedef struct ing_job {
     pak_file *lazy_p;
     enum { ING_SIZES_TO_READ, ING_SIZES_READING, ING_SIZES_READ, ING_SIZES_FAILED } info;
     util_err info_e;
+    uint8_t *pre; /* a small entry's stored bytes, read with its sizes (ING_PRE_MAX) */
+    size_t pre_len;
     int done;
     int inflated; /* 0: entry out of bounds or inflate failed (e says why) */
     int hashed;   /* hash is set (inflated, or known from the stored bytes) */

@@ -169,9 +169,10 @@ void ing_job_run(ing_job *j)
                   j->budget >> 20);
         return;
     }
-    uint8_t *stored = NULL;
-    size_t slen = 0;
-    if (pak_entry_read(j->p, j->entry, &stored, &slen, &j->e) != 0)
+    uint8_t *stored = j->pre;
+    size_t slen = j->pre_len;
+    j->pre = NULL;
+    if (!stored && pak_entry_read(j->p, j->entry, &stored, &slen, &j->e) != 0)
         return;
     if (e->compressed) {
         j->stored_hash = XXH3_64bits(stored, slen);
@@ -229,8 +230,11 @@ void ing_job_clear(ing_job *j)
     }
     j->reserved = 0;
     free(j->buf);
+    free(j->pre);
     util_arena_free(&j->arena);
     j->buf = NULL;
+    j->pre = NULL;
+    j->pre_len = 0;
     j->len = j->hlen = 0;
     j->done = j->inflated = j->decoded = j->dec_rc = j->hashed = j->has_stored_hash = 0;
     j->lazy_p = NULL;
@@ -262,6 +266,25 @@ static ing_job *sizes_to_read(ing_pipeline *pl)
     return NULL;
 }
 
+/* Entries of at most this many stored bytes are read whole with their sizes: one read, not
+ * two (at 10x, the sizes' own small reads cost as much CPU as reading the entries). Bytes so
+ * read wait outside the memory budget, at most this much per slot of the ring. */
+#define ING_PRE_MAX (16u << 10)
+
+/* Job j's sizes; a small entry's bytes too, kept for its job (unless that read fails:
+ * then the sizes alone, as for a large entry, and the job's own read says why). */
+static int read_sizes_of(ing_job *j)
+{
+    const pak_entry *e = &j->lazy_p->entries[j->entry];
+    if (e->in_bounds && e->size > 0 && e->size <= ING_PRE_MAX) {
+        util_err ignored;
+        util_err_clear(&ignored);
+        if (pak_entry_read_sized(j->lazy_p, j->entry, &j->pre, &j->pre_len, &ignored) == 0)
+            return 0;
+    }
+    return pak_read_entry_info_one(j->lazy_p, j->entry, &j->info_e);
+}
+
 /* Under the lock, which it leaves and takes again: read job j's sizes. A worker that cannot
  * claim the next job reads those of a later one, so that both workers decode a container's
  * blocks (the bytes read here are cached for the job's own read). */
@@ -271,7 +294,7 @@ static void read_sizes(ing_pipeline *pl, ing_job *j)
     pl->info_reading++;
     pthread_mutex_unlock(&pl->mu);
     util_err_clear(&j->info_e);
-    int rc = pak_read_entry_info_one(j->lazy_p, j->entry, &j->info_e);
+    int rc = read_sizes_of(j);
     pthread_mutex_lock(&pl->mu);
     j->info = rc ? ING_SIZES_FAILED : ING_SIZES_READ;
     pl->info_reading--;

@@ -94,6 +94,12 @@ int pak_read_entry_info(pak_file *p, util_err *err);
  * once, not once for the sizes and again for the bytes. Touches entry i only, so threads
  * may fill different entries at once. */
 int pak_read_entry_info_one(pak_file *p, uint32_t i, util_err *err);
+/* pak_read_entry_info_one and pak_entry_read in one read: entry i's stored bytes whole,
+ * its sizes set from them (the bytes pak_read_entry_info_one reads are a part of them), the
+ * bytes in *out (*len of them; caller frees). An entry out of bounds or empty is left to
+ * pak_entry_read (its sizes set, *out NULL, 0 returned). On a failed read nothing is set:
+ * pak_read_entry_info_one reads less and may still succeed. */
+int pak_entry_read_sized(pak_file *p, uint32_t i, uint8_t **out, size_t *len, util_err *err);
 /* pak_open_src on the bytes data[0..size), borrowed: they must outlive the result. */
 int pak_open_mem(pak_file **out, const uint8_t *data, size_t size, util_err *err);
 /* pak_open_src on the regular file at path, read with pread (never mapped; a FIFO cannot

@@ -142,6 +142,28 @@ int pak_read_entry_info_one(pak_file *p, uint32_t i, util_err *err)
     return rc;
 }
 
+int pak_entry_read_sized(pak_file *p, uint32_t i, uint8_t **out, size_t *len, util_err *err)
+{
+    *out = NULL;
+    *len = 0;
+    if (!p->src || i >= p->entry_count || !p->entries[i].in_bounds || p->entries[i].size == 0)
+        return pak_read_entry_info_one(p, i, err);
+    pak_entry *e = &p->entries[i];
+    uint8_t *b = NULL;
+    int rc = util_src_read_alloc(p->src, &b, e->offset, e->size, err);
+    if (rc)
+        return rc;
+    if (e->compressed)
+        pak_entry_sizes(e, b, e->size < 8 ? e->size : 8, NULL, 0);
+    else {
+        size_t n = e->size < PAK_ALIGN ? e->size : PAK_ALIGN;
+        pak_entry_sizes(e, NULL, 0, b + e->size - n, n);
+    }
+    *out = b;
+    *len = e->size;
+    return 0;
+}
+
 int pak_open_src(pak_file **out, util_src *src, util_err *err)
 {
     int rc = pak_open_src_tables(out, src, err);

@@ -1,7 +1,9 @@
 /* fuzz_pak_index.c — libFuzzer target: PAK tables (pak_open_mem), then every entry
- * inflated with a small cap, and game detection. Invariants violated -> abort(). */
+ * inflated with a small cap and read whole with its sizes, and game detection. Invariants violated
+ * -> abort(). */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "pak.h"
 
@@ -38,6 +40,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         } else if (out || (err.offset != UINT64_MAX && err.offset > size)) {
             abort();
         }
+        free(out);
+        /* the sizes read with the entry's bytes are those the tables' reads gave */
+        pak_codec codec = e->codec;
+        uint32_t dsize = e->decompressed_size;
+        util_err_clear(&err);
+        if (pak_entry_read_sized(p, i, &out, &n, &err) != 0 || e->codec != codec ||
+            e->decompressed_size != dsize)
+            abort();
+        if (e->in_bounds && e->size ? !out || n != e->size || memcmp(out, data + e->offset, n)
+                                    : out != NULL)
+            abort();
         free(out);
     }
     int conflict = 0;

@@ -1,7 +1,8 @@
 /* test_source.c — a PAK read through a byte source (docs/formats.md §2): a file that shrinks
  * after it was opened is an I/O error at the first missing byte, a PAK inside a larger
  * image reads through a range, a name holding a NUL byte is reported with its offset, and
- * the game decision takes the disc ID and the caller's ANCS signal (§2.7). Hand-built
+ * the game decision takes the disc ID and the caller's ANCS signal (§2.7), an entry's sizes
+ * are read with its bytes (and nothing is set when that read fails). Hand-built
  * bytes; expected values from the layout written here. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,97 @@ static uint8_t *make_pak(size_t *len)
         util_wr_u8(&w, (uint8_t)i);
     assert_int_equal(w.len, 0xA0);
     return util_wr_take(&w, len);
+}
+
+/* §2.4, §2.5, §3.1: three entries, no names; each entry's sizes read with its bytes:
+ *   0x10 entry 0: stored CMDL 33333333 size 0x20 at 0x60: 0x1B bytes 'B', 5 bytes 0xFF padding
+ *   0x24 entry 1: compressed CMDL 44444444 size 0x20 at 0x80: u32 0x123 (inflated size), then
+ *        78 DA (a zlib header) and zeros
+ *   0x38 entry 2: stored CMDL 55555555 size 0x20 at 0x1000, past the end
+ *   0x4C zero gap up to 0x60; the file ends at 0xA0. */
+static uint8_t *make_sized_pak(size_t *len)
+{
+    util_wr w;
+    util_wr_init(&w);
+    util_wr_u32(&w, PAK_VERSION);
+    util_wr_u32(&w, 0);
+    util_wr_u32(&w, 0);
+    util_wr_u32(&w, 3);
+    static const uint32_t ent[3][5] = {{0, UTIL_FCC_CMDL, 0x33333333, 0x20, 0x60},
+                                       {1, UTIL_FCC_CMDL, 0x44444444, 0x20, 0x80},
+                                       {0, UTIL_FCC_CMDL, 0x55555555, 0x20, 0x1000}};
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 5; k++)
+            util_wr_u32(&w, ent[i][k]);
+    util_wr_fill(&w, 0, 0x60 - 0x4C);
+    util_wr_fill(&w, 'B', 0x1B);
+    util_wr_fill(&w, 0xFF, 5);
+    util_wr_u32(&w, 0x123);
+    util_wr_u8(&w, 0x78);
+    util_wr_u8(&w, 0xDA);
+    util_wr_fill(&w, 0, 0x20 - 6);
+    assert_int_equal(w.len, 0xA0);
+    return util_wr_take(&w, len);
+}
+
+static void test_entry_read_sized(void **state)
+{
+    (void)state;
+    size_t len;
+    uint8_t *b = make_sized_pak(&len);
+    util_err err;
+    util_err_clear(&err);
+    util_src *src = NULL;
+    assert_int_equal(util_src_open_mem(&src, b, len, &err), 0);
+    pak_file *p = NULL;
+    assert_int_equal(pak_open_src_tables(&p, src, &err), 0);
+    assert_int_equal(p->entry_count, 3);
+    uint8_t *out = NULL;
+    size_t n = 0;
+    /* stored: every byte, padding included; its size without the padding */
+    assert_int_equal(pak_entry_read_sized(p, 0, &out, &n, &err), 0);
+    assert_int_equal(n, 0x20);
+    assert_memory_equal(out, b + 0x60, 0x20);
+    assert_int_equal(p->entries[0].decompressed_size, 0x1B);
+    assert_int_equal(p->entries[0].codec, PAK_CODEC_NONE);
+    free(out);
+    /* compressed: the stored bytes; the declared size and the codec of bytes 4-5 */
+    assert_int_equal(pak_entry_read_sized(p, 1, &out, &n, &err), 0);
+    assert_int_equal(n, 0x20);
+    assert_memory_equal(out, b + 0x80, 0x20);
+    assert_int_equal(p->entries[1].decompressed_size, 0x123);
+    assert_int_equal(p->entries[1].codec, PAK_CODEC_ZLIB);
+    free(out);
+    /* out of bounds: no bytes, no error (pak_entry_read says why); the table's size */
+    assert_false(p->entries[2].in_bounds);
+    assert_int_equal(pak_entry_read_sized(p, 2, &out, &n, &err), 0);
+    assert_null(out);
+    assert_int_equal(n, 0);
+    assert_int_equal(p->entries[2].decompressed_size, 0x20);
+    pak_close(p);
+    util_src_close(src);
+
+    /* a file cut after the compressed entry's first 0x10 bytes: reading it whole fails at the
+     * first missing byte and sets nothing; its first 8 bytes alone are still there */
+    char *dir = tu_tempdir();
+    char path[512];
+    snprintf(path, sizeof path, "%s/s.pak", dir);
+    assert_int_equal(tu_write_file(path, b, len), 0);
+    assert_int_equal(util_src_open_file(&src, path, &err), 0);
+    assert_int_equal(pak_open_src_tables(&p, src, &err), 0);
+    assert_int_equal(truncate(path, 0x90), 0);
+    assert_int_equal(pak_entry_read_sized(p, 1, &out, &n, &err), UTIL_EIO);
+    assert_int_equal(err.offset, 0x90);
+    assert_null(out);
+    assert_int_equal(p->entries[1].decompressed_size, 0);
+    util_err_clear(&err);
+    assert_int_equal(pak_read_entry_info_one(p, 1, &err), 0);
+    assert_int_equal(p->entries[1].decompressed_size, 0x123);
+    pak_close(p);
+    util_src_close(src);
+    assert_int_equal(tu_remove_tree(dir), 0);
+    free(dir);
+    free(b);
 }
 
 static void test_file_shrinks_while_open(void **state)
@@ -247,9 +339,8 @@ static void test_game_decision(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_file_shrinks_while_open),
-        cmocka_unit_test(test_pak_inside_an_image),
-        cmocka_unit_test(test_name_with_nul),
+        cmocka_unit_test(test_entry_read_sized),    cmocka_unit_test(test_file_shrinks_while_open),
+        cmocka_unit_test(test_pak_inside_an_image), cmocka_unit_test(test_name_with_nul),
         cmocka_unit_test(test_game_decision),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
