@@ -39,11 +39,11 @@ static uint8_t *make_pak(size_t *len)
 }
 
 /* §2.4, §2.5, §3.1: three entries, no names; each entry's sizes read with its bytes:
- *   0x10 entry 0: stored CMDL 33333333 size 0x20 at 0x60: 0x1B bytes 'B', 5 bytes 0xFF padding
- *   0x24 entry 1: compressed CMDL 44444444 size 0x20 at 0x80: u32 0x123 (inflated size), then
+ *   0x10 entry 0: stored CMDL 33333333 size 0x40 at 0x60: 0x3B bytes 'B', 5 bytes 0xFF padding
+ *   0x24 entry 1: compressed CMDL 44444444 size 0x20 at 0xA0: u32 0x123 (inflated size), then
  *        78 DA (a zlib header) and zeros
  *   0x38 entry 2: stored CMDL 55555555 size 0x20 at 0x1000, past the end
- *   0x4C zero gap up to 0x60; the file ends at 0xA0. */
+ *   0x4C zero gap up to 0x60; the file ends at 0xC0. */
 static uint8_t *make_sized_pak(size_t *len)
 {
     util_wr w;
@@ -52,20 +52,20 @@ static uint8_t *make_sized_pak(size_t *len)
     util_wr_u32(&w, 0);
     util_wr_u32(&w, 0);
     util_wr_u32(&w, 3);
-    static const uint32_t ent[3][5] = {{0, UTIL_FCC_CMDL, 0x33333333, 0x20, 0x60},
-                                       {1, UTIL_FCC_CMDL, 0x44444444, 0x20, 0x80},
+    static const uint32_t ent[3][5] = {{0, UTIL_FCC_CMDL, 0x33333333, 0x40, 0x60},
+                                       {1, UTIL_FCC_CMDL, 0x44444444, 0x20, 0xA0},
                                        {0, UTIL_FCC_CMDL, 0x55555555, 0x20, 0x1000}};
     for (int i = 0; i < 3; i++)
         for (int k = 0; k < 5; k++)
             util_wr_u32(&w, ent[i][k]);
     util_wr_fill(&w, 0, 0x60 - 0x4C);
-    util_wr_fill(&w, 'B', 0x1B);
+    util_wr_fill(&w, 'B', 0x3B);
     util_wr_fill(&w, 0xFF, 5);
     util_wr_u32(&w, 0x123);
     util_wr_u8(&w, 0x78);
     util_wr_u8(&w, 0xDA);
     util_wr_fill(&w, 0, 0x20 - 6);
-    assert_int_equal(w.len, 0xA0);
+    assert_int_equal(w.len, 0xC0);
     return util_wr_take(&w, len);
 }
 
@@ -85,15 +85,15 @@ static void test_entry_read_sized(void **state)
     size_t n = 0;
     /* stored: every byte, padding included; its size without the padding */
     assert_int_equal(pak_entry_read_sized(p, 0, &out, &n, &err), 0);
-    assert_int_equal(n, 0x20);
-    assert_memory_equal(out, b + 0x60, 0x20);
-    assert_int_equal(p->entries[0].decompressed_size, 0x1B);
+    assert_int_equal(n, 0x40);
+    assert_memory_equal(out, b + 0x60, 0x40);
+    assert_int_equal(p->entries[0].decompressed_size, 0x3B);
     assert_int_equal(p->entries[0].codec, PAK_CODEC_NONE);
     free(out);
     /* compressed: the stored bytes; the declared size and the codec of bytes 4-5 */
     assert_int_equal(pak_entry_read_sized(p, 1, &out, &n, &err), 0);
     assert_int_equal(n, 0x20);
-    assert_memory_equal(out, b + 0x80, 0x20);
+    assert_memory_equal(out, b + 0xA0, 0x20);
     assert_int_equal(p->entries[1].decompressed_size, 0x123);
     assert_int_equal(p->entries[1].codec, PAK_CODEC_ZLIB);
     free(out);
@@ -114,9 +114,9 @@ static void test_entry_read_sized(void **state)
     assert_int_equal(tu_write_file(path, b, len), 0);
     assert_int_equal(util_src_open_file(&src, path, &err), 0);
     assert_int_equal(pak_open_src_tables(&p, src, &err), 0);
-    assert_int_equal(truncate(path, 0x90), 0);
+    assert_int_equal(truncate(path, 0xB0), 0);
     assert_int_equal(pak_entry_read_sized(p, 1, &out, &n, &err), UTIL_EIO);
-    assert_int_equal(err.offset, 0x90);
+    assert_int_equal(err.offset, 0xB0);
     assert_null(out);
     assert_int_equal(p->entries[1].decompressed_size, 0);
     util_err_clear(&err);
