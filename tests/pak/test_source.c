@@ -12,6 +12,20 @@
 #include "pak.h"
 #include "testutil.h"
 
+/* §2.2-2.4: a header with no names and the resource table of n entries {compressed, type,
+ * id, size, offset}, into w (initialised here). */
+static void put_tables(util_wr *w, const uint32_t (*ent)[5], uint32_t n)
+{
+    util_wr_init(w);
+    util_wr_u32(w, PAK_VERSION);
+    util_wr_u32(w, 0);
+    util_wr_u32(w, 0);
+    util_wr_u32(w, n);
+    for (uint32_t i = 0; i < n; i++)
+        for (int k = 0; k < 5; k++)
+            util_wr_u32(w, ent[i][k]);
+}
+
 /* A PAK from §2.2–2.5, no names, two stored resources:
  *   0x00 header 00030005 00000000, 0x08 named_count 0, 0x0C resource_count 2
  *   0x10 entry 0: stored STRG 11111111 size 0x20 offset 0x40 (0x20 bytes 'A')
@@ -19,17 +33,10 @@
  *   0x38 zero gap up to 0x40; the file ends at 0xA0. */
 static uint8_t *make_pak(size_t *len)
 {
-    util_wr w;
-    util_wr_init(&w);
-    util_wr_u32(&w, PAK_VERSION);
-    util_wr_u32(&w, 0);
-    util_wr_u32(&w, 0);
-    util_wr_u32(&w, 2);
     static const uint32_t ent[2][5] = {{0, UTIL_FCC_STRG, 0x11111111, 0x20, 0x40},
                                        {0, UTIL_FCC_TXTR, 0x22222222, 0x40, 0x60}};
-    for (int i = 0; i < 2; i++)
-        for (int k = 0; k < 5; k++)
-            util_wr_u32(&w, ent[i][k]);
+    util_wr w;
+    put_tables(&w, ent, 2);
     util_wr_fill(&w, 0, 0x40 - 0x38);
     util_wr_fill(&w, 'A', 0x20);
     for (int i = 0; i < 0x40; i++)
@@ -46,18 +53,11 @@ static uint8_t *make_pak(size_t *len)
  *   0x4C zero gap up to 0x60; the file ends at 0xC0. */
 static uint8_t *make_sized_pak(size_t *len)
 {
-    util_wr w;
-    util_wr_init(&w);
-    util_wr_u32(&w, PAK_VERSION);
-    util_wr_u32(&w, 0);
-    util_wr_u32(&w, 0);
-    util_wr_u32(&w, 3);
     static const uint32_t ent[3][5] = {{0, UTIL_FCC_CMDL, 0x33333333, 0x40, 0x60},
                                        {1, UTIL_FCC_CMDL, 0x44444444, 0x20, 0xA0},
                                        {0, UTIL_FCC_CMDL, 0x55555555, 0x20, 0x1000}};
-    for (int i = 0; i < 3; i++)
-        for (int k = 0; k < 5; k++)
-            util_wr_u32(&w, ent[i][k]);
+    util_wr w;
+    put_tables(&w, ent, 3);
     util_wr_fill(&w, 0, 0x60 - 0x4C);
     util_wr_fill(&w, 'B', 0x3B);
     util_wr_fill(&w, 0xFF, 5);
