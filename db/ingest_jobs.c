@@ -275,8 +275,7 @@ static ing_job *sizes_to_read(ing_pipeline *pl)
  * then the sizes alone, as for a large entry, and the job's own read says why). */
 static int read_sizes_of(ing_job *j)
 {
-    const pak_entry *e = &j->lazy_p->entries[j->entry];
-    if (e->in_bounds && e->size > 0 && e->size <= ING_PRE_MAX) {
+    if (j->lazy_p->entries[j->entry].size <= ING_PRE_MAX) {
         util_err ignored;
         util_err_clear(&ignored);
         if (pak_entry_read_sized(j->lazy_p, j->entry, &j->pre, &j->pre_len, &ignored) == 0)

@@ -58,6 +58,27 @@ static int cmp_span(const void *a, const void *b)
     return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
+/* The bytes of in-bounds, non-empty entry e its sizes are read from: its first 8 when
+ * compressed (the inflated size, the codec), else its last 32 (the padding). */
+static span sizes_span(const pak_entry *e)
+{
+    uint64_t lo = e->offset, hi = (uint64_t)e->offset + e->size;
+    if (e->compressed)
+        hi = lo + (e->size < 8 ? e->size : 8);
+    else
+        lo = hi - (e->size < PAK_ALIGN ? e->size : PAK_ALIGN);
+    return (span){lo, hi, e->index};
+}
+
+/* e's sizes from q, the n bytes of its sizes_span. */
+static void sizes_from(pak_entry *e, const uint8_t *q, size_t n)
+{
+    if (e->compressed)
+        pak_entry_sizes(e, q, n, NULL, 0);
+    else
+        pak_entry_sizes(e, NULL, 0, q, n);
+}
+
 int pak_read_entry_info(pak_file *p, util_err *err)
 {
     if (!p->src)
@@ -75,12 +96,7 @@ int pak_read_entry_info(pak_file *p, util_err *err)
             pak_entry_sizes(e, NULL, 0, NULL, 0);
             continue;
         }
-        uint64_t lo = e->offset, hi = (uint64_t)e->offset + e->size;
-        if (e->compressed)
-            hi = lo + (e->size < 8 ? e->size : 8);
-        else
-            lo = hi - (e->size < PAK_ALIGN ? e->size : PAK_ALIGN);
-        r[n++] = (span){lo, hi, i};
+        r[n++] = sizes_span(e);
     }
     if (n)
         qsort(r, n, sizeof *r, cmp_span);
@@ -100,12 +116,7 @@ int pak_read_entry_info(pak_file *p, util_err *err)
             break;
         for (; i < j; i++) {
             pak_entry *e = &p->entries[r[i].entry];
-            const uint8_t *q = chunk + (r[i].lo - lo);
-            size_t len = (size_t)(r[i].hi - r[i].lo);
-            if (e->compressed)
-                pak_entry_sizes(e, q, len, NULL, 0);
-            else
-                pak_entry_sizes(e, NULL, 0, q, len);
+            sizes_from(e, chunk + (r[i].lo - lo), (size_t)(r[i].hi - r[i].lo));
         }
     }
     free(r);
@@ -128,17 +139,11 @@ int pak_read_entry_info_one(pak_file *p, uint32_t i, util_err *err)
     }
     /* the same bytes pak_read_entry_info reads for it */
     uint8_t b[PAK_ALIGN > 8 ? PAK_ALIGN : 8];
-    uint64_t lo = e->offset, hi = (uint64_t)e->offset + e->size;
-    if (e->compressed)
-        hi = lo + (e->size < 8 ? e->size : 8);
-    else
-        lo = hi - (e->size < PAK_ALIGN ? e->size : PAK_ALIGN);
-    size_t n = (size_t)(hi - lo);
-    int rc = util_src_read(p->src, b, lo, n, err);
-    if (rc == 0 && e->compressed)
-        pak_entry_sizes(e, b, n, NULL, 0);
-    else if (rc == 0)
-        pak_entry_sizes(e, NULL, 0, b, n);
+    span r = sizes_span(e);
+    size_t n = (size_t)(r.hi - r.lo);
+    int rc = util_src_read(p->src, b, r.lo, n, err);
+    if (rc == 0)
+        sizes_from(e, b, n);
     return rc;
 }
 
@@ -153,12 +158,8 @@ int pak_entry_read_sized(pak_file *p, uint32_t i, uint8_t **out, size_t *len, ut
     int rc = util_src_read_alloc(p->src, &b, e->offset, e->size, err);
     if (rc)
         return rc;
-    if (e->compressed)
-        pak_entry_sizes(e, b, e->size < 8 ? e->size : 8, NULL, 0);
-    else {
-        size_t n = e->size < PAK_ALIGN ? e->size : PAK_ALIGN;
-        pak_entry_sizes(e, NULL, 0, b + e->size - n, n);
-    }
+    span r = sizes_span(e);
+    sizes_from(e, b + (r.lo - e->offset), (size_t)(r.hi - r.lo));
     *out = b;
     *len = e->size;
     return 0;
