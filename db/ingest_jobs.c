@@ -444,10 +444,13 @@ void ing_pipeline_release(ing_pipeline *pl, size_t limit)
 }
 
 /* Take back the jobs no worker has claimed and wait for the claimed ones not yet consumed
- * (sequence numbers from `from` on), clearing them: nothing refers to the PAK afterwards. */
+ * (sequence numbers from `from` on), clearing them all: nothing refers to the PAK afterwards,
+ * and no slot keeps bytes a worker read ahead with an entry's sizes (the next job in that
+ * slot would have taken them for its own). */
 void ing_pipeline_drain(ing_pipeline *pl, size_t from)
 {
     pthread_mutex_lock(&pl->mu);
+    size_t taken_back = pl->limit;
     pl->limit = pl->claim;
     size_t end = pl->claim;
     /* and no worker still reads the sizes of a job taken back: the PAK closes next */
@@ -461,4 +464,6 @@ void ing_pipeline_drain(ing_pipeline *pl, size_t from)
         ing_pipeline_wait(pl, j);
         ing_job_clear(j);
     }
+    for (size_t k = end; k < taken_back; k++)
+        ing_job_clear(&pl->ring[k % pl->cap]);
 }
