@@ -313,6 +313,16 @@ check "GCZ hash mismatch: rows name the block, container and disc offsets and Ad
 AND message NOT LIKE '%GCZ block%0x%disc 0x%Adler-32%'")"
 check "GCZ hash mismatch: at least one row" 1 \
     "$(q "$T/bad.db" "SELECT count(*) > 0 FROM load_errors WHERE pak_path LIKE '%/hash.gcz:%'")"
+# the PAKs after the one that failed reuse its jobs' slots: each has the ISO's entries
+q "$T/iso.db" "SELECT p.release_path, e.entry_index, e.type, e.asset_id, e.content_hash \
+FROM pak_entries e JOIN paks p USING (pak_id) WHERE p.release_path IN \
+($(q "$T/bad.db" "SELECT group_concat(quote(release_path)) FROM paks WHERE status = 'ok' \
+AND path LIKE '%/hash.gcz:%'")) ORDER BY 1, 2" >"$T/want.rows"
+check "GCZ hash mismatch: the PAKs that load have the ISO's entries" "$(md5sum <"$T/want.rows")" \
+    "$(pak_rows "$T/bad.db" | md5sum)"
+check "GCZ hash mismatch: some PAKs load, not all" 1 \
+    "$(ok=$(q "$T/bad.db" "SELECT count(*) FROM paks WHERE status = 'ok' AND path LIKE '%/hash.gcz:%'")
+    [ "$ok" -gt 0 ] && [ "$ok" -lt "$total_paks" ] && echo 1)"
 check "GCZ hash mismatch: the good image still loads whole, without a fault" "0 $good_paks" \
     "$(q "$T/bad.db" "SELECT (SELECT count(*) FROM load_errors WHERE pak_path LIKE '%/good.iso%'), \
 (SELECT count(*) FROM paks WHERE path LIKE '%/good.iso:%' AND status = 'ok')" | tr '\t' ' ')"
