@@ -57,6 +57,18 @@ uint8_t *tu_read_file(const char *path, size_t *len)
     return util_read_file(path, &buf, len, 0, NULL) == 0 ? buf : NULL;
 }
 
+uint8_t *tu_bytes(uint32_t seed, size_t len)
+{
+    uint8_t *b = malloc(len ? len : 1);
+    assert_non_null(b);
+    uint32_t x = seed * 2654435761u + 1;
+    for (size_t i = 0; i < len; i++) {
+        x = x * 1103515245u + 12345u;
+        b[i] = (uint8_t)((x >> 16) % 40);
+    }
+    return b;
+}
+
 int tu_write_file(const char *path, const void *data, size_t len)
 {
     FILE *f = fopen(path, "wb");

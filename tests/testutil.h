@@ -35,6 +35,9 @@ const char *tu_ancsdb(void);
 const char *tu_source_dir(void);
 /* Read a whole file; caller free()s. NULL on failure. */
 uint8_t *tu_read_file(const char *path, size_t *len);
+/* len pseudo-random bytes from seed, in a small alphabet (zlib has work to do, and no byte
+ * is 0xFF: no padding to strip); fails the running test without memory. Caller free()s. */
+uint8_t *tu_bytes(uint32_t seed, size_t len);
 /* Write a whole file; 0 on success. */
 int tu_write_file(const char *path, const void *data, size_t len);
 /* A fresh temporary directory (mkdtemp); caller frees the string. */

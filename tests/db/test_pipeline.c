@@ -21,18 +21,6 @@
 #define LARGE   (24u << 10)  /* the second PAK's entries: their bytes are never read ahead */
 #define NSMALL  4
 
-static uint8_t *make_bytes(uint32_t seed, size_t len)
-{
-    uint8_t *b = malloc(len);
-    assert_non_null(b);
-    uint32_t x = seed * 2654435761u + 1;
-    for (size_t i = 0; i < len; i++) {
-        x = x * 1103515245u + 12345u;
-        b[i] = (uint8_t)(x >> 16) & 0x7F; /* never 0xFF: no padding to strip */
-    }
-    return b;
-}
-
 /* A PAK of n stored entries (sizes[i] bytes each, made from seed + i) in *out. */
 static void build_pak(uint32_t seed, const size_t *sizes, size_t n, uint8_t **out, size_t *len)
 {
@@ -41,7 +29,7 @@ static void build_pak(uint32_t seed, const size_t *sizes, size_t n, uint8_t **ou
     pak_builder *b = pak_builder_new();
     assert_non_null(b);
     for (size_t i = 0; i < n; i++) {
-        uint8_t *bytes = make_bytes(seed + (uint32_t)i, sizes[i]);
+        uint8_t *bytes = tu_bytes(seed + (uint32_t)i, sizes[i]);
         assert_int_equal(
             pak_builder_add(b, FC_CMDL, seed + (uint32_t)i, bytes, sizes[i], PAK_CODEC_NONE, &e),
             0);
@@ -120,7 +108,7 @@ static void test_drain_frees_bytes_read_ahead(void **state)
     for (uint32_t k = 1; k <= NSMALL; k++) {
         ing_job *j = &pl.ring[(first + k - 1) % pl.cap];
         ing_pipeline_wait(&pl, j);
-        uint8_t *want = make_bytes(200 + k, LARGE);
+        uint8_t *want = tu_bytes(200 + k, LARGE);
         assert_true(j->hashed);
         assert_true(j->hash == XXH3_64bits(want, LARGE));
         free(want);

@@ -20,19 +20,6 @@
 #define FC_CMDL 0x434D444Cu
 #define ANCS_X  0x0A000001u
 
-/* len pseudo-random bytes (compress a little, never end in 0xFF) */
-static uint8_t *make_bytes(uint32_t seed, size_t len)
-{
-    uint8_t *b = malloc(len);
-    assert_non_null(b);
-    uint32_t x = seed * 2654435761u + 1;
-    for (size_t i = 0; i < len; i++) {
-        x = x * 1103515245u + 12345u;
-        b[i] = (uint8_t)((x >> 16) % 40); /* a small alphabet: zlib has work to do */
-    }
-    return b;
-}
-
 static uint64_t content_hash(const uint8_t *b, size_t len)
 {
     while (len > 0 && b[len - 1] == 0xFF)
@@ -84,7 +71,7 @@ static void write_pak(const char *path, const cmdl *c, int n, uint64_t ancs_seed
 {
     pak_builder *b = pak_builder_new();
     for (int i = 0; i < n; i++) {
-        uint8_t *data = make_bytes(c[i].seed, CMDL_LEN);
+        uint8_t *data = tu_bytes(c[i].seed, CMDL_LEN);
         add(b, FC_CMDL, c[i].id, data, CMDL_LEN, c[i].codec);
         free(data);
     }
@@ -158,7 +145,7 @@ static int64_t ancs_content(db *d, const char *release)
 
 static uint64_t expect(uint32_t seed)
 {
-    uint8_t *b = make_bytes(seed, CMDL_LEN);
+    uint8_t *b = tu_bytes(seed, CMDL_LEN);
     uint64_t h = content_hash(b, CMDL_LEN);
     free(b);
     return h;
