@@ -2,19 +2,24 @@
  * and EVNT decode, rows) into an emptied in-memory database, via db_ingest_mem. The game
  * (auto, MP1, MP2) and --jobs (1 or 2) are chosen from the input size so every input shape
  * meets both decoders and both the single-thread and the worker-thread paths. One input in
- * five is read as the only PAK of a disc image (MP1's or MP2's game code, written to
- * $TMPDIR), where each entry's sizes are read just before its job.
- * Invariants: ingest never fails fatally on a healthy database; exactly one paks row; an
+ * five is read as a PAK of a disc image (MP1's or MP2's game code, written to $TMPDIR), where
+ * each entry's sizes are read just before its job, followed there by a healthy PAK.
+ * Invariants: ingest never fails fatally on a healthy database; one paks row per PAK; an
  * 'ok' PAK has one pak_entries row per table entry; each load_errors row names a stage; the
- * log has one line per load_errors row (none for the faults of a PAK rolled back). */
+ * log has one line per load_errors row (none for the faults of a PAK rolled back); the
+ * healthy PAK after the input's loads with the content hashes of its bytes (XXH3 computed
+ * here): nothing the input's PAK leaves behind reaches it. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <xxhash.h>
+
 #include "db.h"
 #include "fixture.h"
+#include "pak.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -93,6 +98,55 @@ static db *shared_db(void)
     return d;
 }
 
+/* The healthy PAK of the disc: AFTER_N stored entries of AFTER_LEN bytes (more than an entry
+ * read whole with its sizes, so a job that took bytes left in its slot would hash them), at
+ * "zz.pak", after "fuzz.pak" on the disc and in the ingest's order. */
+#define AFTER_N   4
+#define AFTER_LEN (20u << 10)
+static uint64_t g_after_hash[AFTER_N];
+
+static const uint8_t *after_pak(size_t *len)
+{
+    static uint8_t *pak;
+    static size_t pak_len;
+    if (!pak) {
+        util_err e;
+        util_err_clear(&e);
+        pak_builder *b = pak_builder_new();
+        uint8_t *bytes = malloc(AFTER_LEN);
+        if (!b || !bytes)
+            abort();
+        for (uint32_t i = 0; i < AFTER_N; i++) {
+            for (uint32_t k = 0; k < AFTER_LEN; k++)
+                bytes[k] = (uint8_t)((k * 7 + i * 13 + k / 256) & 0x7F); /* never 0xFF */
+            g_after_hash[i] = XXH3_64bits(bytes, AFTER_LEN);
+            if (pak_builder_add(b, 0x434D444Cu /* CMDL */, 0x7A000000u + i, bytes, AFTER_LEN,
+                                PAK_CODEC_NONE, &e) != 0)
+                abort();
+        }
+        if (pak_builder_finish_mem(b, &pak, &pak_len, &e) != 0)
+            abort();
+        pak_builder_free(b);
+        free(bytes);
+    }
+    *len = pak_len;
+    return pak;
+}
+
+typedef struct after_rows {
+    int rows, bad;
+} after_rows;
+
+static int after_row(void *ctx, int ncols, const db_cell *cells)
+{
+    after_rows *a = ctx;
+    int64_t i = ncols == 2 && cells[0].type == DB_INT ? cells[0].i : -1;
+    if (i < 0 || i >= AFTER_N || cells[1].type != DB_INT || (uint64_t)cells[1].i != g_after_hash[i])
+        a->bad++;
+    a->rows++;
+    return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static const pak_game games[] = {PAK_GAME_UNKNOWN, PAK_GAME_MP1, PAK_GAME_MP2};
@@ -104,7 +158,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         .game = games[size % 3], .jobs = 1 + (int)(size / 3 % 2), .log = count_line};
     g_lines = 0;
     db_ingest_stats st;
-    if (size % 5 == 4) {
+    int disc = size % 5 == 4;
+    if (disc) {
         static char image[4096];
         if (!image[0]) {
             const char *tmp = getenv("TMPDIR");
@@ -114,21 +169,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fixture_disc_opts opts;
         fixture_disc_opts_init(&opts, size / 5 % 2 ? "G2ME01" : "GM8E01", 0, "fuzz");
         opts.minimal = 1;
-        fixture_disc_file f = {.path = "fuzz.pak", .data = data, .len = size};
+        size_t after_len;
+        const uint8_t *after = after_pak(&after_len);
+        fixture_disc_file f[2] = {{.path = "fuzz.pak", .data = data, .len = size},
+                                  {.path = "zz.pak", .data = after, .len = after_len}};
         const char *paths[1] = {image};
         o.game = PAK_GAME_UNKNOWN;
-        if (fixture_disc_write(image, &opts, &f, 1, &err) != 0 ||
+        if (fixture_disc_write(image, &opts, f, 2, &err) != 0 ||
             db_ingest_paths(d, paths, 1, &o, &st, &err) != 0)
             abort();
     } else if (db_ingest_mem(d, "fuzz.pak", data, size, &o, &st, &err) != 0) {
         abort(); /* only SQLite failures or OOM may be fatal; neither happens here */
     }
-    one_row paks = query(d, "SELECT count(*), sum(status = 'ok'), sum(resource_count), "
-                            "(SELECT count(*) FROM pak_entries) FROM paks");
-    if (paks.v[0] != 1)
+    one_row paks = query(d, "SELECT count(*), sum(status = 'ok' AND resource_count <> (SELECT "
+                            "count(*) FROM pak_entries e WHERE e.pak_id = p.pak_id)) FROM paks p");
+    if (paks.v[0] != 1 + disc || paks.v[1] != 0)
         abort();
-    if (paks.v[1] == 1 && paks.v[2] != paks.v[3])
-        abort();
+    if (disc) {
+        after_rows a = {0, 0};
+        db_sink s = {&a, NULL, after_row, NULL};
+        if (db_exec(d,
+                    "SELECT e.entry_index, e.content_hash FROM pak_entries e JOIN paks p USING "
+                    "(pak_id) WHERE p.release_path = 'zz.pak' AND p.status = 'ok'",
+                    0, NULL, &s, &err) != 0 ||
+            a.rows != AFTER_N || a.bad != 0)
+            abort();
+    }
     one_row errs = query(d, "SELECT count(*), sum(stage NOT IN ('pak', 'inflate', 'decode')) "
                             "FROM load_errors");
     if (errs.v[0] != st.errors || (errs.v[0] > 0 && errs.v[1] != 0))

@@ -1,9 +1,11 @@
 /* gen_ingest_seeds.c — writes the seed PAKs of tests/fuzz/corpus/ingest/ with the fixture
  * builder and pak_builder (run once by hand; not part of the build):
- *   cc -std=c11 -Iutil -Ipak -Iancs -Ifixture tests/fuzz/tools/gen_ingest_seeds.c \
- *      build/hard/libfixture.a build/hard/libpak.a build/hard/libancs.a build/hard/libutil.a \
- *      -lz -llzo2 -fsanitize=address,undefined -o /tmp/gen && /tmp/gen tests/fuzz/corpus/ingest
- */
+ *   cc -std=c11 -Iutil -Ipak -Iancs -Iworld -Ifixture tests/fuzz/tools/gen_ingest_seeds.c \
+ *      build/release/libfixture.a build/release/libpak.a build/release/libworld.a \
+ *      build/release/libancs.a build/release/libutil.a -lz -llzo2 -ldeflate -o /tmp/gen \
+ *      && /tmp/gen tests/fuzz/corpus/ingest
+ * (mp2_lzo.pak, and so mp2_lzo_disc.pak, come out different from the committed ones: the
+ * fixture builder has changed since they were made; either serves as a seed) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +86,29 @@ static void finish(pak_builder *b, const char *dir, const char *name)
     pak_builder_free(b);
 }
 
+/* A copy of dir/from with 0xFF bytes after it (a PAK ignores what follows its data), as many
+ * as make its size 4 modulo 5: fuzz_ingest reads such an input as a PAK of a disc image. */
+static void disc_copy(const char *dir, const char *from, const char *to)
+{
+    char src[1024], dst[1024];
+    snprintf(src, sizeof src, "%s/%s", dir, from);
+    snprintf(dst, sizeof dst, "%s/%s", dir, to);
+    FILE *in = fopen(src, "rb"), *out = fopen(dst, "wb");
+    if (!in || !out) {
+        fprintf(stderr, "%s: cannot copy to %s\n", src, dst);
+        exit(1);
+    }
+    long n = 0;
+    int c;
+    while ((c = fgetc(in)) != EOF && fputc(c, out) != EOF)
+        n++;
+    for (; n % 5 != 4; n++)
+        fputc(0xFF, out);
+    fclose(in);
+    if (fclose(out) != 0)
+        exit(1);
+}
+
 int main(int argc, char **argv)
 {
     const char *dir = argc > 1 ? argv[1] : ".";
@@ -108,5 +133,8 @@ int main(int argc, char **argv)
     b = pak_builder_new();
     add_set(b, ANCS_GAME_MP1, 4, 0x0A000004u, 1, PAK_CODEC_NONE, PAK_CODEC_NONE);
     finish(b, dir, "mp1_v1_stored.pak");
+
+    disc_copy(dir, "mp1_zlib.pak", "mp1_zlib_disc.pak");
+    disc_copy(dir, "mp2_lzo.pak", "mp2_lzo_disc.pak");
     return 0;
 }
