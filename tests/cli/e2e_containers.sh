@@ -8,7 +8,8 @@
 # the ISO and a container in one database are one release and the second adds nothing;
 # `pak list IMAGE:PAK`, `pak extract`, `ancs dump IMAGE:PAK:ID` equal the plain PAK's;
 # `disc list` equals the FST as parsed here in python; the fixture's disc converts to RVZ
-# and GCZ and back byte-identically; damaged GCZ and CISO files give a load_errors row and
+# and GCZ and back byte-identically, and the fixture builder's own GCZ of it converts back to
+# it, its CISO equals the one written here; damaged GCZ and CISO files give a load_errors row and
 # exit 1 while the other inputs load. Exits 77 (skipped) without dolphin-tool, python3, the
 # sqlite3 shell or the sample corpus.
 set -u
@@ -242,6 +243,15 @@ if [ -x "$TOOL" ]; then
     "$TOOL" extract "$T/fx.gcz" "$T/fx-gcz" >/dev/null
     diff -r "$T/fx/expect" "$T/fx-gcz" >/dev/null
     check "the fixture's files read back through GCZ" 0 $?
+    # the fixture builder's own containers (fuzz_ingest damages them): its GCZ (every third
+    # block stored) read back by dolphin-tool; its CISO the same bytes as the one above
+    "$TOOL" wrap gcz "$T/fx/disc.iso" "$T/fx-ours.gcz" 32768
+    check "the fixture builder writes a GCZ" 0 $?
+    conv "$T/fx-ours.gcz" "$T/fx-ours.iso" iso 0
+    cmp "$T/fx/disc.iso" "$T/fx-ours.iso" >/dev/null
+    check "the fixture builder's GCZ -> dolphin-tool -> ISO is byte-identical" 0 $?
+    "$TOOL" wrap ciso "$ISO" "$T/ours.ciso" 32768 && cmp "$T/ours.ciso" "$T/disc.ciso" >/dev/null
+    check "the fixture builder's CISO equals the one written here from the format" 0 $?
 fi
 
 # ---- damaged containers: one load_errors row each, exit 1, the other inputs load ------------

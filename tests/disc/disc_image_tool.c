@@ -6,7 +6,10 @@
  *     stdout, one a line;
  *   disc_image_tool extract IMAGE DIR
  *     reads IMAGE with the disc module and writes each file of its FST under DIR (as wit
- *     extract writes files/), then prints the header: game code, label, region, title.
+ *     extract writes files/), then prints the header: game code, label, region, title;
+ *   disc_image_tool wrap gcz|ciso IMAGE OUT BLOCK_SIZE
+ *     writes IMAGE (read whole) to OUT as the fixture builder's GCZ (every third block stored,
+ *     the others compressed) or CISO of that block size, for Dolphin's tool to read back.
  * Exit 0 on success, 1 on failure. */
 #include <errno.h>
 #include <stdio.h>
@@ -67,12 +70,47 @@ static int extract(const char *image, const char *dir)
     return rc;
 }
 
+static int wrap(const char *kind, const char *image, const char *out, const char *bs)
+{
+    util_err err;
+    util_err_clear(&err);
+    FILE *in = fopen(image, "rb");
+    uint8_t *disc = NULL, *ctr = NULL;
+    size_t len = 0, clen = 0;
+    long size = -1;
+    if (in && fseek(in, 0, SEEK_END) == 0 && (size = ftell(in)) > 0 &&
+        fseek(in, 0, SEEK_SET) == 0 && (disc = malloc((size_t)size)) &&
+        fread(disc, 1, (size_t)size, in) == (size_t)size)
+        len = (size_t)size;
+    if (in)
+        fclose(in);
+    uint32_t block = (uint32_t)strtoul(bs, NULL, 0);
+    int rc = len == 0               ? util_fail(&err, UTIL_EIO, UINT64_MAX, "cannot read %s", image)
+             : !strcmp(kind, "gcz") ? fixture_gcz_build(&ctr, &clen, disc, len, block, 3, &err)
+             : !strcmp(kind, "ciso")
+                 ? fixture_ciso_build(&ctr, &clen, disc, len, block, NULL, &err)
+                 : util_fail(&err, UTIL_EFORMAT, UINT64_MAX, "unknown container %s", kind);
+    FILE *o = NULL;
+    if (!rc && (!(o = fopen(out, "wb")) || fwrite(ctr, 1, clen, o) != clen))
+        rc = util_fail(&err, UTIL_EIO, UINT64_MAX, "cannot write %s", out);
+    if (o && fclose(o) != 0 && !rc)
+        rc = util_fail(&err, UTIL_EIO, UINT64_MAX, "cannot write %s", out);
+    if (rc)
+        fprintf(stderr, "disc_image_tool: %s\n", err.msg);
+    free(disc);
+    free(ctr);
+    return rc ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 4 && strcmp(argv[1], "extract") == 0)
         return extract(argv[2], argv[3]);
+    if (argc == 6 && strcmp(argv[1], "wrap") == 0)
+        return wrap(argv[2], argv[3], argv[4], argv[5]);
     if (argc != 2) {
-        fprintf(stderr, "usage: disc_image_tool OUT_DIR | extract IMAGE DIR\n");
+        fprintf(stderr, "usage: disc_image_tool OUT_DIR | extract IMAGE DIR | wrap gcz|ciso "
+                        "IMAGE OUT BLOCK_SIZE\n");
         return 1;
     }
     /* Folders nested three deep, a zero-length file, names differing only in case, sizes

@@ -1,12 +1,12 @@
 /* test_container.c — GCZ and CISO containers (docs/formats.md §13.3, §13.4) read through
- * disc_container_open: containers written here from the format's description (zlib blocks,
- * block pointers with the stored flag, Adler-32 of the stored bytes; the CISO header and
- * block map) give back every byte of the disc they hold, from several threads at once and
- * through a one-block cache; hostile headers and tables (truncated files, a pointer past the
- * data, a block size of 0 or too large, counts the file cannot hold, a hash that does not
- * match, a corrupt or short zlib stream, a bad map byte) are refused with the container
- * offset named, never a crash nor an allocation the file cannot justify; refused kinds say
- * what they are. Expected bytes are the disc given to the writers. */
+ * disc_container_open: containers written by the fixture builder from the format's
+ * description (zlib blocks, block pointers with the stored flag, Adler-32 of the stored bytes;
+ * the CISO header and block map) give back every byte of the disc they hold, from several
+ * threads at once and through a one-block cache; hostile headers and tables (truncated files,
+ * a pointer past the data, a block size of 0 or too large, counts the file cannot hold, a hash
+ * that does not match, a corrupt or short zlib stream, a bad map byte) are refused with the
+ * container offset named, never a crash nor an allocation the file cannot justify; refused
+ * kinds say what they are. Expected bytes are the disc given to the writers. */
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -38,43 +38,13 @@ static void put64(uint8_t *p, uint64_t v)
     put32(p + 4, (uint32_t)(v >> 32));
 }
 
-/* GCZ of disc[0..len) in blocks of bs; every third block stored uncompressed. */
+/* GCZ of disc[0..len) in blocks of bs; every third block (1, 4, ...) stored uncompressed. */
 static uint8_t *gcz_build(const uint8_t *disc, size_t len, uint32_t bs, size_t *out_len)
 {
-    uint32_t n = (uint32_t)((len + bs - 1) / bs);
-    size_t data = 32 + (size_t)n * 12, cap = data + (size_t)n * (compressBound(bs) + 16);
-    uint8_t *o = calloc(1, cap), *blk = calloc(1, bs);
-    assert_non_null(o);
-    assert_non_null(blk);
-    uint64_t pos = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        size_t have = len - (size_t)i * bs < bs ? len - (size_t)i * bs : bs;
-        memset(blk, 0, bs);
-        memcpy(blk, disc + (size_t)i * bs, have);
-        uLongf clen = (uLongf)(cap - data - pos);
-        int stored = i % 3 == 1;
-        if (!stored) {
-            assert_int_equal(compress2(o + data + pos, &clen, blk, bs, 9), Z_OK);
-            if (clen >= bs)
-                stored = 1;
-        }
-        if (stored) {
-            memcpy(o + data + pos, blk, bs);
-            clen = bs;
-        }
-        put64(o + 32 + (size_t)i * 8, pos | (stored ? 1ull << 63 : 0));
-        put32(o + 32 + (size_t)n * 8 + (size_t)i * 4,
-              (uint32_t)adler32(adler32(0, Z_NULL, 0), o + data + pos, (uInt)clen));
-        pos += clen;
-    }
-    put32(o, 0xB10BC001u);
-    put32(o + 4, 0);
-    put64(o + 8, pos);
-    put64(o + 16, len);
-    put32(o + 24, bs);
-    put32(o + 28, n);
-    free(blk);
-    *out_len = data + (size_t)pos;
+    uint8_t *o = NULL;
+    util_err e;
+    util_err_clear(&e);
+    assert_int_equal(fixture_gcz_build(&o, out_len, disc, len, bs, 3, &e), 0);
     return o;
 }
 
@@ -82,27 +52,10 @@ static uint8_t *gcz_build(const uint8_t *disc, size_t len, uint32_t bs, size_t *
 static uint8_t *ciso_build(const uint8_t *disc, size_t len, uint32_t bs, size_t *out_len,
                            uint32_t *absent)
 {
-    uint32_t n = (uint32_t)((len + bs - 1) / bs);
-    uint8_t *o = calloc(1, 0x8000 + (size_t)n * bs);
-    assert_non_null(o);
-    memcpy(o, "CISO", 4);
-    put32(o + 4, bs);
-    size_t pos = 0x8000;
-    *absent = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        size_t have = len - (size_t)i * bs < bs ? len - (size_t)i * bs : bs;
-        int any = 0;
-        for (size_t k = 0; k < have && !any; k++)
-            any = disc[(size_t)i * bs + k] != 0;
-        o[8 + i] = (uint8_t)any;
-        if (any) {
-            memcpy(o + pos, disc + (size_t)i * bs, have);
-            pos += bs;
-        } else {
-            (*absent)++;
-        }
-    }
-    *out_len = pos;
+    uint8_t *o = NULL;
+    util_err e;
+    util_err_clear(&e);
+    assert_int_equal(fixture_ciso_build(&o, out_len, disc, len, bs, absent, &e), 0);
     return o;
 }
 
