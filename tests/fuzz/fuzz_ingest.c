@@ -3,12 +3,16 @@
  * (auto, MP1, MP2) and --jobs (1 or 2) are chosen from the input size so every input shape
  * meets both decoders and both the single-thread and the worker-thread paths. One input in
  * five is read as a PAK of a disc image (MP1's or MP2's game code, written to $TMPDIR), where
- * each entry's sizes are read just before its job, followed there by a healthy PAK.
+ * each entry's sizes are read just before its job, followed there by a healthy PAK; the image
+ * is a plain ISO, a CISO, or a GCZ of 512-byte blocks in which one block inside the input's
+ * PAK is damaged (where a later entry's sizes are read, when its tables parse), so that the
+ * PAK fails part-way through; half of those under a tight memory budget, which keeps jobs
+ * unclaimed while the workers read ahead.
  * Invariants: ingest never fails fatally on a healthy database; one paks row per PAK; an
  * 'ok' PAK has one pak_entries row per table entry; each load_errors row names a stage; the
  * log has one line per load_errors row (none for the faults of a PAK rolled back); the
  * healthy PAK after the input's loads with the content hashes of its bytes (XXH3 computed
- * here): nothing the input's PAK leaves behind reaches it. */
+ * here): nothing the input's PAK, or its failed reads, leave behind reaches it. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,6 +151,77 @@ static int after_row(void *ctx, int ncols, const db_cell *cells)
     return 0;
 }
 
+/* Where in the PAK data[0..len) the sizes of entry h % count (of the second half of its
+ * table, so that jobs come before it) are read, or UINT64_MAX when its tables do not parse. */
+static uint64_t entry_sizes_at(const uint8_t *data, size_t len, uint64_t h)
+{
+    util_src *src = NULL;
+    pak_file *p = NULL;
+    util_err e;
+    util_err_clear(&e);
+    uint64_t at = UINT64_MAX;
+    if (util_src_open_mem(&src, data, len, &e) != 0)
+        return at;
+    if (pak_open_src_tables(&p, src, &e) == 0 && p->entry_count > 0) {
+        uint32_t n = p->entry_count, i = n / 2 + (uint32_t)(h % (n - n / 2));
+        const pak_entry *x = &p->entries[i];
+        at = x->compressed ? x->offset : (uint64_t)x->offset + (x->size ? x->size - 1 : 0);
+    }
+    pak_close(p);
+    util_src_close(src);
+    return at;
+}
+
+/* The disc of files f (the input's PAK, then the healthy one) written to path as a plain
+ * image (kind 0), a CISO (1) or a GCZ (2) of CTR_BLOCK-byte blocks with one block that lies
+ * wholly inside the input's PAK damaged, when one does: that of entry_sizes_at, else one the
+ * input's hash picks. */
+#define CTR_BLOCK    512u
+#define TIGHT_MEMORY (96u << 10) /* the healthy PAK's entries fit */
+static int write_image(const char *path, unsigned kind, const fixture_disc_opts *opts,
+                       const fixture_disc_file f[2], util_err *err)
+{
+    if (kind == 0)
+        return fixture_disc_write(path, opts, f, 2, err);
+    uint8_t *img = NULL, *ctr = NULL;
+    size_t len = 0, clen = 0;
+    int rc = fixture_disc_build(&img, &len, opts, f, 2, err);
+    if (!rc && kind == 1)
+        rc = fixture_ciso_build(&ctr, &clen, img, len, CTR_BLOCK, NULL, err);
+    if (!rc && kind == 2) {
+        rc = fixture_gcz_build(&ctr, &clen, img, len, CTR_BLOCK, 0, err);
+        /* a minimal image ends with the last file, zz.pak; the input's PAK just before it,
+         * 32-byte aligned */
+        size_t pak_at = len - f[1].len - ((f[0].len + 31) & ~(size_t)31);
+        size_t first = (pak_at + CTR_BLOCK - 1) / CTR_BLOCK, end = (pak_at + f[0].len) / CTR_BLOCK;
+        if (!rc && end > first) {
+            uint64_t h = XXH3_64bits(f[0].data, f[0].len);
+            size_t k = first + h % (end - first);
+            /* rather the block where an entry's sizes are read (its first 8 bytes when
+             * compressed, its last 32 when stored), so that a read fails part-way through */
+            uint64_t at_sizes = entry_sizes_at(f[0].data, f[0].len, h);
+            if (at_sizes != UINT64_MAX && (pak_at + at_sizes) / CTR_BLOCK >= first &&
+                (pak_at + at_sizes) / CTR_BLOCK < end)
+                k = (pak_at + at_sizes) / CTR_BLOCK;
+            size_t nblocks = (len + CTR_BLOCK - 1) / CTR_BLOCK;
+            uint64_t at = 0;
+            for (int i = 0; i < 8; i++) /* the block's start in the data: its pointer */
+                at |= (uint64_t)ctr[32 + k * 8 + (size_t)i] << (8 * i);
+            ctr[32 + nblocks * 12 + (at & ~(1ull << 63))] ^= 0x5A; /* its Adler-32 fails */
+        }
+    }
+    free(img);
+    if (!rc) {
+        FILE *fp = fopen(path, "wb");
+        if (!fp || fwrite(ctr, 1, clen, fp) != clen)
+            rc = util_fail(err, UTIL_EIO, UINT64_MAX, "cannot write %s", path);
+        if (fp && fclose(fp) != 0 && !rc)
+            rc = util_fail(err, UTIL_EIO, UINT64_MAX, "cannot write %s", path);
+    }
+    free(ctr);
+    return rc;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static const pak_game games[] = {PAK_GAME_UNKNOWN, PAK_GAME_MP1, PAK_GAME_MP2};
@@ -163,7 +238,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         static char image[4096];
         if (!image[0]) {
             const char *tmp = getenv("TMPDIR");
-            snprintf(image, sizeof image, "%s/fuzz_ingest.%ld.iso", tmp && *tmp ? tmp : "/tmp",
+            snprintf(image, sizeof image, "%s/fuzz_ingest.%ld.img", tmp && *tmp ? tmp : "/tmp",
                      (long)getpid());
         }
         fixture_disc_opts opts;
@@ -175,7 +250,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                   {.path = "zz.pak", .data = after, .len = after_len}};
         const char *paths[1] = {image};
         o.game = PAK_GAME_UNKNOWN;
-        if (fixture_disc_write(image, &opts, f, 2, &err) != 0 ||
+        /* half the damaged GCZs under a tight memory budget: jobs wait for room, unclaimed,
+         * while the workers read the next entries' sizes (and small ones whole) ahead */
+        if (size / 10 % 3 == 2 && size / 60 % 2)
+            o.memory = TIGHT_MEMORY;
+        if (write_image(image, size / 10 % 3, &opts, f, &err) != 0 ||
             db_ingest_paths(d, paths, 1, &o, &st, &err) != 0)
             abort();
     } else if (db_ingest_mem(d, "fuzz.pak", data, size, &o, &st, &err) != 0) {

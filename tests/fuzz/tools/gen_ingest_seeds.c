@@ -5,7 +5,8 @@
  *      build/release/libancs.a build/release/libutil.a -lz -llzo2 -ldeflate -o /tmp/gen \
  *      && /tmp/gen tests/fuzz/corpus/ingest
  * (mp2_lzo.pak, and so mp2_lzo_disc.pak, come out different from the committed ones: the
- * fixture builder has changed since they were made; either serves as a seed) */
+ * fixture builder has changed since they were made; either serves as a seed. The build line
+ * needs libdisc.a and -lzstd -llzma -lbz2 since the fixture builder writes containers.) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +77,20 @@ static void filler(pak_builder *b, uint32_t id, pak_codec codec)
     check(pak_builder_add(b, FC_CMDL, id, buf, sizeof buf, codec, &e), &e, "filler");
 }
 
+/* A stored CMDL of len bytes (never ending in 0xFF: no padding to strip). */
+static void opaque(pak_builder *b, uint32_t id, size_t len)
+{
+    util_err e;
+    util_err_clear(&e);
+    uint8_t *buf = malloc(len);
+    if (!buf)
+        exit(1);
+    for (size_t i = 0; i < len; i++)
+        buf[i] = (uint8_t)((i * 31 + id + i / 509) & 0x7F);
+    check(pak_builder_add(b, FC_CMDL, id, buf, len, PAK_CODEC_NONE, &e), &e, "opaque");
+    free(buf);
+}
+
 static void finish(pak_builder *b, const char *dir, const char *name)
 {
     util_err e;
@@ -87,8 +102,11 @@ static void finish(pak_builder *b, const char *dir, const char *name)
 }
 
 /* A copy of dir/from with 0xFF bytes after it (a PAK ignores what follows its data), as many
- * as make its size 4 modulo 5: fuzz_ingest reads such an input as a PAK of a disc image. */
-static void disc_copy(const char *dir, const char *from, const char *to)
+ * as make its size 4 modulo 5, fuzz_ingest's PAK of a disc image, and size / 10 % 3 kind: the
+ * image plain (0), a CISO (1) or a GCZ with a damaged block (2); tight > 0: also two workers
+ * and the tight memory budget, with 120 bytes more for each step past 1 (the input's hash, so
+ * the damaged block, changes). */
+static void disc_copy(const char *dir, const char *from, const char *to, long kind, int tight)
 {
     char src[1024], dst[1024];
     snprintf(src, sizeof src, "%s/%s", dir, from);
@@ -102,8 +120,11 @@ static void disc_copy(const char *dir, const char *from, const char *to)
     int c;
     while ((c = fgetc(in)) != EOF && fputc(c, out) != EOF)
         n++;
-    for (; n % 5 != 4; n++)
+    for (; n % 5 != 4 || n / 10 % 3 != kind || (tight && (n / 3 % 2 != 1 || n / 60 % 2 != 1)); n++)
         fputc(0xFF, out);
+    for (long k = 1; k < tight; k++) /* the same shape, other bytes: another block damaged */
+        for (int i = 0; i < 120; i++)
+            fputc(0xFF, out);
     fclose(in);
     if (fclose(out) != 0)
         exit(1);
@@ -134,7 +155,20 @@ int main(int argc, char **argv)
     add_set(b, ANCS_GAME_MP1, 4, 0x0A000004u, 1, PAK_CODEC_NONE, PAK_CODEC_NONE);
     finish(b, dir, "mp1_v1_stored.pak");
 
-    disc_copy(dir, "mp1_zlib.pak", "mp1_zlib_disc.pak");
-    disc_copy(dir, "mp2_lzo.pak", "mp2_lzo_disc.pak");
+    /* every seventh entry 16 KiB (its job waits for room in the tight budget) and small ones
+     * between them (read ahead whole with their sizes); the damaged block falls where one of
+     * the later entries' sizes are read */
+    b = pak_builder_new();
+    for (uint32_t i = 0; i < 30; i++)
+        opaque(b, 0x0C000000u + i, i % 7 == 0 ? 16u << 10 : 500 + 10 * i);
+    finish(b, dir, "stored_mixed.pak");
+
+    disc_copy(dir, "mp1_zlib.pak", "mp1_zlib_disc.pak", 0, 0);
+    disc_copy(dir, "mp2_lzo.pak", "mp2_lzo_disc.pak", 2, 0);
+    disc_copy(dir, "mp1_stored_dup.pak", "mp1_stored_dup_ciso.pak", 1, 0);
+    disc_copy(dir, "mp1_stored_dup.pak", "mp1_stored_dup_gcz.pak", 2, 0);
+    /* of the first four lengths, the third damages the block of entry 28's sizes while two
+     * small entries after it were read ahead unclaimed: the drain's fault of 588cc51 */
+    disc_copy(dir, "stored_mixed.pak", "stored_mixed_gcz.pak", 2, 3);
     return 0;
 }
