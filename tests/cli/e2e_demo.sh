@@ -3,7 +3,8 @@
 # prints answers. Expected values come from the fixture's own record of what release B
 # changed (DIR/release-changes.tsv, written by the corpus builder, not by the code under
 # test; tests/fixture/test_release_b checks that record against the bytes) and from the name
-# map read with python3's XML parser.
+# map read with python3's XML parser; the GCZ the demo ingests instead of one ISO is that ISO
+# to Dolphin's own converter (dolphin-tool, when installed).
 # Usage: e2e_demo.sh ANCSDB [SHARED_DIR]
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -79,6 +80,24 @@ for spec in "GM8E01_00 GM8E01 0 17 Metroid Prime" "GM8E01_02 GM8E01 2 17 Metroid
         echo "e2e_demo: wit not installed, skipping the independent image checks"
     fi
 done
+
+# ---- the PAL disc as a GCZ, ingested in place of its ISO -------------------------------
+gcz="$work/demo/G2MP01_00.gcz"
+[ -f "$gcz" ] || die "no $gcz"
+grep -qF "$gcz" "$out" || die "the demo does not say it wrote $gcz"
+[ "$(od -An -tx1 -N4 "$gcz" | tr -d ' ')" = "01c00bb1" ] || die "$gcz: GCZ magic"
+[ "$(q "SELECT count(*) FROM paks WHERE path LIKE '%/G2MP01_00.gcz:%' AND status = 'ok'")" -eq 13 ] \
+    || die "the 13 PAKs of G2MP01_00 must be read from the GCZ"
+[ "$(q "SELECT count(*) FROM paks WHERE path LIKE '%/G2MP01_00.iso:%'")" -eq 0 ] \
+    || die "the ISO of G2MP01_00 must not be ingested beside its GCZ"
+DT=${DOLPHIN_TOOL:-/usr/games/dolphin-tool}
+if [ -x "$DT" ]; then # Dolphin's own reader gives back the ISO
+    "$DT" convert -u "$work/dolphin-user" -i "$gcz" -o "$work/back.iso" -f iso >"$work/dt.log" 2>&1 \
+        || die "dolphin-tool cannot convert $gcz: $(tail -3 "$work/dt.log")"
+    cmp -s "$work/back.iso" "$work/demo/G2MP01_00.iso" || die "$gcz is not G2MP01_00.iso to dolphin-tool"
+else
+    echo "e2e_demo: dolphin-tool not installed, skipping the GCZ's independent check"
+fi
 
 # ---- the fixture's record of release B: what the issue asks for, per game -------------
 [ -s "$man" ] || die "no release-changes.tsv"
