@@ -162,6 +162,8 @@ int pak_builder_add(pak_builder *b, uint32_t type, uint32_t id, const uint8_t *d
                     pak_codec codec, util_err *err);
 /* Write header, tables, 32-aligned data with 0xFF padding. owned: caller free()s *out. */
 int pak_builder_finish_mem(pak_builder *b, uint8_t **out, size_t *out_len, util_err *err);
+/* The same written to the file path, created or truncated (util_create_file: never through a
+ * symbolic link, only a regular file). */
 int pak_builder_finish_file(pak_builder *b, const char *path, util_err *err);
 
 #endif

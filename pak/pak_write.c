@@ -265,9 +265,9 @@ int pak_builder_finish_file(pak_builder *b, const char *path, util_err *err)
     rc = write_tables(b, &w, &total, err);
     if (rc)
         goto done;
-    f = fopen(path, "wb");
+    f = util_create_file(path, err);
     if (!f) {
-        rc = util_fail(err, UTIL_EIO, UINT64_MAX, "cannot create %s: %s", path, strerror(errno));
+        rc = err ? err->code : UTIL_EIO;
         goto done;
     }
     int ok = fwrite(w.buf, 1, w.len, f) == w.len;

@@ -444,6 +444,29 @@ int util_open_regular(const char *path, int *fd_out, size_t *size_out, util_err 
     return 0;
 }
 
+FILE *util_create_file(const char *path, util_err *e)
+{
+    /* O_NONBLOCK: a FIFO without a reader fails (ENXIO) instead of blocking the open */
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0666);
+    if (fd < 0) {
+        int err = errno;
+        util_fail(e, UTIL_EIO, UINT64_MAX, "cannot create %s: %s", path,
+                  err == ELOOP   ? "it is a symbolic link (nothing is written through one)"
+                  : err == ENXIO ? "it is not a regular file"
+                                 : strerror(err));
+        return NULL;
+    }
+    struct stat st;
+    FILE *f = NULL;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        util_fail(e, UTIL_EIO, UINT64_MAX, "cannot create %s: it is not a regular file", path);
+    else if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0 || !(f = fdopen(fd, "wb")))
+        util_fail(e, UTIL_EIO, UINT64_MAX, "cannot create %s: %s", path, strerror(errno));
+    if (!f)
+        close(fd);
+    return f;
+}
+
 util_walk_kind util_walk_classify(const char *path, uint64_t *size_out)
 {
     struct stat lst, st;

@@ -205,6 +205,12 @@ int util_dec_count(util_dec *d, uint32_t *n, size_t min_size, const char *what);
  * block); *fd_out and *size_out on success; UTIL_EIO naming the path otherwise. */
 int util_open_regular(const char *path, int *fd_out, size_t *size_out, util_err *e);
 
+/* Create or truncate the file at path for writing ("wb"), never through a symbolic link (its
+ * last component may not be one: O_NOFOLLOW) and only a regular file (a FIFO, device or folder
+ * in its place is refused, never blocked on). NULL with e set (UTIL_EIO naming the path and
+ * why) otherwise. Every file the fixture builder and the demo write is opened so. */
+FILE *util_create_file(const char *path, util_err *e);
+
 /* What a folder walk does with one entry of a folder: the one rule every walk of ancsdb
  * follows (plain folders, Dolphin's extracted files/). A regular file, or a symbolic link to
  * one, is read (UTIL_WALK_FILE); a folder is entered (UTIL_WALK_DIR); a symbolic link to a
@@ -321,8 +327,8 @@ void util_test_point(const char *name);
  * character or a byte that is not UTF-8 from data (names read from PAKs, discs, name maps,
  * paths). Well-formed UTF-8 passes through, except C0/C1 controls, DEL, U+2028/U+2029, the
  * bidirectional overrides and isolates and the invisible format characters (U+061C,
- * U+200B-U+200F, U+2060-U+2064, U+FEFF, U+FFF9-U+FFFB); those show as \n \r \t, \xNN (code points below
- * 0x100: C0, DEL, C1) or \uXXXX, and each byte that is not part of well-formed UTF-8 as \xNN
+ * U+200B-U+200F, U+2060-U+2064, U+FEFF, U+FFF9-U+FFFB); those show as \n \r \t, \xNN (code points
+ * below 0x100: C0, DEL, C1) or \uXXXX, and each byte that is not part of well-formed UTF-8 as \xNN
  * too. */
 
 /* Length (1..4) of the well-formed UTF-8 sequence at s[0..n) (n >= 1) and its code point, or

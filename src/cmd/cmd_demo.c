@@ -277,9 +277,9 @@ static int build(demo *dm, util_err *e)
     if (fixture_names_write_games(dm->mappath, all, 4, &names, e))
         return -1;
     cli_say(stdout, "  %s: a name map naming %zu of their assets\n", dm->mappath, names);
-    FILE *f = fopen(dm->manpath, "w");
+    FILE *f = util_create_file(dm->manpath, e);
     if (!f)
-        return util_fail(e, UTIL_EIO, UINT64_MAX, "cannot write %s", dm->manpath);
+        return -1;
     fixture_manifest_write(f, &dm->man);
     if (fclose(f) != 0)
         return util_fail(e, UTIL_EIO, UINT64_MAX, "cannot write %s", dm->manpath);

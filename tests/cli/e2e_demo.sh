@@ -99,6 +99,25 @@ else
     echo "e2e_demo: dolphin-tool not installed, skipping the GCZ's independent check"
 fi
 
+# ---- nothing written through a symbolic link, no wait on a FIFO in a file's place --------
+mkdir -p "$work/h/link" "$work/h/fifo" "$work/h/dir" "$work/h/elsewhere"
+echo precious >"$work/h/victim"
+ln -s "$work/h/victim" "$work/h/link/G2MP01_00.gcz"
+mkfifo "$work/h/fifo/GM8E01_02.iso"
+ln -s "$work/h/elsewhere" "$work/h/dir/mp2"
+for c in "link:symbolic link" "fifo:not a regular file" "dir:not a folder"; do
+    d=${c%%:*}; want=${c#*:}
+    args=(--quiet --scale 0.01)
+    [ "$d" = dir ] && args+=(--build-only)
+    set +e
+    timeout 120 "$bin" demo "${args[@]}" "$work/h/$d" >/dev/null 2>"$work/h/err"; rc=$?
+    set -e
+    [ $rc -ne 0 ] && [ $rc -ne 124 ] || die "demo into $d: exit $rc, not a refusal"
+    grep -q "$want" "$work/h/err" || die "demo into $d: no '$want' in: $(cat "$work/h/err")"
+done
+[ "$(cat "$work/h/victim")" = precious ] || die "the demo wrote through a symbolic link"
+[ -z "$(ls "$work/h/elsewhere")" ] || die "the demo wrote PAKs into a linked folder"
+
 # ---- the fixture's record of release B: what the issue asks for, per game -------------
 [ -s "$man" ] || die "no release-changes.tsv"
 for g in MP1 MP2; do

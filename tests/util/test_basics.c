@@ -212,6 +212,56 @@ static void test_open_regular(void **state)
     free(dir);
 }
 
+/* util_create_file: a new file and an existing one (truncated) are written; a symbolic link in
+ * the path's place is refused and its target left as it was; a FIFO without a reader and a
+ * folder are refused without blocking. */
+static void test_create_file(void **state)
+{
+    (void)state;
+    char *dir = tu_tempdir();
+    assert_non_null(dir);
+    char file[512], fifo[512], victim[512], link[512], buf[16] = {0};
+    snprintf(file, sizeof file, "%s/a.iso", dir);
+    snprintf(fifo, sizeof fifo, "%s/f.iso", dir);
+    snprintf(victim, sizeof victim, "%s/victim", dir);
+    snprintf(link, sizeof link, "%s/l.iso", dir);
+    assert_int_equal(tu_write_file(file, "old bytes", 9), 0);
+    assert_int_equal(tu_write_file(victim, "precious", 8), 0);
+    assert_int_equal(symlink(victim, link), 0);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    util_err e;
+    util_err_clear(&e);
+    FILE *f = util_create_file(file, &e);
+    assert_non_null(f);
+    assert_int_equal(fwrite("new", 1, 3, f), 3);
+    assert_int_equal(fclose(f), 0);
+    FILE *r = fopen(file, "rb");
+    assert_non_null(r);
+    assert_int_equal(fread(buf, 1, sizeof buf, r), 3);
+    fclose(r);
+    assert_string_equal(buf, "new");
+    assert_null(util_create_file(link, &e));
+    assert_int_equal(e.code, UTIL_EIO);
+    assert_non_null(strstr(e.msg, "symbolic link"));
+    assert_non_null(strstr(e.msg, link));
+    r = fopen(victim, "rb");
+    assert_non_null(r);
+    memset(buf, 0, sizeof buf);
+    assert_int_equal(fread(buf, 1, sizeof buf, r), 8);
+    fclose(r);
+    assert_string_equal(buf, "precious");
+    assert_null(util_create_file(fifo, &e));
+    assert_non_null(strstr(e.msg, "not a regular file"));
+    assert_null(util_create_file(dir, &e));
+    assert_int_equal(e.code, UTIL_EIO);
+    unlink(file);
+    unlink(fifo);
+    unlink(link);
+    unlink(victim);
+    rmdir(dir);
+    free(dir);
+}
+
 /* util_xml_escape into a string (open_memstream). */
 static char *xml_of(const char *s, unsigned flags)
 {
@@ -268,6 +318,7 @@ int main(void)
         cmocka_unit_test(test_fourcc),
         cmocka_unit_test(test_xml_escape),
         cmocka_unit_test(test_open_regular),
+        cmocka_unit_test(test_create_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
