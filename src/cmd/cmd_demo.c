@@ -250,9 +250,10 @@ static int build(demo *dm, util_err *e)
         if (fixture_game_build(&dm->game[g][0], g, &dm->o, &st, NULL, e) ||
             fixture_release_b(&dm->game[g][1], dm->game[g][0], dm->o.seed, &dm->man, e))
             return -1;
-    printf("built %ld ANCS (%ld characters) and %ld EVNT per release; release B of each game "
-           "differs from A by the edits listed in %s:\n",
-           st.ancs, st.characters, st.evnt, dm->manpath);
+    cli_say(stdout,
+            "built %ld ANCS (%ld characters) and %ld EVNT per release; release B of each game "
+            "differs from A by the edits listed in %s:\n",
+            st.ancs, st.characters, st.evnt, dm->manpath);
     for (int i = 0; i < 4; i++) {
         const struct demo_disc *x = &discs[i];
         fixture_corpus_stats ds;
@@ -261,17 +262,18 @@ static int build(demo *dm, util_err *e)
         if (fixture_game_write_disc(dm->game[x->mp2][x->relb], dm->images[i], x->code, x->revision,
                                     x->title, &ds, e))
             return -1;
-        printf("  %-22s  %-22s  %-12s  release %c  %2ld PAKs  %4.1f MiB\n", dm->images[i], x->title,
-               x->what, x->relb ? 'B' : 'A', ds.paks, (double)ds.bytes / 1048576.0);
+        cli_say(stdout, "  %-22s  %-22s  %-12s  release %c  %2ld PAKs  %4.1f MiB\n", dm->images[i],
+                x->title, x->what, x->relb ? 'B' : 'A', ds.paks, (double)ds.bytes / 1048576.0);
     }
     /* the discs as Dolphin's users keep them: the last one compressed (GCZ), read in place */
     snprintf(dm->gcz, sizeof dm->gcz, "%s/%s.gcz", dm->dir, discs[3].label);
     struct stat gst;
     if (fixture_gcz_write(dm->images[3], dm->gcz, DEMO_GCZ_BLOCK, e) || stat(dm->gcz, &gst))
         return -1;
-    printf("  %-22s  the same disc as a GCZ (Dolphin's compressed disc, %u KiB blocks), %4.1f "
-           "MiB: ingested in place of its ISO\n",
-           dm->gcz, DEMO_GCZ_BLOCK >> 10, (double)gst.st_size / 1048576.0);
+    cli_say(stdout,
+            "  %-22s  the same disc as a GCZ (Dolphin's compressed disc, %u KiB blocks), %4.1f "
+            "MiB: ingested in place of its ISO\n",
+            dm->gcz, DEMO_GCZ_BLOCK >> 10, (double)gst.st_size / 1048576.0);
     fixture_game *all[4] = {dm->game[0][0], dm->game[0][1], dm->game[1][0], dm->game[1][1]};
     size_t names = 0;
     if (fixture_names_write_games(dm->mappath, all, 4, &names, e))
@@ -317,14 +319,16 @@ static int ingest(demo *dm, db *d, db_ingest_stats *is, util_err *e)
     memset(is, 0, sizeof *is);
     if (db_ingest_paths(d, paths, n, &io, is, e))
         return -1;
-    printf("ingested %ld PAKs (%ld skipped as unchanged), %ld resources, %ld ANCS, %ld EVNT, "
-           "%ld characters, %ld errors, %ld warnings in %.2f s into %s\n",
-           is->paks_ingested, is->paks_skipped, is->resources, is->ancs, is->evnt, is->characters,
-           is->errors, is->warnings, is->seconds, dm->dbpath);
+    cli_say(stdout,
+            "ingested %ld PAKs (%ld skipped as unchanged), %ld resources, %ld ANCS, %ld EVNT, "
+            "%ld characters, %ld errors, %ld warnings in %.2f s into %s\n",
+            is->paks_ingested, is->paks_skipped, is->resources, is->ancs, is->evnt, is->characters,
+            is->errors, is->warnings, is->seconds, dm->dbpath);
     if (!releases)
-        printf("(this build's ingest reads no disc images and keeps no releases: it read "
-               "release A's PAKs from %s and %s)\n",
-               p[0], p[1]);
+        cli_say(stdout,
+                "(this build's ingest reads no disc images and keeps no releases: it read "
+                "release A's PAKs from %s and %s)\n",
+                p[0], p[1]);
     return 0;
 }
 

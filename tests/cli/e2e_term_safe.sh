@@ -78,6 +78,9 @@ grep -qF "\\x9b2J\\x9d0;x" "$T/names.err" || { echo "FAIL: key not shown escaped
 # stdout: report's index path and pak extract's summary hold data too
 "$BIN" report --quiet --db "$DB" -o "$T/rep$(printf '\033[2J')" >"$T/rep.out" 2>"$T/rep.err"
 raw_check "report stdout (the folder given)" "$T/rep.out"
+# the demo's lines name the files it writes in the folder given
+"$BIN" demo --quiet --scale 0.01 "$T/demo$(printf '\033[2J')" >"$T/demo.out" 2>"$T/demo.err"
+raw_check "demo stdout (the files it wrote in the folder given)" "$T/demo.out"
 
 # JSON (issue 20 item 9): a valid U+009B and a lone byte 0x9B are told apart, and the bytes come
 # back exactly (python3 reads \\udcXX as the byte XX with errors="surrogateescape")
