@@ -1,5 +1,6 @@
-/* fuzz_ingest.c — one PAK from memory through the whole ingest path (tables, inflate, ANCS
- * and EVNT decode, rows) into an emptied in-memory database, via db_ingest_mem. The game
+/* fuzz_ingest.c — one PAK from memory through the whole ingest path (tables, inflate, ANCS,
+ * EVNT, MLVL and STRG decode, rows, the final pass) into an emptied in-memory database, via
+ * db_ingest_mem (seeds with worlds: mp1_world.pak, mp2_world.pak). The game
  * (auto, MP1, MP2) and --jobs (1 or 2) are chosen from the input size so every input shape
  * meets both decoders and both the single-thread and the worker-thread paths. One input in
  * five is read as a PAK of a disc image (MP1's or MP2's game code, written to $TMPDIR), where

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "fixture.h"
+#include "fixture_corpus.h"
 #include "pak.h"
 
 #define FC_ANCS 0x414E4353u
@@ -91,6 +92,40 @@ static void opaque(pak_builder *b, uint32_t id, size_t len)
     free(buf);
 }
 
+/* The PAK named pak of a tiny fixture game (scale 0.005, seed 1) to dir/to, padded with 0xFF
+ * to a length fuzz_ingest reads with the game detected: its worlds (MLVL, STRG) go through the
+ * ingest's world rows. */
+static void game_pak(const char *dir, int mp2, const char *pak, const char *to)
+{
+    util_err e;
+    util_err_clear(&e);
+    fixture_corpus_opts o = {.seed = 1, .scale = 0.005};
+    fixture_game *g = NULL;
+    check(fixture_game_build(&g, mp2, &o, NULL, NULL, &e), &e, "game");
+    int found = 0;
+    for (int i = 0; i < fixture_game_pak_count(g) && !found; i++) {
+        if (strcmp(fixture_game_pak_name(g, i), pak))
+            continue;
+        uint8_t *bytes = NULL;
+        size_t len = 0;
+        check(fixture_game_pak_bytes(g, i, &bytes, &len, NULL, &e), &e, pak);
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, to);
+        FILE *f = fopen(path, "wb");
+        if (!f || fwrite(bytes, 1, len, f) != len)
+            exit(1);
+        for (; len % 3 != 0 || len % 5 == 4; len++) /* the game detected; not in a disc */
+            fputc(0xFF, f);
+        if (fclose(f) != 0)
+            exit(1);
+        free(bytes);
+        found = 1;
+    }
+    fixture_game_free(g);
+    if (!found)
+        exit(1);
+}
+
 static void finish(pak_builder *b, const char *dir, const char *name)
 {
     util_err e;
@@ -162,6 +197,9 @@ int main(int argc, char **argv)
     for (uint32_t i = 0; i < 30; i++)
         opaque(b, 0x0C000000u + i, i % 7 == 0 ? 16u << 10 : 500 + 10 * i);
     finish(b, dir, "stored_mixed.pak");
+
+    game_pak(dir, 0, "Metroid8", "mp1_world.pak");
+    game_pak(dir, 1, "Metroid2", "mp2_world.pak");
 
     disc_copy(dir, "mp1_zlib.pak", "mp1_zlib_disc.pak", 0, 0);
     disc_copy(dir, "mp2_lzo.pak", "mp2_lzo_disc.pak", 2, 0);
