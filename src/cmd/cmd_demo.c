@@ -26,11 +26,10 @@ static void demo_usage(FILE *f)
           "as GameCube disc images with the retail headers: GM8E01_00.iso and GM8E01_02.iso\n"
           "(Metroid Prime NTSC 0-00 and 0-02), G2ME01_00.iso and G2MP01_00.iso (Echoes NTSC and\n"
           "PAL); the last also as G2MP01_00.gcz, compressed as Dolphin does, which is ingested\n"
-          "in place of its ISO. Release B of each game has a few characters renamed, a particle "
-          "swapped, an\n"
-          "event's sound changed, textures changed and assets added and removed; the builder's\n"
-          "record of each edit is DIR/release-changes.tsv. A Prime World Editor name map for the\n"
-          "corpus goes to DIR/AssetNameMap32.xml.\n\n"
+          "in place of its ISO. Release B of each game has a few characters renamed, a particle\n"
+          "swapped, an event's sound changed, textures changed and assets added and removed; the\n"
+          "builder's record of each edit is DIR/release-changes.tsv. A Prime World Editor name\n"
+          "map for the corpus goes to DIR/AssetNameMap32.xml.\n\n"
           "Then it ingests the images into DIR/corpus.db, imports the names (ancsdb names\n"
           "import), prints answers (the releases, who uses a particle, characters found by part\n"
           "of a name, release-diff and release-diff-fields of each game, a character's deps, the\n"
@@ -288,8 +287,8 @@ static int build(demo *dm, util_err *e)
     return 0;
 }
 
-/* Ingest the four images (the last as its GCZ); a build whose ingest keeps no releases gets release
- * A's PAKs as folders instead. */
+/* Ingest the four images (the last from its GCZ); a build whose ingest keeps no releases gets
+ * release A's PAKs as folders instead. */
 static int ingest(demo *dm, db *d, db_ingest_stats *is, util_err *e)
 {
     char p[2][4096];
