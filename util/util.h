@@ -328,8 +328,8 @@ void util_test_point(const char *name);
  * paths). Well-formed UTF-8 passes through, except C0/C1 controls, DEL, U+2028/U+2029, the
  * bidirectional overrides and isolates and the invisible format characters (U+061C,
  * U+200B-U+200F, U+2060-U+2064, U+FEFF, U+FFF9-U+FFFB); those show as \n \r \t, \xNN (code points
- * below 0x100: C0, DEL, C1) or \uXXXX, and each byte that is not part of well-formed UTF-8 as \xNN
- * too. */
+ * below 0x100: C0, DEL, C1) or \u and four hex digits, and each byte that is not part of
+ * well-formed UTF-8 as \xNN too. */
 
 /* Length (1..4) of the well-formed UTF-8 sequence at s[0..n) (n >= 1) and its code point, or
  * 0 when s[0] does not start one (stray continuation byte, overlong form, surrogate,
