@@ -1,5 +1,5 @@
-/* disc_sha1.h — SHA-1 (FIPS 180-4), internal to disc/: WIA and RVZ headers and purge groups
- * carry SHA-1 hashes of their bytes (docs/formats.md §13.1). Not for security. */
+/* disc_sha1.h — SHA-1 (FIPS 180-4), for disc/ and the fixture builder: WIA and RVZ headers and
+ * purge groups carry SHA-1 hashes of their bytes (docs/formats.md §13.1). Not for security. */
 #ifndef ANCSDB_DISC_SHA1_H
 #define ANCSDB_DISC_SHA1_H
 

@@ -8,8 +8,9 @@
 # the ISO and a container in one database are one release and the second adds nothing;
 # `pak list IMAGE:PAK`, `pak extract`, `ancs dump IMAGE:PAK:ID` equal the plain PAK's;
 # `disc list` equals the FST as parsed here in python; the fixture's disc converts to RVZ
-# and GCZ and back byte-identically, and the fixture builder's own GCZ of it converts back to
-# it, its CISO equals the one written here; damaged GCZ and CISO files give a load_errors row and
+# and GCZ and back byte-identically, and the fixture builder's own GCZ, RVZ and WIA of it
+# convert back to it, its CISO equals the one written here; its RVZ and bzip2 WIA of the ISO
+# convert back to the ISO and ingest as the ISO does; damaged GCZ and CISO files give a load_errors row and
 # exit 1 while the other inputs load. Exits 77 (skipped) without dolphin-tool, python3, the
 # sqlite3 shell or the sample corpus.
 set -u
@@ -105,6 +106,19 @@ if grep -q "not read yet" "$T/wia.err"; then
 fi
 images="gcz32.gcz disc.ciso"
 [ $wia_ok = 1 ] && images="rvz32.rvz rvz128.RVZ rvz2m.rvz wia-lzma2.wia wia-lzma.wia $images"
+# the fixture builder's RVZ and bzip2 WIA (which this dolphin-tool does not write) of the ISO,
+# once dolphin-tool has converted each back to the ISO byte for byte (below)
+if [ $wia_ok = 1 ] && [ -x "$TOOL" ]; then
+    for k in "rvz 65536" "wia-bzip2 2097152"; do
+        set -- $k
+        "$TOOL" wrap "$1" "$ISO" "$T/ours-$1" "$2"
+        check "the fixture builder writes $1 of the ISO" 0 $?
+        conv "$T/ours-$1" "$T/ours-$1.iso" iso 0
+        cmp "$ISO" "$T/ours-$1.iso" >/dev/null
+        check "the fixture builder's $1 of the ISO -> dolphin-tool -> ISO is byte-identical" 0 $?
+        images="$images ours-$1"
+    done
+fi
 for img in $images; do
     "$BIN" ingest --db "$T/$img.db" --quiet "$T/$img" 2>"$T/err"
     check "$img: ingest exit status" 0 $?
@@ -252,6 +266,15 @@ if [ -x "$TOOL" ]; then
     check "the fixture builder's GCZ -> dolphin-tool -> ISO is byte-identical" 0 $?
     "$TOOL" wrap ciso "$ISO" "$T/ours.ciso" 32768 && cmp "$T/ours.ciso" "$T/disc.ciso" >/dev/null
     check "the fixture builder's CISO equals the one written here from the format" 0 $?
+    # its WIA and RVZ in every method and chunk shape it writes
+    for k in "rvz 32768" "rvz 2097152" "rvz-none 65536" "wia 2097152" "wia-lzma2 4194304"; do
+        set -- $k
+        "$TOOL" wrap "$1" "$T/fx/disc.iso" "$T/fx-ours-$1" "$2"
+        check "the fixture builder writes $1 in chunks of $2" 0 $?
+        conv "$T/fx-ours-$1" "$T/fx-ours-$1.iso" iso 0
+        cmp "$T/fx/disc.iso" "$T/fx-ours-$1.iso" >/dev/null
+        check "the fixture builder's $1 ($2) -> dolphin-tool -> ISO is byte-identical" 0 $?
+    done
 fi
 
 # ---- damaged containers: one load_errors row each, exit 1, the other inputs load ------------

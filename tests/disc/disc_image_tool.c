@@ -7,9 +7,10 @@
  *   disc_image_tool extract IMAGE DIR
  *     reads IMAGE with the disc module and writes each file of its FST under DIR (as wit
  *     extract writes files/), then prints the header: game code, label, region, title;
- *   disc_image_tool wrap gcz|ciso IMAGE OUT BLOCK_SIZE
- *     writes IMAGE (read whole) to OUT as the fixture builder's GCZ (every third block stored,
- *     the others compressed) or CISO of that block size, for Dolphin's tool to read back.
+ *   disc_image_tool wrap KIND IMAGE OUT BLOCK_SIZE
+ *     writes IMAGE (read whole) to OUT as the fixture builder's container of that block size,
+ *     for Dolphin's tool to read back. KIND: gcz (every third block stored, the others
+ *     compressed), ciso, rvz (zstd), rvz-none, wia (no compression), wia-bzip2, wia-lzma2.
  * Exit 0 on success, 1 on failure. */
 #include <errno.h>
 #include <stdio.h>
@@ -85,10 +86,25 @@ static int wrap(const char *kind, const char *image, const char *out, const char
     if (in)
         fclose(in);
     uint32_t block = (uint32_t)strtoul(bs, NULL, 0);
+    static const struct {
+        const char *kind;
+        fixture_wia_opts o;
+    } wia[] = {{"rvz", {1, 5, 0}},
+               {"rvz-none", {1, 0, 0}},
+               {"wia", {0, 0, 0}},
+               {"wia-bzip2", {0, 2, 0}},
+               {"wia-lzma2", {0, 4, 0}}};
+    fixture_wia_opts wo = {.method = UINT32_MAX};
+    for (size_t i = 0; i < sizeof wia / sizeof wia[0]; i++)
+        if (!strcmp(kind, wia[i].kind)) {
+            wo = wia[i].o;
+            wo.chunk_size = block;
+        }
     int rc = len == 0               ? util_fail(&err, UTIL_EIO, UINT64_MAX, "cannot read %s", image)
              : !strcmp(kind, "gcz") ? fixture_gcz_build(&ctr, &clen, disc, len, block, 3, &err)
-             : !strcmp(kind, "ciso")
-                 ? fixture_ciso_build(&ctr, &clen, disc, len, block, NULL, &err)
+             : !strcmp(kind, "ciso") ? fixture_ciso_build(&ctr, &clen, disc, len, block, NULL, &err)
+             : wo.method != UINT32_MAX
+                 ? fixture_wia_build(&ctr, &clen, disc, len, &wo, &err)
                  : util_fail(&err, UTIL_EFORMAT, UINT64_MAX, "unknown container %s", kind);
     FILE *o = NULL;
     if (!rc && (!(o = fopen(out, "wb")) || fwrite(ctr, 1, clen, o) != clen))

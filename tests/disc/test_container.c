@@ -1,11 +1,11 @@
-/* test_container.c — GCZ and CISO containers (docs/formats.md §13.3, §13.4) read through
- * disc_container_open: containers written by the fixture builder from the format's
- * description (zlib blocks, block pointers with the stored flag, Adler-32 of the stored bytes;
- * the CISO header and block map) give back every byte of the disc they hold, from several
- * threads at once and through a one-block cache; hostile headers and tables (truncated files,
- * a pointer past the data, a block size of 0 or too large, counts the file cannot hold, a hash
- * that does not match, a corrupt or short zlib stream, a bad map byte) are refused with the
- * container offset named, never a crash nor an allocation the file cannot justify; refused
+/* test_container.c — GCZ and CISO containers (docs/formats.md §13.3, §13.4), and the fixture
+ * builder's WIA and RVZ (§13.1), read through disc_container_open: containers written by the
+ * fixture builder from the format's description (zlib blocks, block pointers with the stored flag,
+ * Adler-32 of the stored bytes; the CISO header and block map) give back every byte of the disc
+ * they hold, from several threads at once and through a one-block cache; hostile headers and tables
+ * (truncated files, a pointer past the data, a block size of 0 or too large, counts the file cannot
+ * hold, a hash that does not match, a corrupt or short zlib stream, a bad map byte) are refused
+ * with the container offset named, never a crash nor an allocation the file cannot justify; refused
  * kinds say what they are. Expected bytes are the disc given to the writers. */
 #include <pthread.h>
 #include <sched.h>
@@ -209,6 +209,72 @@ static void test_ciso(void **state)
         assert_int_equal(b[i], 0);
     util_src_close(src);
     free(c);
+}
+
+/* The fixture builder's WIA and RVZ (docs/formats.md §13.1; tests/cli/e2e_containers.sh has
+ * Dolphin's converter read them back) give back the disc in every method and chunk shape. */
+static void test_wia_rvz(void **state)
+{
+    (void)state;
+    static const struct {
+        fixture_wia_opts o;
+        disc_kind kind;
+        const char *method;
+    } cases[] = {
+        {{1, 5, 0x8000}, DISC_KIND_RVZ, "zstd"},    {{1, 0, 0x10000}, DISC_KIND_RVZ, "none"},
+        {{1, 5, 0x200000}, DISC_KIND_RVZ, "zstd"},  {{0, 0, 0x200000}, DISC_KIND_WIA, "none"},
+        {{0, 2, 0x200000}, DISC_KIND_WIA, "bzip2"}, {{0, 4, 0x400000}, DISC_KIND_WIA, "LZMA2"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint8_t *c = NULL;
+        size_t len = 0;
+        util_err err;
+        util_err_clear(&err);
+        assert_int_equal(fixture_wia_build(&c, &len, g_disc, g_len, &cases[i].o, &err), 0);
+        util_src *file, *src;
+        disc_container_info info;
+        assert_int_equal(open_ctr(c, len, 0, &file, &src, &info, &err), 0);
+        assert_int_equal(info.kind, cases[i].kind);
+        assert_int_equal(info.disc_size, g_len);
+        assert_int_equal(info.block_size, cases[i].o.chunk_size);
+        assert_string_equal(info.compression, cases[i].method);
+        expect_disc_bytes(src);
+        expect_disc(src);
+        util_src_close(src);
+        if (cases[i].o.method == 0) {
+            /* stored as they are: header 1 and 2 (0x124 bytes), each chunk not all zeros
+             * (4-byte aligned), the raw-data table (24 bytes) and the group table */
+            size_t chunk = cases[i].o.chunk_size, want = 0x124, n = 0, zero = 0;
+            for (size_t at = 0; at < g_len; at += chunk, n++) {
+                size_t have = g_len - at < chunk ? g_len - at : chunk, k = 0;
+                while (k < have && g_disc[at + k] == 0)
+                    k++;
+                want += k < have ? (have + 3) & ~(size_t)3 : 0;
+                zero += k == have;
+            }
+            assert_true(zero > 0 || chunk > 0x10000); /* zeros.bin: a chunk left out */
+            want += 24 + ((n * (cases[i].o.rvz ? 12 : 8) + 3) & ~(size_t)3);
+            assert_int_equal(len, want);
+        }
+        free(c);
+    }
+    /* what the formats do not allow is refused, not written */
+    static const fixture_wia_opts bad[] = {
+        {0, 0, 0x300000}, /* WIA: a multiple of 2 MiB */
+        {1, 5, 0x4000},   /* RVZ: from 32 KiB */
+        {1, 5, 0x30000},  /* RVZ below 2 MiB: a power of two */
+        {1, 2, 0x8000},   /* RVZ: no bzip2 */
+        {0, 5, 0x200000}, /* WIA: no zstd */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        uint8_t *c = NULL;
+        size_t len = 0;
+        util_err err;
+        util_err_clear(&err);
+        assert_int_not_equal(fixture_wia_build(&c, &len, g_disc, g_len, &bad[i], &err), 0);
+        assert_null(c);
+        assert_true(err.msg[0] != 0);
+    }
 }
 
 /* ---- threads -------------------------------------------------------------------------- */
@@ -729,6 +795,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gcz),
         cmocka_unit_test(test_ciso),
+        cmocka_unit_test(test_wia_rvz),
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_bcache_lengths),
         cmocka_unit_test(test_gcz_one_decode_per_block),
