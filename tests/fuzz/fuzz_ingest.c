@@ -5,10 +5,10 @@
  * meets both decoders and both the single-thread and the worker-thread paths. One input in
  * five is read as a PAK of a disc image (MP1's or MP2's game code, written to $TMPDIR), where
  * each entry's sizes are read just before its job, followed there by a healthy PAK; the image
- * is a plain ISO, a CISO, or a GCZ of 512-byte blocks in which one block inside the input's
- * PAK is damaged (where a later entry's sizes are read, when its tables parse), so that the
- * PAK fails part-way through; half of those under a tight memory budget, which keeps jobs
- * unclaimed while the workers read ahead.
+ * is a plain ISO, a CISO, or a GCZ of 512-byte blocks or an RVZ of 32 KiB groups in which one
+ * block or group of the input's PAK is damaged (where a later entry's sizes are read, when its
+ * tables parse), so that the PAK fails part-way through; half of those under a tight memory
+ * budget, which keeps jobs unclaimed while the workers read ahead.
  * Invariants: ingest never fails fatally on a healthy database; one paks row per PAK; an
  * 'ok' PAK has one pak_entries row per table entry; each load_errors row names a stage; the
  * log has one line per load_errors row (none for the faults of a PAK rolled back); the
@@ -173,12 +173,20 @@ static uint64_t entry_sizes_at(const uint8_t *data, size_t len, uint64_t h)
     return at;
 }
 
+static uint32_t get_be32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
 /* The disc of files f (the input's PAK, then the healthy one) written to path as a plain
- * image (kind 0), a CISO (1) or a GCZ (2) of CTR_BLOCK-byte blocks with one block that lies
- * wholly inside the input's PAK damaged, when one does: that of entry_sizes_at, else one the
- * input's hash picks. */
+ * image (kind 0), a CISO (1), a GCZ of CTR_BLOCK-byte blocks (2) or an RVZ of RVZ_CHUNK-byte
+ * groups stored as they are (3; its files 32 KiB aligned, so that no group holds bytes of both
+ * PAKs), with one block or group that holds only the input's PAK damaged when one does: that of
+ * entry_sizes_at, else one the input's hash picks. */
 #define CTR_BLOCK    512u
-#define TIGHT_MEMORY (96u << 10) /* the healthy PAK's entries fit */
+#define RVZ_CHUNK    (32u << 10)
+#define TIGHT_MEMORY (96u << 10)  /* the healthy PAK's entries fit */
+#define TIGHT_RVZ    (128u << 10) /* an RVZ group takes at most a quarter of the budget */
 static int write_image(const char *path, unsigned kind, const fixture_disc_opts *opts,
                        const fixture_disc_file f[2], util_err *err)
 {
@@ -189,26 +197,41 @@ static int write_image(const char *path, unsigned kind, const fixture_disc_opts 
     int rc = fixture_disc_build(&img, &len, opts, f, 2, err);
     if (!rc && kind == 1)
         rc = fixture_ciso_build(&ctr, &clen, img, len, CTR_BLOCK, NULL, err);
-    if (!rc && kind == 2) {
-        rc = fixture_gcz_build(&ctr, &clen, img, len, CTR_BLOCK, 0, err);
+    if (!rc && kind >= 2) {
+        fixture_wia_opts wo = {.rvz = 1, .method = 0, .chunk_size = RVZ_CHUNK};
+        size_t unit = kind == 2 ? CTR_BLOCK : RVZ_CHUNK, align = kind == 2 ? 32 : RVZ_CHUNK;
+        rc = kind == 2 ? fixture_gcz_build(&ctr, &clen, img, len, CTR_BLOCK, 0, err)
+                       : fixture_wia_build(&ctr, &clen, img, len, &wo, err);
         /* a minimal image ends with the last file, zz.pak; the input's PAK just before it,
-         * 32-byte aligned */
-        size_t pak_at = len - f[1].len - ((f[0].len + 31) & ~(size_t)31);
-        size_t first = (pak_at + CTR_BLOCK - 1) / CTR_BLOCK, end = (pak_at + f[0].len) / CTR_BLOCK;
+         * aligned; an RVZ group may end in the padding after it */
+        size_t pak_at = len - f[1].len - ((f[0].len + align - 1) & ~(align - 1));
+        size_t first = (pak_at + unit - 1) / unit;
+        size_t end = (pak_at + f[0].len + (kind == 2 ? 0 : unit - 1)) / unit;
         if (!rc && end > first) {
             uint64_t h = XXH3_64bits(f[0].data, f[0].len);
             size_t k = first + h % (end - first);
             /* rather the block where an entry's sizes are read (its first 8 bytes when
              * compressed, its last 32 when stored), so that a read fails part-way through */
             uint64_t at_sizes = entry_sizes_at(f[0].data, f[0].len, h);
-            if (at_sizes != UINT64_MAX && (pak_at + at_sizes) / CTR_BLOCK >= first &&
-                (pak_at + at_sizes) / CTR_BLOCK < end)
-                k = (pak_at + at_sizes) / CTR_BLOCK;
-            size_t nblocks = (len + CTR_BLOCK - 1) / CTR_BLOCK;
-            uint64_t at = 0;
-            for (int i = 0; i < 8; i++) /* the block's start in the data: its pointer */
-                at |= (uint64_t)ctr[32 + k * 8 + (size_t)i] << (8 * i);
-            ctr[32 + nblocks * 12 + (at & ~(1ull << 63))] ^= 0x5A; /* its Adler-32 fails */
+            if (at_sizes != UINT64_MAX && (pak_at + at_sizes) / unit >= first &&
+                (pak_at + at_sizes) / unit < end)
+                k = (pak_at + at_sizes) / unit;
+            if (kind == 2) {
+                size_t nblocks = (len + CTR_BLOCK - 1) / CTR_BLOCK;
+                uint64_t at = 0;
+                for (int i = 0; i < 8; i++) /* the block's start in the data: its pointer */
+                    at |= (uint64_t)ctr[32 + k * 8 + (size_t)i] << (8 * i);
+                ctr[32 + nblocks * 12 + (at & ~(1ull << 63))] ^= 0x5A; /* its Adler-32 fails */
+            } else {
+                /* the group table, stored as it is (header 2 at 0x48 gives its offset): the
+                 * group's stored size 4 bytes short of the chunk it must hold */
+                uint64_t table =
+                    (uint64_t)get_be32(ctr + 0x48 + 0xC8) << 32 | get_be32(ctr + 0x48 + 0xCC);
+                uint8_t *e = ctr + table + k * 12 + 4;
+                uint32_t size = get_be32(e);
+                for (int i = 0; size >= 4 && i < 4; i++) /* (0: a group of zeros, left) */
+                    e[i] = (uint8_t)((size - 4) >> (24 - 8 * i));
+            }
         }
     }
     free(img);
@@ -245,17 +268,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fixture_disc_opts opts;
         fixture_disc_opts_init(&opts, size / 5 % 2 ? "G2ME01" : "GM8E01", 0, "fuzz");
         opts.minimal = 1;
+        /* the damaged kinds: a GCZ, or an RVZ one time in two */
+        unsigned kind = size / 10 % 3 == 2 && size / 480 % 2 ? 3 : size / 10 % 3;
+        if (kind == 3)
+            opts.align = RVZ_CHUNK;
         size_t after_len;
         const uint8_t *after = after_pak(&after_len);
         fixture_disc_file f[2] = {{.path = "fuzz.pak", .data = data, .len = size},
                                   {.path = "zz.pak", .data = after, .len = after_len}};
         const char *paths[1] = {image};
         o.game = PAK_GAME_UNKNOWN;
-        /* half the damaged GCZs under a tight memory budget: jobs wait for room, unclaimed,
-         * while the workers read the next entries' sizes (and small ones whole) ahead */
-        if (size / 10 % 3 == 2 && size / 60 % 2)
-            o.memory = TIGHT_MEMORY;
-        if (write_image(image, size / 10 % 3, &opts, f, &err) != 0 ||
+        /* half the damaged containers under a tight memory budget: jobs wait for room,
+         * unclaimed, while the workers read the next entries' sizes (and small ones whole) */
+        if (kind >= 2 && size / 60 % 2)
+            o.memory = kind == 2 ? TIGHT_MEMORY : TIGHT_RVZ;
+        if (write_image(image, kind, &opts, f, &err) != 0 ||
             db_ingest_paths(d, paths, 1, &o, &st, &err) != 0)
             abort();
     } else if (db_ingest_mem(d, "fuzz.pak", data, size, &o, &st, &err) != 0) {

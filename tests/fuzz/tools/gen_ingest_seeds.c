@@ -1,12 +1,13 @@
 /* gen_ingest_seeds.c — writes the seed PAKs of tests/fuzz/corpus/ingest/ with the fixture
  * builder and pak_builder (run once by hand; not part of the build):
- *   cc -std=c11 -Iutil -Ipak -Iancs -Iworld -Ifixture tests/fuzz/tools/gen_ingest_seeds.c \
- *      build/release/libfixture.a build/release/libpak.a build/release/libworld.a \
- *      build/release/libancs.a build/release/libutil.a -lz -llzo2 -ldeflate -o /tmp/gen \
- *      && /tmp/gen tests/fuzz/corpus/ingest
+ *   cc -std=c11 -D_POSIX_C_SOURCE=200809L -Iutil -Ipak -Iancs -Iworld -Idisc -Ifixture \
+ *      tests/fuzz/tools/gen_ingest_seeds.c build/release/libfixture.a build/release/libpak.a \
+ *      build/release/libworld.a build/release/libancs.a build/release/libdisc.a \
+ *      build/release/libutil.a -lz -llzo2 -ldeflate -lzstd -llzma -lbz2 -lpthread -lm \
+ *      -o /tmp/gen && /tmp/gen tests/fuzz/corpus/ingest
  * (mp2_lzo.pak, and so mp2_lzo_disc.pak, come out different from the committed ones: the
- * fixture builder has changed since they were made; either serves as a seed. The build line
- * needs libdisc.a and -lzstd -llzma -lbz2 since the fixture builder writes containers.) */
+ * fixture builder has changed since they were made; either serves as a seed. mp2_lzo_disc.pak
+ * grows to stay a GCZ.) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,8 +138,9 @@ static void finish(pak_builder *b, const char *dir, const char *name)
 }
 
 /* A copy of dir/from with 0xFF bytes after it (a PAK ignores what follows its data), as many
- * as make its size 4 modulo 5, fuzz_ingest's PAK of a disc image, and size / 10 % 3 kind: the
- * image plain (0), a CISO (1) or a GCZ with a damaged block (2); tight > 0: also two workers
+ * as make its size 4 modulo 5, fuzz_ingest's PAK of a disc image, and its kind: the image plain
+ * (0: size / 10 % 3 is 0), a CISO (1: 1), a GCZ with a damaged block (2: 2, and size / 480 even)
+ * or an RVZ with a damaged group (3: 2, and size / 480 odd); tight > 0: also two workers
  * and the tight memory budget, with 120 bytes more for each step past 1 (the input's hash, so
  * the damaged block, changes). */
 static void disc_copy(const char *dir, const char *from, const char *to, long kind, int tight)
@@ -155,7 +157,9 @@ static void disc_copy(const char *dir, const char *from, const char *to, long ki
     int c;
     while ((c = fgetc(in)) != EOF && fputc(c, out) != EOF)
         n++;
-    for (; n % 5 != 4 || n / 10 % 3 != kind || (tight && (n / 3 % 2 != 1 || n / 60 % 2 != 1)); n++)
+    for (; n % 5 != 4 || n / 10 % 3 != (kind < 2 ? kind : 2) ||
+           (kind >= 2 && n / 480 % 2 != kind - 2) || (tight && (n / 3 % 2 != 1 || n / 60 % 2 != 1));
+         n++)
         fputc(0xFF, out);
     for (long k = 1; k < tight; k++) /* the same shape, other bytes: another block damaged */
         for (int i = 0; i < 120; i++)
@@ -208,5 +212,10 @@ int main(int argc, char **argv)
     /* of the first four lengths, the third damages the block of entry 28's sizes while two
      * small entries after it were read ahead unclaimed: the drain's fault of 588cc51 */
     disc_copy(dir, "stored_mixed.pak", "stored_mixed_gcz.pak", 2, 3);
+    /* the same in an RVZ, a group of the input's PAK 4 bytes short: in the first, a group of
+     * the 64 KiB its tables are read from (the open fails); in the second (its second length),
+     * the group at PAK offset 0x12E00, where a later entry's sizes are read (part-way) */
+    disc_copy(dir, "mp1_stored_dup.pak", "mp1_stored_dup_rvz.pak", 3, 0);
+    disc_copy(dir, "stored_mixed.pak", "stored_mixed_rvz.pak", 3, 2);
     return 0;
 }
