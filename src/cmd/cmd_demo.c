@@ -25,8 +25,9 @@ static void demo_usage(FILE *f)
           "22,000 assets and 271 ANCS, MP2 21,000 and 484), in two releases of each game written\n"
           "as GameCube disc images with the retail headers: GM8E01_00.iso and GM8E01_02.iso\n"
           "(Metroid Prime NTSC 0-00 and 0-02), G2ME01_00.iso and G2MP01_00.iso (Echoes NTSC and\n"
-          "PAL); the last also as G2MP01_00.gcz, compressed as Dolphin does, which is ingested\n"
-          "in place of its ISO. Release B of each game has a few characters renamed, a particle\n"
+          "PAL); the second also as GM8E01_02.rvz and the last as G2MP01_00.gcz, compressed as\n"
+          "Dolphin does (RVZ: zstd, 128 KiB groups), which are ingested in place of their ISOs.\n"
+          "Release B of each game has a few characters renamed, a particle\n"
           "swapped, an event's sound changed, textures changed and assets added and removed; the\n"
           "builder's record of each edit is DIR/release-changes.tsv. A Prime World Editor name\n"
           "map for the corpus goes to DIR/AssetNameMap32.xml.\n\n"
@@ -225,8 +226,8 @@ typedef struct demo {
     fixture_manifest man;
     char dbpath[4096], mappath[4096], manpath[4096];
     char images[4][4096];
-    char gcz[4096]; /* the last image as a GCZ, ingested in its place */
-    int releases;   /* the build keeps releases (table `releases`): the images are ingested */
+    char ctr[4][4096]; /* an image as Dolphin keeps it, ingested in its place ("": the ISO) */
+    int releases;      /* the build keeps releases (table `releases`): the images are ingested */
 } demo;
 
 static void demo_free(demo *dm)
@@ -238,9 +239,10 @@ static void demo_free(demo *dm)
 }
 
 #define DEMO_GCZ_BLOCK (32u << 10)
+#define DEMO_RVZ_CHUNK (128u << 10) /* Dolphin's default for RVZ */
 
-/* Build both releases of both games, write them as disc images (the last also as a GCZ), the
- * name map and the fixture's record of what release B changed. */
+/* Build both releases of both games, write them as disc images (the second also as an RVZ,
+ * the last as a GCZ), the name map and the fixture's record of what release B changed. */
 static int build(demo *dm, util_err *e)
 {
     fixture_corpus_stats st;
@@ -264,15 +266,25 @@ static int build(demo *dm, util_err *e)
         cli_say(stdout, "  %-22s  %-22s  %-12s  release %c  %2ld PAKs  %4.1f MiB\n", dm->images[i],
                 x->title, x->what, x->relb ? 'B' : 'A', ds.paks, (double)ds.bytes / 1048576.0);
     }
-    /* the discs as Dolphin's users keep them: the last one compressed (GCZ), read in place */
-    snprintf(dm->gcz, sizeof dm->gcz, "%s/%s.gcz", dm->dir, discs[3].label);
-    struct stat gst;
-    if (fixture_gcz_write(dm->images[3], dm->gcz, DEMO_GCZ_BLOCK, e) || stat(dm->gcz, &gst))
-        return -1;
-    cli_say(stdout,
-            "  %-22s  the same disc as a GCZ (Dolphin's compressed disc, %u KiB blocks), %4.1f "
-            "MiB: ingested in place of its ISO\n",
-            dm->gcz, DEMO_GCZ_BLOCK >> 10, (double)gst.st_size / 1048576.0);
+    /* the discs as Dolphin's users keep them, read in place: the second as an RVZ (zstd), the
+     * last as a GCZ */
+    static const fixture_wia_opts rvz = {.rvz = 1, .method = 5, .chunk_size = DEMO_RVZ_CHUNK};
+    static const struct {
+        int disc;
+        const char *ext, *what;
+    } kept[] = {{1, "rvz", "an RVZ (Dolphin's default: zstd, 128 KiB groups)"},
+                {3, "gcz", "a GCZ (Dolphin's older format: zlib, 32 KiB blocks)"}};
+    for (size_t k = 0; k < sizeof kept / sizeof kept[0]; k++) {
+        int i = kept[k].disc;
+        snprintf(dm->ctr[i], sizeof dm->ctr[i], "%s/%s.%s", dm->dir, discs[i].label, kept[k].ext);
+        struct stat cst;
+        if ((i == 1 ? fixture_wia_write(dm->images[i], dm->ctr[i], &rvz, e)
+                    : fixture_gcz_write(dm->images[i], dm->ctr[i], DEMO_GCZ_BLOCK, e)) ||
+            stat(dm->ctr[i], &cst))
+            return -1;
+        cli_say(stdout, "  %-22s  the same disc as %s, %4.1f MiB: ingested in place of its ISO\n",
+                dm->ctr[i], kept[k].what, (double)cst.st_size / 1048576.0);
+    }
     fixture_game *all[4] = {dm->game[0][0], dm->game[0][1], dm->game[1][0], dm->game[1][1]};
     size_t names = 0;
     if (fixture_names_write_games(dm->mappath, all, 4, &names, e))
@@ -287,8 +299,8 @@ static int build(demo *dm, util_err *e)
     return 0;
 }
 
-/* Ingest the four images (the last from its GCZ); a build whose ingest keeps no releases gets
- * release A's PAKs as folders instead. */
+/* Ingest the four images (the second from its RVZ, the last from its GCZ); a build whose ingest
+ * keeps no releases gets release A's PAKs as folders instead. */
 static int ingest(demo *dm, db *d, db_ingest_stats *is, util_err *e)
 {
     char p[2][4096];
@@ -298,7 +310,7 @@ static int ingest(demo *dm, db *d, db_ingest_stats *is, util_err *e)
         scalar(d, "SELECT count(*) FROM sqlite_master WHERE name = 'releases'", 0, NULL, 0) > 0;
     if (releases) {
         for (int i = 0; i < 4; i++)
-            paths[n++] = i == 3 ? dm->gcz : dm->images[i];
+            paths[n++] = dm->ctr[i][0] ? dm->ctr[i] : dm->images[i];
     } else {
         for (int g = 0; g < 2; g++) {
             snprintf(p[g], sizeof p[g], "%s/%s", dm->dir, g ? "mp2" : "mp1");

@@ -3,8 +3,8 @@
 # prints answers. Expected values come from the fixture's own record of what release B
 # changed (DIR/release-changes.tsv, written by the corpus builder, not by the code under
 # test; tests/fixture/test_release_b checks that record against the bytes) and from the name
-# map read with python3's XML parser; the GCZ the demo ingests instead of one ISO is that ISO
-# to Dolphin's own converter (dolphin-tool, when installed).
+# map read with python3's XML parser; the RVZ and the GCZ the demo ingests instead of two ISOs
+# are those ISOs to Dolphin's own converter (dolphin-tool, when installed).
 # Usage: e2e_demo.sh ANCSDB [SHARED_DIR]
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -81,31 +81,37 @@ for spec in "GM8E01_00 GM8E01 0 17 Metroid Prime" "GM8E01_02 GM8E01 2 17 Metroid
     fi
 done
 
-# ---- the PAL disc as a GCZ, ingested in place of its ISO -------------------------------
-gcz="$work/demo/G2MP01_00.gcz"
-[ -f "$gcz" ] || die "no $gcz"
-grep -qF "$gcz" "$out" || die "the demo does not say it wrote $gcz"
-[ "$(od -An -tx1 -N4 "$gcz" | tr -d ' ')" = "01c00bb1" ] || die "$gcz: GCZ magic"
-[ "$(q "SELECT count(*) FROM paks WHERE path LIKE '%/G2MP01_00.gcz:%' AND status = 'ok'")" -eq 13 ] \
-    || die "the 13 PAKs of G2MP01_00 must be read from the GCZ"
-[ "$(q "SELECT count(*) FROM paks WHERE path LIKE '%/G2MP01_00.iso:%'")" -eq 0 ] \
-    || die "the ISO of G2MP01_00 must not be ingested beside its GCZ"
+# ---- discs as Dolphin keeps them, each ingested in place of its ISO: 0-02 as an RVZ, the PAL
+# disc as a GCZ ---------------------------------------------------------------------------
 DT=${DOLPHIN_TOOL:-/usr/games/dolphin-tool}
-if [ -x "$DT" ]; then # Dolphin's own reader gives back the ISO
-    "$DT" convert -u "$work/dolphin-user" -i "$gcz" -o "$work/back.iso" -f iso >"$work/dt.log" 2>&1 \
-        || die "dolphin-tool cannot convert $gcz: $(tail -3 "$work/dt.log")"
-    cmp -s "$work/back.iso" "$work/demo/G2MP01_00.iso" || die "$gcz is not G2MP01_00.iso to dolphin-tool"
-else
-    echo "e2e_demo: dolphin-tool not installed, skipping the GCZ's independent check"
-fi
+for c in "GM8E01_02 rvz 17 52565a01" "G2MP01_00 gcz 13 01c00bb1"; do
+    set -- $c
+    ctr="$work/demo/$1.$2"
+    [ -f "$ctr" ] || die "no $ctr"
+    grep -qF "$ctr" "$out" || die "the demo does not say it wrote $ctr"
+    [ "$(od -An -tx1 -N4 "$ctr" | tr -d ' ')" = "$4" ] || die "$ctr: $2 magic"
+    [ "$(q "SELECT count(*) FROM paks WHERE path LIKE '%/$1.$2:%' AND status = 'ok'")" -eq "$3" ] \
+        || die "the $3 PAKs of $1 must be read from the $2"
+    [ "$(q "SELECT count(*) FROM paks WHERE path LIKE '%/$1.iso:%'")" -eq 0 ] \
+        || die "the ISO of $1 must not be ingested beside its $2"
+    if [ -x "$DT" ]; then # Dolphin's own reader gives back the ISO
+        "$DT" convert -u "$work/dolphin-user" -i "$ctr" -o "$work/back.iso" -f iso \
+            >"$work/dt.log" 2>&1 || die "dolphin-tool cannot convert $ctr: $(tail -3 "$work/dt.log")"
+        cmp -s "$work/back.iso" "$work/demo/$1.iso" || die "$ctr is not $1.iso to dolphin-tool"
+        rm -f "$work/back.iso"
+    else
+        echo "e2e_demo: dolphin-tool not installed, skipping the $2's independent check"
+    fi
+done
 
 # ---- nothing written through a symbolic link, no wait on a FIFO in a file's place --------
-mkdir -p "$work/h/link" "$work/h/fifo" "$work/h/dir" "$work/h/elsewhere"
+mkdir -p "$work/h/link" "$work/h/link2" "$work/h/fifo" "$work/h/dir" "$work/h/elsewhere"
 echo precious >"$work/h/victim"
 ln -s "$work/h/victim" "$work/h/link/G2MP01_00.gcz"
+ln -s "$work/h/victim" "$work/h/link2/GM8E01_02.rvz"
 mkfifo "$work/h/fifo/GM8E01_02.iso"
 ln -s "$work/h/elsewhere" "$work/h/dir/mp2"
-for c in "link:symbolic link" "fifo:not a regular file" "dir:not a folder"; do
+for c in "link:symbolic link" "link2:symbolic link" "fifo:not a regular file" "dir:not a folder"; do
     d=${c%%:*}; want=${c#*:}
     args=(--quiet --scale 0.01)
     [ "$d" = dir ] && args+=(--build-only)
