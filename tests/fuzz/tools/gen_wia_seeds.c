@@ -1,13 +1,18 @@
 /* gen_wia_seeds.c — writes a small GameCube image (two files, junk in its gaps) with the
- * fixture's disc writer; Dolphin's converter then makes the seeds of tests/fuzz/corpus/wia/.
+ * fixture's disc writer; Dolphin's converter then makes the seeds of tests/fuzz/corpus/wia/,
+ * and the fixture builder the bzip2 WIA, which Debian's converter does not write.
  * Run once by hand; not part of the build:
- *   cc -std=c11 -D_POSIX_C_SOURCE=200809L -Iutil -Ifixture -Iancs -Idisc \
- *      tests/fuzz/tools/gen_wia_seeds.c fixture/fixture_disc.c disc/disc_junk.c \
- *      util/util.c util/util_src.c -o /tmp/gen && /tmp/gen /tmp/small.iso
+ *   cc -std=c11 -D_POSIX_C_SOURCE=200809L -Iutil -Ifixture -Iancs -Iworld -Ipak -Idisc \
+ *      tests/fuzz/tools/gen_wia_seeds.c build/release/libfixture.a build/release/libpak.a \
+ *      build/release/libworld.a build/release/libancs.a build/release/libdisc.a \
+ *      build/release/libutil.a -lz -llzo2 -ldeflate -lzstd -llzma -lbz2 -lpthread -lm \
+ *      -o /tmp/gen && /tmp/gen /tmp/small.iso
  *   for a in "rvz -b 32768 -c zstd -l 5" "rvz -b 32768 -c none" "wia -b 2097152 -c lzma2 -l 1" \
  *            "wia -b 2097152 -c lzma -l 1" "wia -b 2097152 -c none"; do
  *       set -- $a; HOME=/tmp /usr/games/dolphin-tool convert -u /tmp/dt -i /tmp/small.iso \
  *           -o "tests/fuzz/corpus/wia/$1_$3_$5" -f "$@"; done
+ *   build/debug/tests/disc_image_tool wrap wia-bzip2 /tmp/small.iso \
+ *       tests/fuzz/corpus/wia/wia_2097152_bzip2 2097152
  */
 #include <stdio.h>
 #include <string.h>
