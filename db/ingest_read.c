@@ -61,18 +61,21 @@ size_t ing_cache_bytes(const ing *g)
 }
 
 /* Where the kernel may read an item's bytes ahead: its file, and its range in it (len 0:
- * the whole file). 0 when there is none: the bytes are in memory, or a container's offsets
- * are the disc's, not the file's. */
+ * the whole file); for a PAK in a container, the part of the container file that stores the
+ * PAK's bytes. 0 when there is none: the bytes are in memory, or the container stores them
+ * as nothing. */
 static int ahead_plan(const ing *g, const iw_item *it, ing_ahead_item *out)
 {
     if (g->mem_data)
         return 0;
     const iw_release *r = &g->L.rels[it->rel];
-    if (!it->file && r->image && r->image->container.kind != DISC_KIND_GCM)
+    uint64_t off = it->off, len = it->len;
+    if (!it->file && r->image && r->image->container.kind != DISC_KIND_GCM &&
+        (disc_container_span(r->image->src, it->off, it->len, &off, &len) != 0 || len == 0))
         return 0;
     out->file = it->file ? it->file : r->source;
-    out->off = it->file ? 0 : (off_t)it->off;
-    out->len = it->file ? 0 : (off_t)it->len;
+    out->off = it->file ? 0 : (off_t)off;
+    out->len = it->file ? 0 : (off_t)len;
     out->open = it->file && !r->has_disc && !g->o->rehash; /* ing_do_pak's lazy is 0 */
     return out->file != NULL;
 }

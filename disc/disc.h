@@ -231,6 +231,12 @@ const char *disc_kind_refusal(disc_kind k);
  * util_err offset is the disc offset. info may be NULL. */
 int disc_container_open(util_src **out, util_src *file, size_t cache_bytes,
                         disc_container_info *info, util_err *err);
+/* Where the container behind src (a source disc_container_open made) stores the disc's bytes
+ * [off, off + len): the file range from the first stored unit they touch to the end of the
+ * last, in *file_off and *file_len (0 when they are all stored as nothing), for a reader that
+ * has the file's pages read ahead. 0; -1 when src is not a container's. */
+int disc_container_span(const util_src *src, uint64_t off, uint64_t len, uint64_t *file_off,
+                        uint64_t *file_len);
 
 /* ---- junk (docs/formats.md §13.2) ----------------------------------------------------
  * The bytes Nintendo's mastering filled a GameCube disc's gaps with: a lagged Fibonacci

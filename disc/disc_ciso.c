@@ -72,6 +72,24 @@ done:
     return rc;
 }
 
+void disc_ciso_span(void *ctx, uint64_t off, uint64_t len, uint64_t *lo, uint64_t *hi)
+{
+    const ciso *c = ctx;
+    uint64_t first = off / c->block_size, last = (off + len - 1) / c->block_size;
+    if (last >= CISO_MAP)
+        last = CISO_MAP - 1;
+    *lo = *hi = 0;
+    /* stored blocks follow the header in disc order */
+    while (first <= last && c->index[first] == UINT32_MAX)
+        first++;
+    while (last > first && c->index[last] == UINT32_MAX)
+        last--;
+    if (first > last)
+        return;
+    *lo = CISO_HEADER + (uint64_t)c->index[first] * c->block_size;
+    *hi = CISO_HEADER + ((uint64_t)c->index[last] + 1) * c->block_size;
+}
+
 int disc_ciso_read(void *ctx, void *dst, uint64_t off, size_t len, util_err *err)
 {
     ciso *c = ctx;

@@ -13,6 +13,7 @@ typedef struct ctr {
     util_src *file; /* owned */
     void *impl;     /* the reader's state */
     int (*read)(void *impl, void *dst, uint64_t off, size_t len, util_err *err);
+    void (*span)(void *impl, uint64_t off, uint64_t len, uint64_t *lo, uint64_t *hi);
     void (*close)(void *impl);
 } ctr;
 
@@ -40,9 +41,28 @@ static int wia_read(void *impl, void *dst, uint64_t off, size_t len, util_err *e
     return rc;
 }
 
+static void wia_span(void *impl, uint64_t off, uint64_t len, uint64_t *lo, uint64_t *hi)
+{
+    disc_wia_span(impl, off, len, lo, hi);
+}
+
 static void wia_close(void *impl)
 {
     disc_wia_close(impl);
+}
+
+int disc_container_span(const util_src *src, uint64_t off, uint64_t len, uint64_t *file_off,
+                        uint64_t *file_len)
+{
+    ctr *c = util_src_custom_ctx(src, ctr_read);
+    if (!c)
+        return -1;
+    uint64_t size = util_src_size(src), lo = 0, hi = 0;
+    if (off < size && len > 0)
+        c->span(c->impl, off, len < size - off ? len : size - off, &lo, &hi);
+    *file_off = lo;
+    *file_len = hi - lo;
+    return 0;
 }
 
 int disc_container_open(util_src **out, util_src *file, size_t cache_bytes,
@@ -81,10 +101,12 @@ int disc_container_open(util_src **out, util_src *file, size_t cache_bytes,
     if (k == DISC_KIND_GCZ) {
         rc = disc_gcz_open(&c->impl, file, cache_bytes, info, err);
         c->read = disc_gcz_read;
+        c->span = disc_gcz_span;
         c->close = disc_gcz_close;
     } else if (k == DISC_KIND_CISO) {
         rc = disc_ciso_open(&c->impl, file, info, err);
         c->read = disc_ciso_read;
+        c->span = disc_ciso_span;
         c->close = disc_ciso_close;
     } else {
         disc_wia *w = NULL;
@@ -106,6 +128,7 @@ int disc_container_open(util_src **out, util_src *file, size_t cache_bytes,
             }
         }
         c->read = wia_read;
+        c->span = wia_span;
         c->close = wia_close;
     }
     if (rc == 0)

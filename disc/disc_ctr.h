@@ -86,12 +86,16 @@ unsigned disc_bcache_waiters(disc_bcache *c);
 int disc_gcz_open(void **ctx, util_src *file, size_t cache_bytes, disc_container_info *info,
                   util_err *err);
 int disc_gcz_read(void *ctx, void *dst, uint64_t off, size_t len, util_err *err);
+/* The container file range [*lo, *hi) holding the stored units of disc bytes [off, off + len)
+ * (len > 0, within the disc); *lo = *hi when none is stored (disc_container_span). */
+void disc_gcz_span(void *ctx, uint64_t off, uint64_t len, uint64_t *lo, uint64_t *hi);
 void disc_gcz_close(void *ctx);
 /* The reader's block cache (borrowed: valid until disc_gcz_close): for tests. */
 disc_bcache *disc_gcz_cache(void *ctx);
 
 int disc_ciso_open(void **ctx, util_src *file, disc_container_info *info, util_err *err);
 int disc_ciso_read(void *ctx, void *dst, uint64_t off, size_t len, util_err *err);
+void disc_ciso_span(void *ctx, uint64_t off, uint64_t len, uint64_t *lo, uint64_t *hi);
 void disc_ciso_close(void *ctx);
 
 #endif

@@ -242,6 +242,17 @@ static int gcz_ahead(void *ctx, uint64_t b, uint8_t **out, size_t *len)
     return 0;
 }
 
+void disc_gcz_span(void *ctx, uint64_t off, uint64_t len, uint64_t *lo, uint64_t *hi)
+{
+    const gcz *g = ctx;
+    uint64_t first = off / g->block_size, last = (off + len - 1) / g->block_size;
+    if (last >= g->nblocks)
+        last = g->nblocks - 1;
+    /* the blocks are stored in order (checked at open): ptr[] never decreases */
+    *lo = g->data_off + g->ptr[first];
+    *hi = g->data_off + g->ptr[last + 1];
+}
+
 int disc_gcz_read(void *ctx, void *dst, uint64_t off, size_t len, util_err *err)
 {
     gcz *g = ctx;

@@ -765,6 +765,29 @@ static int read_group(disc_wia *w, const wia_at *a, size_t in_group, uint8_t *ds
     return rc;
 }
 
+void disc_wia_span(const disc_wia *w, uint64_t off, uint64_t len, uint64_t *lo, uint64_t *hi)
+{
+    *lo = UINT64_MAX;
+    *hi = 0;
+    uint64_t end = off + len, chunk = w->info.chunk_size;
+    for (uint32_t ai = 0; ai < w->n_raws; ai++) { /* the groups may lie anywhere in the file */
+        const wia_raw *r = &w->raws[ai];
+        if (r->end <= off || r->start >= end)
+            continue;
+        uint64_t from = (off > r->base ? off - r->base : 0) / chunk;
+        uint64_t stop = end < r->end ? end : r->end, to = (stop - r->base + chunk - 1) / chunk;
+        for (uint64_t i = from; i < to && i < r->n_groups; i++) {
+            const wia_group *g = &w->groups[r->group + i];
+            if (g->size == 0)
+                continue;
+            *lo = g->file_off < *lo ? g->file_off : *lo;
+            *hi = g->file_off + g->size > *hi ? g->file_off + g->size : *hi;
+        }
+    }
+    if (*lo > *hi)
+        *lo = *hi = 0;
+}
+
 int disc_wia_read(disc_wia *w, void *dst, uint64_t off, size_t len, util_err *err)
 {
     uint8_t *p = dst;

@@ -35,6 +35,9 @@ int disc_wia_open(disc_wia **out, util_src *file, size_t cache_bytes, util_err *
  * offset too; a read past iso_size is UTIL_EIO. */
 int disc_wia_read(disc_wia *w, void *dst, uint64_t off, size_t len, util_err *err);
 const disc_wia_info *disc_wia_get_info(const disc_wia *w);
+/* The file range [*lo, *hi) holding the stored groups of disc bytes [off, off + len) (within
+ * the disc); *lo = *hi when none is stored. */
+void disc_wia_span(const disc_wia *w, uint64_t off, uint64_t len, uint64_t *lo, uint64_t *hi);
 /* Groups decoded so far (not served from the cache): what tests count. */
 uint64_t disc_wia_decodes(disc_wia *w);
 /* Groups decoded by every WIA/RVZ reader of the process so far (tests: what a whole ingest

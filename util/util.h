@@ -259,6 +259,9 @@ typedef void (*util_src_close_fn)(void *ctx);
 int util_src_open_custom(util_src **out, uint64_t size, util_src_read_fn read, void *ctx,
                          util_src_close_fn close, util_err *e);
 void util_src_close(util_src *s);
+/* The ctx of s when it is a source util_src_open_custom made with this read function, else
+ * NULL (how a module finds its own state behind a source it made). */
+void *util_src_custom_ctx(const util_src *s, util_src_read_fn read);
 /* Size in bytes (the file's size when it was opened). */
 uint64_t util_src_size(const util_src *s);
 /* Offset of this source's byte 0 in the outermost source (0 unless a range). */

@@ -107,6 +107,11 @@ uint64_t util_src_size(const util_src *s)
     return s->size;
 }
 
+void *util_src_custom_ctx(const util_src *s, util_src_read_fn read)
+{
+    return s && s->kind == SRC_CUSTOM && s->read == read ? s->ctx : NULL;
+}
+
 uint64_t util_src_base(const util_src *s)
 {
     return s->kind == SRC_RANGE ? s->off + util_src_base(s->parent) : 0;

@@ -740,6 +740,112 @@ static void test_ciso_hostile(void **state)
     free(c);
 }
 
+/* ---- where a container stores a range of the disc ---------------------------------------- */
+
+static uint64_t get_le(const uint8_t *p, int n)
+{
+    uint64_t v = 0;
+    for (int i = n - 1; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+}
+
+static uint64_t get_be(const uint8_t *p, int n)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < n; i++)
+        v = v << 8 | p[i];
+    return v;
+}
+
+/* The span disc_container_span gives for [off, off + len) of the container c equals lo, hi
+ * read here from the container's own tables (docs/formats.md §13). */
+static void expect_span(const uint8_t *c, size_t clen, uint64_t off, uint64_t len, uint64_t lo,
+                        uint64_t hi)
+{
+    util_src *file, *src;
+    disc_container_info info;
+    util_err err;
+    assert_int_equal(open_ctr(c, clen, 0, &file, &src, &info, &err), 0);
+    uint64_t fo = 1, fl = 1;
+    assert_int_equal(disc_container_span(src, off, len, &fo, &fl), 0);
+    if (fo != lo || fl != hi - lo)
+        fail_msg("[0x%llx, +0x%llx): file 0x%llx +0x%llx, expected 0x%llx +0x%llx",
+                 (unsigned long long)off, (unsigned long long)len, (unsigned long long)fo,
+                 (unsigned long long)fl, (unsigned long long)lo, (unsigned long long)(hi - lo));
+    util_src_close(src);
+}
+
+static void test_span(void **state)
+{
+    (void)state;
+    const uint64_t ranges[][2] = {{0, 1}, {BS - 1, 2}, {3 * BS + 5, 5 * BS}, {100000, 200000}};
+    /* GCZ: the pointers (stored flag cleared) of the first and the one after the last block */
+    size_t glen;
+    uint8_t *gcz = gcz_build(g_disc, g_len, BS, &glen);
+    uint64_t n = get_le(gcz + 28, 4), data = 32 + 12 * n;
+    for (size_t r = 0; r < 4; r++) {
+        uint64_t b0 = ranges[r][0] / BS, b1 = (ranges[r][0] + ranges[r][1] - 1) / BS;
+        uint64_t hi = b1 + 1 < n ? get_le(gcz + 32 + 8 * (b1 + 1), 8) : get_le(gcz + 8, 8);
+        expect_span(gcz, glen, ranges[r][0], ranges[r][1],
+                    data + (get_le(gcz + 32 + 8 * b0, 8) & ~(1ull << 63)),
+                    data + (hi & ~(1ull << 63)));
+    }
+    free(gcz);
+    /* CISO: the first and last stored block of the range (the map at 8) */
+    size_t clen;
+    uint8_t *ciso = ciso_build(g_disc, g_len, BS, &clen, NULL);
+    for (size_t r = 0; r < 4; r++) {
+        uint64_t b0 = ranges[r][0] / BS, b1 = (ranges[r][0] + ranges[r][1] - 1) / BS, k = 0;
+        uint64_t lo = 0, hi = 0;
+        for (uint64_t b = 0; b <= b1; b++) {
+            if (!ciso[8 + b])
+                continue;
+            if (b >= b0 && !hi)
+                lo = 0x8000 + k * BS;
+            if (b >= b0)
+                hi = 0x8000 + (k + 1) * BS;
+            k++;
+        }
+        expect_span(ciso, clen, ranges[r][0], ranges[r][1], lo, hi);
+    }
+    /* the zeros (zeros.bin) are stored as nothing */
+    uint64_t zb = 0;
+    while (ciso[8 + zb] || ciso[8 + zb + 1])
+        zb++;
+    expect_span(ciso, clen, (zb + 1) * BS, BS, 0, 0);
+    free(ciso);
+    /* RVZ stored as it is: the group table at header 2's 0xC8, entries of file offset / 4 and
+     * size; the groups of zeros (size 0) hold nothing, nor do the disc's first 0x80 bytes
+     * (header 2 holds them) */
+    fixture_wia_opts o = {.rvz = 1, .method = 0, .chunk_size = 0x10000};
+    uint8_t *rvz = NULL;
+    size_t rlen = 0;
+    util_err e;
+    util_err_clear(&e);
+    assert_int_equal(fixture_wia_build(&rvz, &rlen, g_disc, g_len, &o, &e), 0);
+    const uint8_t *gt = rvz + get_be(rvz + 0x48 + 0xC8, 8);
+    for (size_t r = 0; r < 4; r++) {
+        uint64_t g0 = ranges[r][0] / o.chunk_size;
+        uint64_t g1 = (ranges[r][0] + ranges[r][1] - 1) / o.chunk_size, lo = 0, hi = 0;
+        for (uint64_t g = g0; g <= g1 && ranges[r][0] + ranges[r][1] > 0x80; g++) {
+            uint64_t at = get_be(gt + 12 * g, 4) * 4, size = get_be(gt + 12 * g + 4, 4);
+            if (size && !hi)
+                lo = at;
+            if (size)
+                hi = at + size;
+        }
+        expect_span(rvz, rlen, ranges[r][0], ranges[r][1], lo, hi);
+    }
+    free(rvz);
+    /* a plain image is no container's */
+    util_src *mem;
+    uint64_t fo, fl;
+    assert_int_equal(util_src_open_mem(&mem, g_disc, g_len, NULL), 0);
+    assert_int_equal(disc_container_span(mem, 0, 100, &fo, &fl), -1);
+    util_src_close(mem);
+}
+
 /* ---- kinds ---------------------------------------------------------------------------- */
 
 static void test_kinds(void **state)
@@ -825,6 +931,7 @@ int main(void)
         cmocka_unit_test(test_gcz),
         cmocka_unit_test(test_ciso),
         cmocka_unit_test(test_wia_rvz),
+        cmocka_unit_test(test_span),
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_bcache_lengths),
         cmocka_unit_test(test_gcz_one_decode_per_block),
