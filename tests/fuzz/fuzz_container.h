@@ -1,9 +1,9 @@
 /* fuzz_container.h — the body of the GCZ and CISO libFuzzer targets: the input as a container
  * of kind FUZZ_CONTAINER_KIND (its magic FUZZ_CONTAINER_MAGIC written over the first bytes, so
  * every input is read as one): disc_container_open on it, then the disc it holds (disc_open_src:
- * header, FST, every file read through the container, a budget of bytes per input) and raw
- * reads of the disc straddling blocks. Invariants violated -> abort(). Included once by each
- * target after it defines the two macros. */
+ * header, FST, every file read through the container, a budget of bytes per input), raw
+ * reads of the disc straddling blocks, and where the file stores parts of the disc. Invariants
+ * violated -> abort(). Included once by each target after it defines the two macros. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +48,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         info.block_size == 0 || info.block_size > DISC_MAX_BLOCK || info.file_size != size ||
         (info.stated_size != 0 && info.stated_size <= size)) /* cut short: states more */
         abort();
+    /* where the file stores the whole disc, its middle and its last byte: within the file (a
+     * last CISO block may end early) */
+    uint64_t ends = (info.stated_size > size ? info.stated_size : size) + info.block_size;
+    const uint64_t spans[3][2] = {
+        {0, info.disc_size}, {info.disc_size / 2, 1u << 20}, {info.disc_size - 1, 1}};
+    for (int i = 0; i < 3; i++) {
+        uint64_t fo = 0, fl = 0;
+        if (disc_container_span(src, spans[i][0], spans[i][1], &fo, &fl) != 0 || fo + fl < fo ||
+            fo + fl > ends)
+            abort();
+    }
     uint64_t budget = 1u << 21; /* bytes read per input */
     /* raw reads: the start of the disc in uneven pieces */
     uint8_t tmp[4096];

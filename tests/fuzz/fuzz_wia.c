@@ -1,6 +1,7 @@
 /* fuzz_wia.c — libFuzzer target: the input as a WIA or RVZ container (disc_wia_open over a
- * memory source with a small group cache), then the disc it holds read in pieces: its first
- * 4 MiB, a range across its end and its last bytes. Invariants violated -> abort(). A file
+ * memory source with a small group cache), where the file stores the disc and its middle,
+ * then the disc it holds read in pieces: its first 4 MiB, a range across its end and its last
+ * bytes. Invariants violated -> abort(). A file
  * cut short (stated_size) opens; reading past the cut is UTIL_EIO. */
 #include <stdint.h>
 #include <stdlib.h>
@@ -37,6 +38,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         (info->stated_size != 0 && info->stated_size <= size))
         abort();
     uint64_t iso = info->iso_size;
+    /* where the file stores the whole disc and its middle: within what the header states */
+    uint64_t lo, hi, ends = info->stated_size > size ? info->stated_size : size;
+    for (int i = 0; i < 2; i++) {
+        disc_wia_span(w, i ? iso / 2 : 0, i ? 1u << 20 : iso, &lo, &hi);
+        if (lo > hi || hi > ends)
+            abort();
+    }
     const size_t piece = 256u << 10;
     uint8_t *buf = malloc(piece);
     if (!buf)
