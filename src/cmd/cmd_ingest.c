@@ -336,7 +336,7 @@ int cmd_ingest(int argc, char **argv)
                   st.paks_ingested + st.paks_skipped,
                   st.paks_ingested + st.paks_skipped == 1 ? "" : "s");
         rc = EXIT_INTERRUPTED;
-    } else if (st.paks_seen == 0) {
+    } else if (st.paks_seen == 0 && st.errors == 0) { /* (a failed input was named above) */
         char list[1024] = "";
         for (int i = 0; i < npaths; i++) {
             size_t n = strlen(list);

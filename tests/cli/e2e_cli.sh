@@ -126,6 +126,12 @@ check "... still no database" no "$([ -e "$T/m.db" ] && echo yes || echo no)"
 check "folder without PAK: exit 1" 1 "$(rc "$BIN" ingest --db "$T/n.db" "$T/nopak")"
 grep -qx "ancsdb: no PAK files under $T/nopak" "$T/err"
 check "folder without PAK: says so" 0 $?
+# a disc container that fails to open is a fault of its own, not "no PAK files"
+{ printf 'WIA\001'; head -c 252 /dev/zero; } >"$T/bad.wia"
+check "a container that cannot be opened: exit 1" 1 "$(rc "$BIN" ingest --db "$T/w.db" "$T/bad.wia")"
+grep -q "bad.wia pak @0x34: WIA: header 1 SHA-1 mismatch" "$T/err"
+check "... names the file, the offset and the fault" 0 $?
+check "... and not as a path without PAKs" 0 "$(grep -c "no PAK files" "$T/err")"
 check "ancs dump FILE.pak without :ID: exit 2" 2 "$(rc "$BIN" ancs dump "$T/tiny.pak")"
 grep -q "ancsdb pak list --type ANCS $T/tiny.pak" "$T/err"
 check "... says how to list the ANCS IDs" 0 $?
