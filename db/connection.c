@@ -120,21 +120,31 @@ static int prepare_all(db *d, util_err *err)
  * of its folder), so that every name of one database shares one lock. NULL with err set. */
 static char *real_db_path(const char *path, util_err *err)
 {
-    char *r = realpath(path, NULL);
-    if (r)
-        return r;
-    int e = errno;
-    struct stat st;
-    if (e != ENOENT || lstat(path, &st) == 0) /* a dangling link, a loop, no permission */
+    char *r = NULL;
+    for (int tries = 0;; tries++) {
+        if ((r = realpath(path, NULL)) != NULL)
+            return r;
+        int e = errno;
+        struct stat st;
+        if (e == ENOENT) {
+            util_test_point("db_path_missing");
+            if (lstat(path, &st) != 0)
+                break; /* no such file: its folder's path, below */
+            /* something is there now: another ingest created the database between the two
+             * looks (resolved again), or a link to nothing */
+            if (!S_ISLNK(st.st_mode) && tries < 3)
+                continue;
+        }
         return util_fail(err, UTIL_EIO, UINT64_MAX, "cannot resolve the database path %s: %s", path,
                          strerror(e)),
                NULL;
+    }
     const char *slash = strrchr(path, '/');
     char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
     if (!dir)
         return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory"), NULL;
     char *rd = realpath(dir, NULL);
-    e = errno;
+    int e = errno;
     free(dir);
     if (!rd)
         return util_fail(err, UTIL_EIO, UINT64_MAX, "cannot resolve the folder of %s: %s", path,

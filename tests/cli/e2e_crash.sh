@@ -68,15 +68,6 @@ done < <(q "$T/first.db" "SELECT path, resource_count FROM paks")
 total_entries=$(q "$T/first.db" "SELECT sum(resource_count) FROM paks")
 
 DB=$T/crash.db
-# wait_stopped PID: until the process has stopped itself (state T) or ended; 0 when stopped
-wait_stopped() {
-    local st
-    while :; do
-        st=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null) || return 1
-        case $st in T | t) return 0 ;; Z | X | "") return 1 ;; esac
-        sleep 0.05
-    done
-}
 
 reads_ok=0 reads_bad=0 kills=0 integrity_bad=0 invariant_bad=0
 for round in $(seq 1 "$KILLS"); do

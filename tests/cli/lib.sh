@@ -26,6 +26,8 @@
 #   have_corpus [PATH...]  the same test, as a status (for a part of a script)
 #   need_tools TOOL...     skip unless each TOOL is on PATH
 #   on_exit COMMAND        run COMMAND (eval'd) when the script exits, before T is removed
+#   wait_stopped PID       until the process has stopped itself (state T: a test hook's
+#                          SIGSTOP, docs/testing.md) or ended; status 0 when stopped
 #   finish                 "NAME: passed" / "NAME: FAILED" / "NAME: skipped ..." and exit
 #                          with 0, 1 or 77
 # A test that did not run never reports passed. With LIB_FUNCTIONS_ONLY=1 set before sourcing,
@@ -54,6 +56,15 @@ if [ "${LIB_FUNCTIONS_ONLY:-0}" != 1 ]; then
 fi
 
 on_exit() { LIB_AT_EXIT+=("$1"); }
+
+wait_stopped() {
+    local st
+    while :; do
+        st=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null) || return 1
+        case $st in T | t) return 0 ;; Z | X | "") return 1 ;; esac
+        sleep 0.05
+    done
+}
 
 check() {
     if [ "$2" != "$3" ]; then
