@@ -270,16 +270,16 @@ static int build(demo *dm, util_err *e)
      * last as a GCZ */
     static const fixture_wia_opts rvz = {.rvz = 1, .method = 5, .chunk_size = DEMO_RVZ_CHUNK};
     static const struct {
-        int disc;
+        int disc, rvz;
         const char *ext, *what;
-    } kept[] = {{1, "rvz", "an RVZ (Dolphin's default: zstd, 128 KiB groups)"},
-                {3, "gcz", "a GCZ (Dolphin's older format: zlib, 32 KiB blocks)"}};
+    } kept[] = {{1, 1, "rvz", "an RVZ (Dolphin's default: zstd, 128 KiB groups)"},
+                {3, 0, "gcz", "a GCZ (Dolphin's older format: zlib, 32 KiB blocks)"}};
     for (size_t k = 0; k < sizeof kept / sizeof kept[0]; k++) {
         int i = kept[k].disc;
         snprintf(dm->ctr[i], sizeof dm->ctr[i], "%s/%s.%s", dm->dir, discs[i].label, kept[k].ext);
         struct stat cst;
-        if ((i == 1 ? fixture_wia_write(dm->images[i], dm->ctr[i], &rvz, e)
-                    : fixture_gcz_write(dm->images[i], dm->ctr[i], DEMO_GCZ_BLOCK, e)) ||
+        if ((kept[k].rvz ? fixture_wia_write(dm->images[i], dm->ctr[i], &rvz, e)
+                         : fixture_gcz_write(dm->images[i], dm->ctr[i], DEMO_GCZ_BLOCK, e)) ||
             stat(dm->ctr[i], &cst))
             return -1;
         cli_say(stdout, "  %-22s  the same disc as %s, %4.1f MiB: ingested in place of its ISO\n",
