@@ -7,6 +7,8 @@
 #     two differ by the world decoding, its rows and its final pass only;
 #   - the four images of each size ingested into an empty database, the two binaries
 #     alternating, BENCH_REPS (default 5) runs each: median user+sys CPU and median wall;
+#   - with BENCH_FOLDERS=1, the PAK folders of bench/run.sh too (real-size resources: 1x, and
+#     10x with BENCH_REAL10=1; run.sh BENCH_FOLDERS=1 builds them), measured the same way;
 #   - the named world queries on the 10x database of "with" (whole process, median of
 #     BENCH_QREPS, default 11).
 # The machine may be loaded: CPU time (user + sys, /usr/bin/time) is the figure to compare.
@@ -44,23 +46,36 @@ one() {
     awk -v w=$(((t1 - t0) / 1000)) '{printf "%.2f %.3f\n", $1 + $2, w / 1000}' "$W/worlds.time"
 }
 echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%FT%TZ)"
-echo "| size | MLVL + STRG contents | without: CPU s (wall s) | with: CPU s (wall s) | CPU with/without | runs each |"
+# one row of the table: label, database name, inputs
+row() {
+    local label=$1 name=$2
+    shift 2
+    : >"$W/worlds-a" && : >"$W/worlds-b"
+    for ((i = 0; i < REPS; i++)); do
+        one "$NW/build/ancsdb" "$W/worlds-without-$name.db" "$@" >>"$W/worlds-a"
+        one "$B/ancsdb" "$W/worlds-with-$name.db" "$@" >>"$W/worlds-b"
+    done
+    ca=$(cut -d' ' -f1 "$W/worlds-a" | median) wa=$(cut -d' ' -f2 "$W/worlds-a" | median)
+    cb=$(cut -d' ' -f1 "$W/worlds-b" | median) wb=$(cut -d' ' -f2 "$W/worlds-b" | median)
+    nw=$("$B/ancsdb" sql --db "$W/worlds-with-$name.db" --format tsv \
+        "SELECT count(*) FROM contents WHERE type IN ('MLVL', 'STRG')" | sed -n 2p)
+    echo "| $label | $nw | $ca ($wa) | $cb ($wb) | $(awk "BEGIN {printf \"%.3f\", $cb / $ca}") | $REPS |"
+    echo "  runs without: $(tr '\n' ';' <"$W/worlds-a")  with: $(tr '\n' ';' <"$W/worlds-b")" >&2
+}
+echo "| corpus | MLVL + STRG contents | without: CPU s (wall s) | with: CPU s (wall s) | CPU with/without | runs each |"
 echo "|---|---|---|---|---|---|"
 for size in $SIZES; do
     idir=$W/images-$size
     imgs=("$idir/GM8E01_00.iso" "$idir/GM8E01_02.iso" "$idir/G2ME01_00.iso" "$idir/G2MP01_00.iso")
     cat "${imgs[@]}" >/dev/null # warm the page cache
-    : >"$W/worlds-a" && : >"$W/worlds-b"
-    for ((i = 0; i < REPS; i++)); do
-        one "$NW/build/ancsdb" "$W/worlds-without-$size.db" "${imgs[@]}" >>"$W/worlds-a"
-        one "$B/ancsdb" "$W/worlds-with-$size.db" "${imgs[@]}" >>"$W/worlds-b"
-    done
-    ca=$(cut -d' ' -f1 "$W/worlds-a" | median) wa=$(cut -d' ' -f2 "$W/worlds-a" | median)
-    cb=$(cut -d' ' -f1 "$W/worlds-b" | median) wb=$(cut -d' ' -f2 "$W/worlds-b" | median)
-    nw=$("$B/ancsdb" sql --db "$W/worlds-with-$size.db" --format tsv \
-        "SELECT count(*) FROM contents WHERE type IN ('MLVL', 'STRG')" | sed -n 2p)
-    echo "| $size | $nw | $ca ($wa) | $cb ($wb) | $(awk "BEGIN {printf \"%.3f\", $cb / $ca}") | $REPS |"
-    echo "  runs without: $(tr '\n' ';' <"$W/worlds-a")  with: $(tr '\n' ';' <"$W/worlds-b")" >&2
+    row "four $size images" "$size" "${imgs[@]}"
+done
+for fsize in $([ "${BENCH_FOLDERS:-0}" = 0 ] || echo "$SIZES"); do
+    dir=$W/corpus-$fsize # the folders of bench/run.sh
+    [ "$fsize" = 1x ] || [ "${BENCH_REAL10:-0}" = 0 ] || dir=$W/corpus-$fsize-real17
+    [ -f "$dir/.complete" ] || { echo "bench/worlds.sh: no $dir (bench/run.sh BENCH_FOLDERS=1 builds it)" >&2; exit 1; }
+    find "$dir" -type f -exec cat {} + >/dev/null # warm the page cache
+    row "$fsize PAK folders" "folders-$fsize" "$dir"
 done
 
 # the world queries at 10x (or the last size measured)
