@@ -365,4 +365,30 @@ typedef UTIL_VEC(ancs_edge) ancs_edges;
 int ancs_reach(ancs_edges *out, const ancs_set *set, util_err *err);
 void ancs_edges_free(ancs_edges *e);
 
+/* One path of a character to an asset inside the set (CONTRACT.md "How a character reaches
+ * an asset"), as db/ keeps it in char_reach. rule: 1 the character's own fields (k1 1-6:
+ * model, skin, skeleton, frozen model, frozen skin, CSPP), 2 its particle lists (k1 0 PART,
+ * 1 SWHC, 2 the third list, 3 ELSC, 4 SPSC; k2 the position), 3 its effects (k1 effect, k2
+ * component), 4 its animations (k1 the animation-set entry, k2 the position of the ANIM's
+ * first Play node in the entry's tree among all its Play nodes, k3 0; k3 1: that ANIM's EVNT
+ * from its first resource pair; k2 1000000 and k3 2 + n: particle node n of the event set of
+ * the same index). */
+typedef struct ancs_path {
+    uint32_t char_index;
+    uint32_t rule, k1, k2, k3;
+    uint32_t dst_type; /* FourCC (0 when !typed: the third list) */
+    int typed;
+    uint32_t dst_id; /* never 0 or 0xFFFFFFFF */
+    const char *via; /* the path as text, e.g. "animation 3 > ANIM 1A2B3C4D"; valid during
+                        the call only */
+} ancs_path;
+/* 0, or a negative code (UTIL_E*, UTIL_ESQL) that stops the walk and is returned. */
+typedef int (*ancs_path_fn)(const ancs_path *p, void *ctx);
+
+/* Call fn on every path of every character of set. game: ANCS_GAME_MP1 adds each ANIM's
+ * EVNT (from the resource pairs), ANCS_GAME_MP2 the particle nodes of the event sets, any
+ * other neither. Each path once; time and memory follow the set's size and the paths (hash
+ * lookups; each tree's distinct ANIMs listed once). 0, fn's code, or UTIL_ENOMEM (err). */
+int ancs_char_paths(const ancs_set *set, ancs_game game, ancs_path_fn fn, void *ctx, util_err *err);
+
 #endif

@@ -4,6 +4,8 @@
  * Every lookup is a hash: edges already emitted, the first resource pair of an ANIM ID,
  * the ANIMs and EVNTs some character reaches. A set whose characters all use hundreds of
  * animations therefore costs time in proportion to the edges it yields. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -434,4 +436,212 @@ int ancs_reach(ancs_edges *out, const ancs_set *set, util_err *err)
 void ancs_edges_free(ancs_edges *e)
 {
     util_vec_free(e);
+}
+
+/* ---- the paths of each character (char_reach) ------------------------------------------ */
+
+typedef UTIL_VEC(uint32_t) u32_vec;
+
+typedef struct paths {
+    const ancs_set *set;
+    ancs_game game;
+    ancs_path_fn fn;
+    void *ctx;
+    hmap first_pair;       /* MP1: ANIM ID + 1 -> index of its first resource pair */
+    hmap seen;             /* (entry + 1, ANIM ID) of the trees listed */
+    u32_vec ids, seqs;     /* per animation-set entry, its distinct ANIMs ("none" left out), each
+                              with the position of its first Play node */
+    size_t *start;         /* entry i's in ids and seqs: start[i] to start[i + 1] */
+    uint32_t entry, nplay; /* the tree being listed, its Play nodes so far */
+    UTIL_VEC(char) via;    /* the path being made, NUL-terminated */
+    int rc;
+} paths;
+
+static void list_play(const ancs_meta_anim *play, void *ctx)
+{
+    paths *w = ctx;
+    uint32_t seq = w->nplay++;
+    int added = 0;
+    if (w->rc || none(play->anim_id))
+        return;
+    if (hmap_put(&w->seen, ((uint64_t)w->entry + 1) << 32 | play->anim_id, 0, &added) != 0 ||
+        (added &&
+         (util_vec_push(&w->ids, play->anim_id, NULL) || util_vec_push(&w->seqs, seq, NULL))))
+        w->rc = UTIL_ENOMEM;
+}
+
+/* Append printf-formatted text to the path being made (w->via, kept NUL-terminated). */
+static int via_fmt(paths *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int via_fmt(paths *w, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0 || util_vec_reserve(&w->via, (size_t)n + 1, NULL))
+        return UTIL_ENOMEM;
+    va_start(ap, fmt);
+    vsnprintf(w->via.items + w->via.len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    w->via.len += (size_t)n;
+    return 0;
+}
+
+/* A name in a path: " 'name'", nothing when there is none (an empty one is quoted). */
+static int via_name(paths *w, const char *name)
+{
+    return name ? via_fmt(w, " '%s'", name) : 0;
+}
+
+/* Hand the path made in w->via to the callback unless id is "none"; w->via is then empty. */
+static int emit(paths *w, uint32_t ci, uint32_t rule, uint32_t k1, uint32_t k2, uint32_t k3,
+                uint32_t type, int typed, uint32_t id)
+{
+    ancs_path p = {ci, rule, k1, k2, k3, typed ? type : 0, typed, id, w->via.items};
+    int rc = none(id) ? 0 : w->fn(&p, w->ctx);
+    w->via.len = 0;
+    return rc;
+}
+
+static int list_paths(paths *w, uint32_t ci, const ancs_id_list *l, uint32_t k1, const char *list,
+                      uint32_t type, int typed)
+{
+    for (uint32_t k = 0; k < l->count; k++) {
+        TRY(via_fmt(w, "particles %s %u", list, k));
+        TRY(emit(w, ci, 2, k1, k, 0, type, typed, l->ids[k]));
+    }
+    return 0;
+}
+
+/* A path of rule 1, whose text is the field's name. */
+static int own_field(paths *w, uint32_t ci, uint32_t k1, uint32_t type, uint32_t id,
+                     const char *field)
+{
+    TRY(via_fmt(w, "%s", field));
+    return emit(w, ci, 1, k1, 0, 0, type, 1, id);
+}
+
+/* Rules 1 to 3: the character's own fields, particle lists and effect components. */
+static int own_paths(paths *w, uint32_t ci, const ancs_character *c)
+{
+    unsigned T = c->version;
+    TRY(own_field(w, ci, 1, UTIL_FCC_CMDL, c->model_id, "model"));
+    TRY(own_field(w, ci, 2, UTIL_FCC_CSKR, c->skin_id, "skin"));
+    TRY(own_field(w, ci, 3, UTIL_FCC_CINF, c->skeleton_id, "skeleton"));
+    if (ANCS_HAS_FROZEN(T)) {
+        TRY(own_field(w, ci, 4, UTIL_FCC_CMDL, c->frozen_model_id, "frozen_model"));
+        TRY(own_field(w, ci, 5, UTIL_FCC_CSKR, c->frozen_skin_id, "frozen_skin"));
+    }
+    if (ANCS_HAS_MP2_FIELDS(T))
+        TRY(own_field(w, ci, 6, UTIL_FCC_CSPP, c->cspp_id, "cspp"));
+    TRY(list_paths(w, ci, &c->part, 0, "PART", UTIL_FCC_PART, 1));
+    TRY(list_paths(w, ci, &c->swhc, 1, "SWHC", UTIL_FCC_SWHC, 1));
+    if (ANCS_HAS_THIRD_LIST(T))
+        TRY(list_paths(w, ci, &c->third, 2, "third_list", 0, 0));
+    TRY(list_paths(w, ci, &c->elsc, 3, "ELSC", UTIL_FCC_ELSC, 1));
+    if (ANCS_HAS_MP2_FIELDS(T))
+        TRY(list_paths(w, ci, &c->spsc, 4, "SPSC", UTIL_FCC_SPSC, 1));
+    for (uint32_t e = 0; e < c->effect_count; e++) {
+        const ancs_effect *ef = &c->effects[e];
+        for (uint32_t k = 0; k < ef->comp_count; k++) {
+            const ancs_effect_comp *cp = &ef->comps[k];
+            TRY(via_fmt(w, "effect %u", e));
+            TRY(via_name(w, ef->name));
+            TRY(via_fmt(w, " > component %u", k));
+            TRY(via_name(w, cp->name));
+            TRY(emit(w, ci, 3, e, k, 0, cp->particle_type, 1, cp->particle_id));
+        }
+    }
+    return 0;
+}
+
+/* Rule 4 for animation-set entry i, which character ci uses. */
+static int entry_paths(paths *w, uint32_t ci, uint32_t i)
+{
+    const ancs_animset *as = &w->set->animset;
+    for (size_t k = w->start[i]; k < w->start[i + 1]; k++) {
+        uint32_t anim = w->ids.items[k], seq = w->seqs.items[k], p;
+        TRY(via_fmt(w, "animation %u", i));
+        TRY(emit(w, ci, 4, i, seq, 0, UTIL_FCC_ANIM, 1, anim));
+        if (w->game != ANCS_GAME_MP1 || !hmap_get(&w->first_pair, (uint64_t)anim + 1, &p))
+            continue;
+        TRY(via_fmt(w, "animation %u > ANIM %08X", i, anim));
+        TRY(emit(w, ci, 4, i, seq, 1, UTIL_FCC_EVNT, 1, as->pairs[p].evnt_id));
+    }
+    if (w->game != ANCS_GAME_MP2 || i >= as->event_set_count)
+        return 0;
+    const ancs_evnt *ev = &as->event_sets[i];
+    for (uint32_t k = 0; k < ev->particle_count; k++) {
+        const ancs_poi_particle *pp = &ev->particles[k];
+        if (pp->base.char_index != -1 && pp->base.char_index != (int64_t)ci)
+            continue;
+        TRY(via_fmt(w, "animation %u > event set %u > particle node %u", i, i, k));
+        TRY(via_name(w, pp->base.name));
+        TRY(emit(w, ci, 4, i, 1000000, 2 + k, pp->particle_type, 1, pp->particle_id));
+    }
+    return 0;
+}
+
+static int run_paths(paths *w)
+{
+    const ancs_set *set = w->set;
+    const ancs_animset *as = &set->animset;
+    size_t na = as->animation_count;
+    uint32_t *used = calloc(na ? na : 1, sizeof *used); /* ci + 1: entry used by ci */
+    w->start = calloc(na + 1, sizeof *w->start);
+    if (!used || !w->start) {
+        free(used);
+        return UTIL_ENOMEM;
+    }
+    int rc = 0;
+    for (uint32_t p = 0; p < as->pair_count && !rc; p++) /* first pair of an ANIM wins */
+        rc = hmap_put(&w->first_pair, (uint64_t)as->pairs[p].anim_id + 1, p, NULL);
+    for (uint32_t i = 0; i < na && !rc; i++) {
+        w->entry = i;
+        w->nplay = 0;
+        ancs_meta_anim_walk(&as->animations[i].meta, list_play, w);
+        rc = w->rc;
+        w->start[i + 1] = w->ids.len;
+    }
+    for (uint32_t ci = 0; ci < set->char_count && !rc; ci++) {
+        const ancs_character *c = &set->chars[ci];
+        rc = own_paths(w, ci, c);
+        /* the entries its animation names select, through the ID map from version 5 */
+        for (uint32_t k = 0; k < c->anim_name_count && !rc; k++) {
+            uint32_t id = c->anim_names[k].anim_id;
+            int64_t idx = -1;
+            if (ANCS_HAS_ID_MAP(c->version)) {
+                if (id < c->id_map.count)
+                    idx = c->id_map.ids[id];
+            } else {
+                idx = id;
+            }
+            if (idx < 0 || (uint64_t)idx >= na || used[idx] == ci + 1)
+                continue;
+            used[idx] = ci + 1;
+            rc = entry_paths(w, ci, (uint32_t)idx);
+        }
+    }
+    free(used);
+    return rc;
+}
+
+int ancs_char_paths(const ancs_set *set, ancs_game game, ancs_path_fn fn, void *ctx, util_err *err)
+{
+    paths w;
+    memset(&w, 0, sizeof w);
+    w.set = set;
+    w.game = game;
+    w.fn = fn;
+    w.ctx = ctx;
+    int rc = run_paths(&w);
+    hmap_free(&w.first_pair);
+    hmap_free(&w.seen);
+    util_vec_free(&w.ids);
+    util_vec_free(&w.seqs);
+    util_vec_free(&w.via);
+    free(w.start);
+    if (rc == UTIL_ENOMEM)
+        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory listing paths");
+    return rc;
 }

@@ -204,13 +204,14 @@ static int settle_releases(ing *g)
 }
 
 /* Once the rows and warnings are final, the tables derived from each new content:
- * db/census/10_char_reach.sql fills char_reach (db/schema/45_reach.sql) for the new ANCS
- * contents, then db/census/census.sql the census table (db/schema/40_census.sql) for the
- * corpus and each release. The census's statements hold one GROUP BY each where
- * they read many rows (one statement with ~50 kept every sorter until it ended, each up to
- * the page cache's size: the peak memory grew with the corpus). Its counts and its sum per
- * set of releases are made in C where the script says so (db/census_run.c); its counts of
- * the new ANCS and EVNT contents come from h when there is one. */
+ * db/census/10_char_reach.sql fills char_reach (db/schema/45_reach.sql) for ANCS contents
+ * an earlier ancsdb wrote without it, then db/census/census.sql the census table
+ * (db/schema/40_census.sql) for the corpus and each release. The census's statements hold
+ * one GROUP BY each where they read many rows (one statement with ~50 kept every sorter
+ * until it ended, each up to the page cache's size: the peak memory grew with the corpus).
+ * Its counts and its sum per set of releases are made in C where the script says so
+ * (db/census_run.c); its counts of the new ANCS and EVNT contents come from h when there is
+ * one. */
 static int refill_census(ing *g, census_helper *h)
 {
     return dbi_census_run(g->d, db_census_sql, h, g->err);

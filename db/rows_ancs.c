@@ -344,6 +344,28 @@ static int put_refs(dbi_ancs_w *w)
     return rc;
 }
 
+/* A char_reach row: one path ancs_char_paths gives. */
+static int put_path(const ancs_path *p, void *ctx)
+{
+    dbi_ancs_w *w = ctx;
+    char fc[5];
+    db_row r;
+    int rc = dbi_row_begin(&r, w->d, TBL(char_reach), w->err);
+    if (rc)
+        return rc;
+    dbi_int(&r, COL(char_reach, ancs_id), w->ancs_id);
+    dbi_int(&r, COL(char_reach, char_index), p->char_index);
+    dbi_int(&r, COL(char_reach, rule), p->rule);
+    dbi_int(&r, COL(char_reach, k1), p->k1);
+    dbi_int(&r, COL(char_reach, k2), p->k2);
+    dbi_int(&r, COL(char_reach, k3), p->k3);
+    if (p->typed)
+        dbi_text(&r, COL(char_reach, dst_type), dbi_fourcc(p->dst_type, fc));
+    dbi_int(&r, COL(char_reach, dst_id), p->dst_id);
+    dbi_text(&r, COL(char_reach, via), p->via);
+    return dbi_row_end(&r, w->err);
+}
+
 static int put_ancs_rows(db *d, const char *game, uint32_t asset_id, const ancs_set *set,
                          util_err *err)
 {
@@ -353,7 +375,12 @@ static int put_ancs_rows(db *d, const char *game, uint32_t asset_id, const ancs_
     TRY(dbi_put_animset(&w));
     for (uint32_t ci = 0; ci < set->char_count; ci++)
         TRY(put_character(&w, ci, &set->chars[ci]));
-    return put_refs(&w);
+    TRY(put_refs(&w));
+    /* the game of the rows, as the paths through EVNTs and event sets depend on it */
+    ancs_game g = !strcmp(game, "MP1")   ? ANCS_GAME_MP1
+                  : !strcmp(game, "MP2") ? ANCS_GAME_MP2
+                                         : ANCS_GAME_AUTO;
+    return ancs_char_paths(set, g, put_path, &w, err);
 }
 
 /* The rows of one decode, batched (see rows.c). */

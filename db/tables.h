@@ -52,6 +52,7 @@
     T(event_sets, 1, 0, 5)                                                                         \
     T(events, 1, 0, 5)                                                                             \
     T(asset_refs, 1, 1, 5)                                                                         \
+    T(char_reach, 1, 0, 5)                                                                         \
     T(mlvl_worlds, 1, 0, 0)                                                                        \
     T(mlvl_memory_relays, 1, 0, 0)                                                                 \
     T(mlvl_audio_groups, 1, 0, 0)                                                                  \
@@ -173,6 +174,9 @@
     C(t, echoes_unknown_d)
 #define DBT_asset_refs(C, t)                                                                       \
     C(t, src_type) C(t, src_id) C(t, dst_type) C(t, dst_id) C(t, char_index) C(t, via)
+#define DBT_char_reach(C, t)                                                                       \
+    C(t, ancs_id) C(t, char_index) C(t, rule) C(t, k1) C(t, k2) C(t, k3) C(t, dst_type)            \
+    C(t, dst_id) C(t, via)
 #define DBT_mlvl_worlds(C, t)                                                                      \
     C(t, mlvl_id) C(t, version) C(t, world_name_strg) C(t, dark_world_name_strg)                   \
     C(t, temple_key_world_index) C(t, savw_id) C(t, default_skybox_id) C(t, memory_relay_count)    \

@@ -12,7 +12,7 @@
 --   4. particle nodes (events) of those EVNTs (MP1) or of the embedded event set of the same
 --      index (MP2) whose char_index is -1 or the character's position.
 -- Every step inside the ANCS is computed once per ANCS content at ingest into char_reach
--- (db/census/10_char_reach.sql: these rules over these tables). The step out of it, the
+-- (db/rows_ancs.c, from the decoded set: these rules). The step out of it, the
 -- particle nodes of an MP1 ANIM's EVNT (after the char_reach rows of rule 4 with k3 = 1), is
 -- joined here from events, so the EVNTs the corpus holds now are the ones read.
 -- IDs 0 and FFFFFFFF mean "none" and are left out. One row per (character, dst_type, dst_id):

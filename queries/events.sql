@@ -8,7 +8,7 @@
 -- the FIRST resource pair naming that ANIM (by ANIM ID, not by position); in MP2 the
 -- embedded event set at index i. The MP1 steps are those char_reach holds (rule 4: k3 = 0
 -- the ANIM, k3 = 1 its EVNT, both at k1 = anim_index, k2 = the Play node's order), computed
--- once per ANCS content at ingest (db/census/10_char_reach.sql).
+-- once per ANCS content at ingest (db/rows_ancs.c).
 -- Every node of the EVNT or event set is listed whatever character it targets: target_char
 -- is the node's character index (-1 = every character). In MP2 anim_id is the ANIM of the
 -- animation's first Play node (the event set belongs to the animation, not to one ANIM) and

@@ -1,16 +1,19 @@
--- char_reach (db/schema/45_reach.sql) of the ANCS contents not counted by the census yet (new,
--- or decoded again), run by the final pass just before census.sql, which then counts them.
--- The reach rules of CONTRACT.md "How a character reaches an asset", from the decoded
--- tables, as the named query `deps` read them before: every step inside the ANCS content.
--- The contents' keys lead every lookup (CROSS JOIN keeps that order).
+-- char_reach (db/schema/45_reach.sql) of the ANCS contents whose rows an earlier ancsdb wrote
+-- without it (one stopped before its final pass: an ingest now writes each content's
+-- char_reach with its other rows, db/rows_ancs.c through ancs_char_paths), run by the final
+-- pass just before census.sql. The reach rules of CONTRACT.md "How a character reaches an
+-- asset", from the decoded tables: the same paths ancs_char_paths gives from the decoded set
+-- (tests/cli/e2e_deps.sh compares the two). The contents' keys lead every lookup (CROSS
+-- JOIN keeps that order).
 DROP TABLE IF EXISTS temp.reach_new;
 CREATE TEMP TABLE reach_new(content_id INTEGER PRIMARY KEY, game TEXT NOT NULL,
                             ancs_id INTEGER NOT NULL);
 INSERT INTO reach_new
 SELECT content_id, game, asset_id FROM contents c
 WHERE c.type = 'ANCS'
-  AND NOT EXISTS (SELECT 1 FROM census_contents x WHERE x.content_id = c.content_id);
-DELETE FROM char_reach WHERE content_id IN (SELECT content_id FROM reach_new);
+  AND NOT EXISTS (SELECT 1 FROM census_contents x WHERE x.content_id = c.content_id)
+  AND NOT EXISTS (SELECT 1 FROM char_reach r WHERE r.game = c.game AND r.ancs_id = c.asset_id
+                  AND r.content_id = c.content_id);
 -- MP1: each ANIM's EVNT is the one of the first resource pair naming the ANIM (min(res_index)
 -- picks that row's evnt_asset_id); keyed by the ANIM so that each lookup below is one probe
 -- of this table (looking through all pairs of the set for each ANIM grew with the square

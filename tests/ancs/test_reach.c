@@ -1,7 +1,8 @@
 /* test_ancs_reach.c — ancs_reach without SQLite: the edges of hand-built character sets
  * against the rules of CONTRACT.md "How a character reaches an asset" worked out by hand;
  * a set with many characters and animations, checked by its edge count; and every ANCS of
- * the sample corpus against truth.json derived.character_reach / set_level_events. */
+ * the sample corpus against truth.json derived.character_reach / set_level_events. Then
+ * ancs_char_paths (the paths db/ keeps in char_reach) of hand-built sets, worked out by hand. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -240,6 +241,13 @@ static void test_mp2_events(void **state)
     ancs_edges_free(&e);
 }
 
+static int count_path(const ancs_path *p, void *ctx)
+{
+    (void)p;
+    ++*(size_t *)ctx;
+    return 0;
+}
+
 /* Many characters that each use every one of many animations (issue: a 24.7 KB ANCS gave
  * 911k rows): each tree plays two ANIMs of its own and one every tree shares; every ANIM
  * of its own has a pair. The count is worked out from the construction. */
@@ -291,6 +299,11 @@ static void test_many(void **state)
         evnt += e.items[k].dst_type == FC("EVNT");
     assert_int_equal(evnt, (size_t)NCHAR * 2 * NANIM);
     ancs_edges_free(&e);
+    /* the paths: per character and animation its two ANIMs, their EVNTs and the shared ANIM
+     * (one path per animation that plays it, unlike the edges) */
+    size_t paths = 0;
+    assert_int_equal(ancs_char_paths(&s, ANCS_GAME_MP1, count_path, &paths, &err), 0);
+    assert_int_equal(paths, (size_t)NCHAR * NANIM * 5);
     free(anims);
     free(kids);
     free(pairs);
@@ -453,13 +466,200 @@ static void test_corpus(void **state)
     truth = NULL;
 }
 
+/* ---- ancs_char_paths ------------------------------------------------------------------ */
+
+typedef struct path_row {
+    uint32_t ci, rule, k1, k2, k3;
+    const char *type; /* "" = untyped */
+    uint32_t id;
+    const char *via;
+} path_row;
+
+typedef struct got_paths {
+    path_row rows[64];
+    char via[64][96];
+    size_t n;
+} got_paths;
+
+static int take_path(const ancs_path *p, void *ctx)
+{
+    got_paths *g = ctx;
+    assert_true(g->n < 64);
+    path_row *r = &g->rows[g->n];
+    *r = (path_row){p->char_index, p->rule, p->k1, p->k2, p->k3, NULL, p->dst_id, g->via[g->n]};
+    assert_true(p->typed || p->dst_type == 0);
+    static char types[64][5];
+    util_fourcc_str(p->dst_type, types[g->n]);
+    r->type = p->typed ? types[g->n] : "";
+    snprintf(g->via[g->n], sizeof g->via[g->n], "%s", p->via);
+    g->n++;
+    return 0;
+}
+
+/* The paths are exactly the wanted ones, each once. */
+static void paths_are(const got_paths *g, const path_row *w, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        int seen = 0;
+        for (size_t k = 0; k < g->n; k++) {
+            const path_row *r = &g->rows[k];
+            seen += r->ci == w[i].ci && r->rule == w[i].rule && r->k1 == w[i].k1 &&
+                    r->k2 == w[i].k2 && r->k3 == w[i].k3 && !strcmp(r->type, w[i].type) &&
+                    r->id == w[i].id && !strcmp(r->via, w[i].via);
+        }
+        if (seen != 1)
+            fail_msg("path %zu (%s %08X via %s) seen %d times", i, w[i].type, w[i].id, w[i].via,
+                     seen);
+    }
+    if (g->n != n) {
+        for (size_t k = 0; k < g->n; k++)
+            print_message("got: char %u rule %u %u %u %u %s %08X via %s\n", g->rows[k].ci,
+                          g->rows[k].rule, g->rows[k].k1, g->rows[k].k2, g->rows[k].k3,
+                          g->rows[k].type, g->rows[k].id, g->rows[k].via);
+        fail_msg("%zu paths, want %zu", g->n, n);
+    }
+}
+
+/* MP1 paths, worked out by hand from the rules: version-gated fields, "none" IDs left out,
+ * positions counted over every list entry and every Play node (a "none" one too), an ANIM
+ * at its first Play node, its EVNT from its first pair, names quoted when present (empty
+ * too) and left out when absent; under another game no EVNT paths. */
+static void test_paths_mp1(void **state)
+{
+    (void)state;
+    ancs_meta_anim kids[4] = {play(0), play(0xA1), play(0xA2), play(0xA1)};
+    ancs_animation anims[2];
+    memset(anims, 0, sizeof anims);
+    anims[0].meta.type = ANCS_META_RANDOM;
+    anims[0].meta.child_count = 4;
+    anims[0].meta.children = kids;
+    anims[1].meta = play(0xA3);
+    ancs_res_pair pairs[] = {{0xA2, 0xE2}, {0xA1, 0xE1}, {0xA1, 0xE9}, {0xA3, 0xFFFFFFFFu}};
+    uint32_t part[] = {0x501, 0, 0x502}, third[] = {0x701}, id_map[] = {0, 1};
+    ancs_anim_name names[] = {{0, "", "a"}, {0, "", "again"}, {1, "", "b"}, {9, "", "past"}};
+    ancs_effect_comp c0 = {.name = "", .particle_type = FC("PART"), .particle_id = 0x503};
+    ancs_effect_comp c1[2] = {{.name = NULL, .particle_type = FC("ELSC"), .particle_id = 0x504},
+                              {.name = "k", .particle_type = FC("PART"), .particle_id = 0}};
+    ancs_effect effs[2] = {{.name = NULL, .comp_count = 1, .comps = &c0},
+                           {.name = "fx", .comp_count = 2, .comps = c1}};
+    ancs_character c;
+    memset(&c, 0, sizeof c);
+    c.version = 6;
+    c.model_id = 0xC1;
+    c.skin_id = 0;
+    c.skeleton_id = 0xC3;
+    c.frozen_model_id = 0xFFFFFFFFu;
+    c.frozen_skin_id = 0xC5;
+    c.cspp_id = 0xC6; /* T < 10: not a field */
+    c.part = (ancs_id_list){3, part};
+    c.third = (ancs_id_list){1, third};
+    c.effect_count = 2;
+    c.effects = effs;
+    c.id_map = (ancs_id_list){2, id_map};
+    c.anim_name_count = 4;
+    c.anim_names = names;
+    ancs_set s;
+    memset(&s, 0, sizeof s);
+    s.game = ANCS_GAME_MP1;
+    s.char_count = 1;
+    s.chars = &c;
+    s.animset.animation_count = 2;
+    s.animset.animations = anims;
+    s.animset.pair_count = 4;
+    s.animset.pairs = pairs;
+    static const path_row w[] = {
+        {0, 1, 1, 0, 0, "CMDL", 0xC1, "model"},
+        {0, 1, 3, 0, 0, "CINF", 0xC3, "skeleton"},
+        {0, 1, 5, 0, 0, "CSKR", 0xC5, "frozen_skin"},
+        {0, 2, 0, 0, 0, "PART", 0x501, "particles PART 0"},
+        {0, 2, 0, 2, 0, "PART", 0x502, "particles PART 2"},
+        {0, 2, 2, 0, 0, "", 0x701, "particles third_list 0"},
+        {0, 3, 0, 0, 0, "PART", 0x503, "effect 0 > component 0 ''"},
+        {0, 3, 1, 0, 0, "ELSC", 0x504, "effect 1 'fx' > component 0"},
+        {0, 4, 0, 1, 0, "ANIM", 0xA1, "animation 0"},
+        {0, 4, 0, 1, 1, "EVNT", 0xE1, "animation 0 > ANIM 000000A1"},
+        {0, 4, 0, 2, 0, "ANIM", 0xA2, "animation 0"},
+        {0, 4, 0, 2, 1, "EVNT", 0xE2, "animation 0 > ANIM 000000A2"},
+        {0, 4, 1, 0, 0, "ANIM", 0xA3, "animation 1"},
+    };
+    got_paths g = {.n = 0};
+    util_err err;
+    assert_int_equal(ancs_char_paths(&s, ANCS_GAME_MP1, take_path, &g, &err), 0);
+    paths_are(&g, w, sizeof w / sizeof w[0]);
+    /* under another game: the same but the EVNTs */
+    got_paths g2 = {.n = 0};
+    assert_int_equal(ancs_char_paths(&s, ANCS_GAME_AUTO, take_path, &g2, &err), 0);
+    assert_int_equal(g2.n, sizeof w / sizeof w[0] - 2);
+}
+
+/* MP2 paths: CSPP and SPSC (T = 10), the particle nodes of the used entry's event set whose
+ * character index is -1 or the character's, with their names; no EVNT from a pair. A
+ * callback's error code stops the walk and is returned. */
+static int stop_at_second(const ancs_path *p, void *ctx)
+{
+    (void)p;
+    return ++*(int *)ctx == 2 ? UTIL_EIO : 0;
+}
+
+static void test_paths_mp2(void **state)
+{
+    (void)state;
+    ancs_animation anim;
+    memset(&anim, 0, sizeof anim);
+    anim.meta = play(0xB0);
+    ancs_poi_particle ev[] = {particle(-1, "PART", 0x600), particle(1, "SWHC", 0x601),
+                              particle(0, "ELSC", 0x602), particle(0, "PART", 0)};
+    ev[0].base.name = "n";
+    ancs_evnt set0;
+    memset(&set0, 0, sizeof set0);
+    set0.particle_count = 4;
+    set0.particles = ev;
+    ancs_res_pair pair = {0xB0, 0xE0};
+    uint32_t spsc[] = {0x901}, id_map[] = {0};
+    ancs_anim_name names[] = {{0, NULL, "a"}};
+    ancs_character c;
+    memset(&c, 0, sizeof c);
+    c.version = 10;
+    c.model_id = 0xD1;
+    c.cspp_id = 0xD6;
+    c.spsc = (ancs_id_list){1, spsc};
+    c.id_map = (ancs_id_list){1, id_map};
+    c.anim_name_count = 1;
+    c.anim_names = names;
+    ancs_set s;
+    memset(&s, 0, sizeof s);
+    s.game = ANCS_GAME_MP2;
+    s.char_count = 1;
+    s.chars = &c;
+    s.animset.animation_count = 1;
+    s.animset.animations = &anim;
+    s.animset.pair_count = 1;
+    s.animset.pairs = &pair;
+    s.animset.event_set_count = 1;
+    s.animset.event_sets = &set0;
+    static const path_row w[] = {
+        {0, 1, 1, 0, 0, "CMDL", 0xD1, "model"},
+        {0, 1, 6, 0, 0, "CSPP", 0xD6, "cspp"},
+        {0, 2, 4, 0, 0, "SPSC", 0x901, "particles SPSC 0"},
+        {0, 4, 0, 0, 0, "ANIM", 0xB0, "animation 0"},
+        {0, 4, 0, 1000000, 2, "PART", 0x600, "animation 0 > event set 0 > particle node 0 'n'"},
+        {0, 4, 0, 1000000, 4, "ELSC", 0x602, "animation 0 > event set 0 > particle node 2"},
+    };
+    got_paths g = {.n = 0};
+    util_err err;
+    assert_int_equal(ancs_char_paths(&s, ANCS_GAME_MP2, take_path, &g, &err), 0);
+    paths_are(&g, w, sizeof w / sizeof w[0]);
+    int calls = 0;
+    assert_int_equal(ancs_char_paths(&s, ANCS_GAME_MP2, stop_at_second, &calls, &err), UTIL_EIO);
+    assert_int_equal(calls, 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_mp1_rules),
-        cmocka_unit_test(test_mp2_events),
-        cmocka_unit_test(test_many),
-        cmocka_unit_test(test_corpus),
+        cmocka_unit_test(test_mp1_rules), cmocka_unit_test(test_mp2_events),
+        cmocka_unit_test(test_many),      cmocka_unit_test(test_corpus),
+        cmocka_unit_test(test_paths_mp1), cmocka_unit_test(test_paths_mp2),
     };
     return tu_status(cmocka_run_group_tests(tests, NULL, NULL));
 }

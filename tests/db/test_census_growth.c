@@ -1,4 +1,5 @@
-/* test_census_growth.c — the final pass's census (db/census/, char_reach first) grows
+/* test_census_growth.c — the final pass's census (db/census/, char_reach first: made there
+ * for contents whose rows have none, as an earlier ancsdb wrote them, as here) grows
  * linearly with the animations of an ANCS: an MP1 set of 4 characters that all use every
  * animation, one Play node and one resource pair (listed in reverse order) per animation,
  * counted in SQLite virtual-machine steps (a progress handler), not in time. With N and 4N
