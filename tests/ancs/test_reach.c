@@ -184,49 +184,64 @@ static ancs_poi_particle particle(int32_t ci, const char *type, uint32_t id)
     return p;
 }
 
+/* An MP2 set (T = 10) with event sets; its arrays live in the struct. */
+typedef struct mp2_set {
+    ancs_animation anims[2];
+    ancs_poi_particle ev0[4], ev1[2], ev2[1];
+    ancs_evnt sets[3];
+    uint32_t spsc[1], id_map[2];
+    ancs_anim_name names[1];
+    ancs_character c;
+    ancs_set s;
+} mp2_set;
+
+static void mp2_set_init(mp2_set *m)
+{
+    memset(m, 0, sizeof *m);
+    m->anims[0].meta = play(0xB0);
+    m->anims[1].meta = play(0xB1);
+    m->ev0[0] = particle(-1, "PART", 0x600);
+    m->ev0[0].base.name = "n";
+    m->ev0[1] = particle(0, "SWHC", 0x601);
+    m->ev0[2] = particle(1, "ELSC", 0x602);
+    m->ev0[3] = particle(0, "PART", 0);
+    m->ev1[0] = particle(0, "PART", 0x610);
+    m->ev1[1] = particle(-1, "SPSC", 0x611);
+    m->ev2[0] = particle(-1, "PART", 0x620); /* index past the animations */
+    m->sets[0] = (ancs_evnt){.particle_count = 4, .particles = m->ev0};
+    m->sets[1] = (ancs_evnt){.particle_count = 2, .particles = m->ev1};
+    m->sets[2] = (ancs_evnt){.particle_count = 1, .particles = m->ev2};
+    m->spsc[0] = 0x901;
+    m->id_map[0] = 0;
+    m->id_map[1] = 1;
+    m->names[0] = (ancs_anim_name){0, NULL, "a"};
+    ancs_character *c = &m->c;
+    c->version = 10;
+    c->model_id = 0xD1;
+    c->cspp_id = 0xD6;
+    c->spsc = (ancs_id_list){1, m->spsc};
+    c->id_map = (ancs_id_list){2, m->id_map};
+    c->anim_name_count = 1;
+    c->anim_names = m->names;
+    ancs_set *s = &m->s;
+    s->game = ANCS_GAME_MP2;
+    s->char_count = 1;
+    s->chars = c;
+    s->animset.version = 4;
+    s->animset.animation_count = 2;
+    s->animset.animations = m->anims;
+    s->animset.default_transition.type = ANCS_TRANS_SNAP;
+    s->animset.event_set_count = 3;
+    s->animset.event_sets = m->sets;
+}
+
 /* MP2: CSPP and SPSC (T=10), the event set at a used entry's index filtered by character
  * (rule 4), event sets no character reaches at set level. */
 static void test_mp2_events(void **state)
 {
     (void)state;
-    ancs_animation anims[2];
-    memset(anims, 0, sizeof anims);
-    anims[0].meta = play(0xB0);
-    anims[1].meta = play(0xB1);
-    ancs_poi_particle ev0[] = {particle(-1, "PART", 0x600), particle(0, "SWHC", 0x601),
-                               particle(1, "ELSC", 0x602), particle(0, "PART", 0)};
-    ancs_poi_particle ev1[] = {particle(0, "PART", 0x610), particle(-1, "SPSC", 0x611)};
-    ancs_poi_particle ev2[] = {particle(-1, "PART", 0x620)}; /* index past the animations */
-    ancs_evnt sets[3];
-    memset(sets, 0, sizeof sets);
-    sets[0].particle_count = 4;
-    sets[0].particles = ev0;
-    sets[1].particle_count = 2;
-    sets[1].particles = ev1;
-    sets[2].particle_count = 1;
-    sets[2].particles = ev2;
-    uint32_t spsc[] = {0x901}, id_map[] = {0, 1};
-    ancs_anim_name names[] = {{0, NULL, "a"}};
-    ancs_character c;
-    memset(&c, 0, sizeof c);
-    c.version = 10;
-    c.model_id = 0xD1;
-    c.cspp_id = 0xD6;
-    c.spsc = (ancs_id_list){1, spsc};
-    c.id_map = (ancs_id_list){2, id_map};
-    c.anim_name_count = 1;
-    c.anim_names = names;
-    ancs_set s;
-    memset(&s, 0, sizeof s);
-    s.game = ANCS_GAME_MP2;
-    s.char_count = 1;
-    s.chars = &c;
-    s.animset.version = 4;
-    s.animset.animation_count = 2;
-    s.animset.animations = anims;
-    s.animset.default_transition.type = ANCS_TRANS_SNAP;
-    s.animset.event_set_count = 3;
-    s.animset.event_sets = sets;
+    mp2_set m;
+    mp2_set_init(&m);
     static const want w[] = {
         {0, "CMDL", 0xD1, "model"},       {0, "CSPP", 0xD6, "cspp"},
         {0, "SPSC", 0x901, "particles"},  {0, "ANIM", 0xB0, "animation"},
@@ -236,7 +251,7 @@ static void test_mp2_events(void **state)
     };
     ancs_edges e = {0};
     util_err err;
-    assert_int_equal(ancs_reach(&e, &s, &err), 0);
+    assert_int_equal(ancs_reach(&e, &m.s, &err), 0);
     edges_are(&e, w, sizeof w / sizeof w[0]);
     ancs_edges_free(&e);
 }
@@ -586,15 +601,18 @@ static void test_paths_mp1(void **state)
     util_err err;
     assert_int_equal(ancs_char_paths(&s, ANCS_GAME_MP1, take_path, &g, &err), 0);
     paths_are(&g, w, sizeof w / sizeof w[0]);
-    /* under another game: the same but the EVNTs */
-    got_paths g2 = {.n = 0};
+    /* under another game: the same but the EVNTs (MP2's come from event sets) */
+    got_paths g2 = {.n = 0}, g3 = {.n = 0};
     assert_int_equal(ancs_char_paths(&s, ANCS_GAME_AUTO, take_path, &g2, &err), 0);
     assert_int_equal(g2.n, sizeof w / sizeof w[0] - 2);
+    assert_int_equal(ancs_char_paths(&s, ANCS_GAME_MP2, take_path, &g3, &err), 0);
+    assert_int_equal(g3.n, sizeof w / sizeof w[0] - 2);
 }
 
-/* MP2 paths: CSPP and SPSC (T = 10), the particle nodes of the used entry's event set whose
- * character index is -1 or the character's, with their names; no EVNT from a pair. A
- * callback's error code stops the walk and is returned. */
+/* MP2 paths (the set of test_mp2_events): CSPP and SPSC, the particle nodes of the used
+ * entry's event set whose character index is -1 or the character's, with their names; no
+ * path of an entry no character uses. A callback's error code stops the walk and is
+ * returned. */
 static int stop_at_second(const ancs_path *p, void *ctx)
 {
     (void)p;
@@ -604,53 +622,22 @@ static int stop_at_second(const ancs_path *p, void *ctx)
 static void test_paths_mp2(void **state)
 {
     (void)state;
-    ancs_animation anim;
-    memset(&anim, 0, sizeof anim);
-    anim.meta = play(0xB0);
-    ancs_poi_particle ev[] = {particle(-1, "PART", 0x600), particle(1, "SWHC", 0x601),
-                              particle(0, "ELSC", 0x602), particle(0, "PART", 0)};
-    ev[0].base.name = "n";
-    ancs_evnt set0;
-    memset(&set0, 0, sizeof set0);
-    set0.particle_count = 4;
-    set0.particles = ev;
-    ancs_res_pair pair = {0xB0, 0xE0};
-    uint32_t spsc[] = {0x901}, id_map[] = {0};
-    ancs_anim_name names[] = {{0, NULL, "a"}};
-    ancs_character c;
-    memset(&c, 0, sizeof c);
-    c.version = 10;
-    c.model_id = 0xD1;
-    c.cspp_id = 0xD6;
-    c.spsc = (ancs_id_list){1, spsc};
-    c.id_map = (ancs_id_list){1, id_map};
-    c.anim_name_count = 1;
-    c.anim_names = names;
-    ancs_set s;
-    memset(&s, 0, sizeof s);
-    s.game = ANCS_GAME_MP2;
-    s.char_count = 1;
-    s.chars = &c;
-    s.animset.animation_count = 1;
-    s.animset.animations = &anim;
-    s.animset.pair_count = 1;
-    s.animset.pairs = &pair;
-    s.animset.event_set_count = 1;
-    s.animset.event_sets = &set0;
+    mp2_set m;
+    mp2_set_init(&m);
     static const path_row w[] = {
         {0, 1, 1, 0, 0, "CMDL", 0xD1, "model"},
         {0, 1, 6, 0, 0, "CSPP", 0xD6, "cspp"},
         {0, 2, 4, 0, 0, "SPSC", 0x901, "particles SPSC 0"},
         {0, 4, 0, 0, 0, "ANIM", 0xB0, "animation 0"},
         {0, 4, 0, 1000000, 2, "PART", 0x600, "animation 0 > event set 0 > particle node 0 'n'"},
-        {0, 4, 0, 1000000, 4, "ELSC", 0x602, "animation 0 > event set 0 > particle node 2"},
+        {0, 4, 0, 1000000, 3, "SWHC", 0x601, "animation 0 > event set 0 > particle node 1"},
     };
     got_paths g = {.n = 0};
     util_err err;
-    assert_int_equal(ancs_char_paths(&s, ANCS_GAME_MP2, take_path, &g, &err), 0);
+    assert_int_equal(ancs_char_paths(&m.s, ANCS_GAME_MP2, take_path, &g, &err), 0);
     paths_are(&g, w, sizeof w / sizeof w[0]);
     int calls = 0;
-    assert_int_equal(ancs_char_paths(&s, ANCS_GAME_MP2, stop_at_second, &calls, &err), UTIL_EIO);
+    assert_int_equal(ancs_char_paths(&m.s, ANCS_GAME_MP2, stop_at_second, &calls, &err), UTIL_EIO);
     assert_int_equal(calls, 2);
 }
 
