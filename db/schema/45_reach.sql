@@ -2,9 +2,10 @@
 -- character reaches an asset") within the ANCS itself, with the path, for the named query
 -- `deps`: one row per (character, path, asset). Written with each ANCS content's other rows
 -- (db/rows_ancs.c, the paths ancs_char_paths gives; for contents an earlier ancsdb wrote
--- without them, by the final pass: db/census/10_char_reach.sql), and gone when they go. The one step that leaves the ANCS, MP1's particle nodes of the EVNT an ANIM
--- names (rule 4), is joined by `deps` at query time from the EVNT rows (rows with rule 4 and
--- k3 = 1 are those EVNT edges), so an EVNT added or changed later is seen.
+-- without them, by the final pass: db/census/10_char_reach.sql), and gone when they go. The
+-- one step that leaves the ANCS, MP1's particle nodes of the EVNT an ANIM names (rule 4), is
+-- joined by `deps` at query time from the EVNT rows (rows with rule 4 and k3 = 1 are those
+-- EVNT edges), so an EVNT added or changed later is seen.
 CREATE TABLE char_reach (
     game TEXT NOT NULL,              -- 'MP1' / 'MP2'
     ancs_id INTEGER NOT NULL,        -- the ANCS
