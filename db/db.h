@@ -136,9 +136,14 @@ int db_put_evnt(db *d, const char *game, uint32_t asset_id, int64_t content_id,
                 const ancs_evnt_file *ev, util_err *err);
 /* Write the rows of one decoded MLVL (mlvl_worlds, mlvl_areas, area_layers, area_deps, ...;
  * db/schema/60_worlds.sql) or STRG (strg, strings) of content content_id, and its decoder
- * warnings. The MLVL's asset_refs rows are made by the final pass (they name its areas). */
+ * warnings. */
 int db_put_mlvl(db *d, const char *game, uint32_t asset_id, int64_t content_id, const world_mlvl *m,
                 util_err *err);
+/* The asset_refs rows (src_type 'MLVL') of that decoded MLVL, with `via` naming area i
+ * area_names[i] (NULL: no name), and the labels used (mlvl_ref_labels), so that the final
+ * pass makes them again when an area's name is another (db/census/20_world.sql). */
+int db_put_mlvl_refs(db *d, const char *game, uint32_t asset_id, int64_t content_id,
+                     const world_mlvl *m, const char *const *area_names, util_err *err);
 int db_put_strg(db *d, const char *game, uint32_t asset_id, int64_t content_id, const world_strg *s,
                 util_err *err);
 /* Delete every row derived from content content_id of asset (game, type, asset_id), and the

@@ -306,6 +306,7 @@ static void ing_free(ing *g)
     free(g->kept);
     free(g->out);
     free(g->held);
+    ing_worlds_free(g);
 }
 
 int db_ingest_paths(db *d, const char *const *paths, int npaths, const db_ingest_opts *opts,

@@ -2,7 +2,8 @@
  * entry: the content of every type is known, for release-diff), and for an
  * ANCS/EVNT/MLVL/STRG find
  * its content (game, type, asset ID, hash) or make it: decode, a contents row, the decode's
- * rows. Each distinct content is decoded once, whatever PAK or release holds it. */
+ * rows. Each distinct content is decoded once, whatever PAK or release holds it. An MLVL's
+ * asset_refs rows wait for the end of its PAK (ingest_world.c). */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -104,6 +105,8 @@ int ing_finish_entry(ing *g, ing_job *j, const char *path, const char *game)
         have_size = INT64_MAX; /* the final pass: the copy it was decoded from is gone */
     if (have && (bad || (int64_t)j->len >= have_size)) {
         o->content_id = cid;
+        if (e->type == UTIL_FCC_STRG && g->cur_pak > 0)
+            ing_worlds_strg(g, game, e->id, cid);
         /* every copy of a content that does not decode is a load error of its own */
         if (bad)
             rc = ing_fault(g, path, game, i, e->type, e->id, "decode",
@@ -136,9 +139,15 @@ int ing_finish_entry(ing *g, ing_job *j, const char *path, const char *game)
             g->st->characters += j->set.char_count;
         }
     } else if (e->type == UTIL_FCC_MLVL) {
+        /* its asset_refs rows at the end of the PAK (ingest_world.c); in the final pass's
+         * decode again, by that pass */
         rc = db_put_mlvl(g->d, game, e->id, cid, &j->mlvl, g->err);
+        if (!rc && g->cur_pak > 0)
+            rc = ing_worlds_wait(g, game, e->id, cid, j);
     } else if (e->type == UTIL_FCC_STRG) {
         rc = db_put_strg(g->d, game, e->id, cid, &j->strg, g->err);
+        if (!rc && g->cur_pak > 0)
+            ing_worlds_strg(g, game, e->id, cid);
     } else {
         rc = db_put_evnt(g->d, game, e->id, cid, &j->ev, g->err);
         g->st->evnt += !have;

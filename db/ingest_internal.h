@@ -181,6 +181,39 @@ void ing_pipeline_wait(ing_pipeline *pl, ing_job *j);
 void ing_pipeline_release(ing_pipeline *pl, size_t limit);
 void ing_pipeline_drain(ing_pipeline *pl, size_t from);
 
+/* ---- the MLVLs' asset_refs rows (ingest_world.c) -------------------------------------------
+ * Their `via` names each area from its name STRG (string 0 in ENGL), which sits in the PAK
+ * of its MLVL after it, or in another PAK of the release. So a new MLVL content's decode
+ * waits until the release has shown a STRG of every name ID it needs, or until the end of the
+ * release's last PAK, and its rows are written then, in that PAK's transaction: each area
+ * named from the STRG of that ID with the highest content_id the release has shown, as the
+ * view `areas` prefers (without one: the highest of any release). The labels used go to
+ * mlvl_ref_labels; the final pass makes the rows of a content again when its labels are not
+ * what the view says (a name STRG in another release), and makes those of a content whose
+ * rows were not written (its decode was still waiting when a PAK was rolled back or the run
+ * ended): so what is chosen here only spares that pass work, it decides no row. */
+typedef struct ing_strg_seen {
+    uint64_t key; /* game << 32 | STRG ID, plus one (0: empty slot) */
+    int64_t content_id;
+} ing_strg_seen;
+typedef struct ing_mlvl_wait {
+    const char *game; /* "MP1" / "MP2" */
+    uint32_t id;
+    int64_t content_id;
+    int64_t rel_id; /* the release whose PAK held it */
+    world_mlvl m;
+    util_arena arena; /* m's memory, taken from its job */
+} ing_mlvl_wait;
+/* MLVL decodes waiting past this many bytes have their rows written at once. */
+#define ING_MLVL_WAIT_MAX (8u << 20)
+typedef struct ing_worlds {
+    int64_t rel_id;      /* the release the STRG map is of */
+    ing_strg_seen *seen; /* open addressing, at most half full */
+    size_t cap, n;
+    ing_mlvl_wait *wait;
+    size_t nwait, capwait, wait_bytes;
+} ing_worlds;
+
 /* ---- one run ------------------------------------------------------------------------------ */
 
 /* Page cache of the ingest connection: large enough for the B-tree pages a PAK's rows
@@ -204,6 +237,7 @@ typedef struct ing_pak_at {
     pak_game game;         /* the release's disc code names it; else UNKNOWN */
     const char *disc_id;   /* the disc's game ID ("GM8E"), NULL without a disc */
     int block_cache;       /* read through a container's cache of decoded blocks */
+    int release_ends;      /* the last PAK of its release this run reads */
 } ing_pak_at;
 
 struct ing {
@@ -229,7 +263,21 @@ struct ing {
     char *held;
     size_t held_len, held_cap;
     int holding;
+    ing_worlds worlds; /* ingest_world.c */
 };
+
+/* ingest_world.c: an entry of the PAK being written is STRG content cid. */
+void ing_worlds_strg(ing *g, const char *game, uint32_t id, int64_t cid);
+/* ingest_world.c: job j's MLVL (new content cid, its rows written) waits for the end of its
+ * PAK; the job's arena is taken. */
+int ing_worlds_wait(ing *g, const char *game, uint32_t id, int64_t cid, ing_job *j);
+/* ingest_world.c: at the end of a PAK's entries, the asset_refs rows of the MLVLs waiting
+ * whose names the release has shown (every one when release_ends: the release's last PAK),
+ * and forget them; drop: forget every one (a PAK was rolled back). */
+int ing_worlds_flush(ing *g, int release_ends);
+void ing_worlds_drop(ing *g);
+/* ingest_world.c: free everything (the end of a run). */
+void ing_worlds_free(ing *g);
 
 /* faults.c: one load_errors row, the count, and a line on the log. entry < 0: whole PAK. */
 int ing_fault(ing *g, const char *path, const char *game, int64_t entry, uint32_t type, uint32_t id,

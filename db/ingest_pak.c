@@ -411,6 +411,7 @@ static int do_pak_file(ing *g, const ing_pak_at *at, const struct stat *sb, pak_
         goto rollback;
     g->st->resources += p->entry_count;
     if ((rc = write_entries(g, &q, path)) != 0 || (rc = lazy_conflict(g, at, &q, pak_id, &gc)) ||
+        (rc = ing_worlds_flush(g, at->release_ends)) != 0 ||
         (rc = put_entries(g, p, pak_id)) != 0 || (rc = ing_tx_commit(g)) != 0)
         goto rollback;
     ing_log_release(g, 1);
@@ -419,6 +420,7 @@ static int do_pak_file(ing *g, const ing_pak_at *at, const struct stat *sb, pak_
     goto done;
 rollback:
     ing_pipeline_drain(&g->pl, q.consumed);
+    ing_worlds_drop(g);
     ing_tx_rollback(g);
     ing_log_release(g, 0);
     if (q.info_failed) { /* as when every entry's sizes were read first: the PAK fails */
@@ -452,7 +454,8 @@ int ing_do_pak(ing *g, const iw_item *it)
                      .source_offset = it->file || g->mem_data ? -1 : (int64_t)it->off,
                      .game = r->game,
                      .disc_id = r->has_disc ? disc_id : NULL,
-                     .block_cache = r->image && r->image->container.cache_unit > 0};
+                     .block_cache = r->image && r->image->container.cache_unit > 0,
+                     .release_ends = it + 1 == g->L.items + g->L.nitems || it[1].rel != it->rel};
     memset(&sb, 0, sizeof sb);
     util_err_clear(&e);
     g->rel_id = r->release_id;

@@ -17,7 +17,8 @@
  *   rows_ancs.c     an ANCS: ancs, characters and their sub-tables, asset_refs (ancs_reach)
  *   rows_anim.c     an ANCS's animation set: animations, meta-animation trees, transitions
  *   rows_evnt.c     an EVNT and event nodes
- *   rows_world.c    an MLVL (worlds, areas, layers, dependencies) and a STRG (strings)
+ *   rows_world.c    an MLVL (worlds, areas, layers, dependencies, asset_refs) and a STRG
+ *                   (strings)
  *   faults.c        load_errors rows; the ingest's lines for the log callback
  *   ingest.c        db_ingest_paths / db_ingest_mem: the run, releases rows, PAKs gone
  *   ingest_walk.c   the releases and PAKs of the PATHs given: files, folders, disc images,
@@ -29,7 +30,8 @@
  *   ingest_tx.c     per-PAK transaction, skip check (by release), moved/adopted PAKs,
  *                   deleting a PAK's or a content's rows
  *   ingest_pak.c    one PAK: game, paks/pak_names/pak_entries rows, consuming its jobs
- *   ingest_entry.c  one entry: its hashes; an ANCS/EVNT's content, decoded once
+ *   ingest_entry.c  one entry: its hashes; an ANCS/EVNT/MLVL/STRG's content, decoded once
+ *   ingest_world.c  the MLVLs' asset_refs rows: their decodes waiting for their area names
  *   final_pass.c    unknown games, unheld contents, copy_differs per release, assets,
  *                   the census
  *   census_run.c    the census script (db/census/) statement by statement, its counts per
@@ -56,7 +58,12 @@
     X(CONTENT_GET, "SELECT content_id, status, error_offset, error, size FROM contents WHERE "     \
                    "game = ?1 AND type = ?2 AND asset_id = ?3 AND hash = ?4")                      \
     X(CONTENT_ANY, "SELECT 1 FROM contents WHERE game = ?1 AND type = ?2 AND asset_id = ?3 "       \
-                   "LIMIT 1")
+                   "LIMIT 1")                                                                      \
+    X(STRG_NAME, "SELECT text FROM strings WHERE game = ?1 AND strg_id = ?2 AND content_id = ?3 "  \
+                 "AND language = 'ENGL' AND string_index = 0 AND text IS NOT NULL")                \
+    X(STRG_NAME_ANY, "SELECT text FROM strings WHERE game = ?1 AND strg_id = ?2 AND language = "   \
+                     "'ENGL' AND string_index = 0 AND text IS NOT NULL ORDER BY content_id DESC "  \
+                     "LIMIT 1")
 
 #define DB_STMT_ENUM(name, sql) S_##name,
 enum { DB_STMTS(DB_STMT_ENUM) S_COUNT };

@@ -1,8 +1,10 @@
 /* rows_world.c — the rows of a decoded MLVL (mlvl_worlds, its memory relays and audio groups,
  * mlvl_areas, area_layers, area_deps, area_attached, area_dock_links, area_modules) and of a
- * decoded STRG (strg, strings), with their decoder warnings. The MLVL's asset_refs rows, whose
- * `via` names each area from its STRG, are made by the final pass (db/census/20_world.sql). */
+ * decoded STRG (strg, strings), with their decoder warnings; and an MLVL's asset_refs rows,
+ * whose `via` names each area from its STRG, with the labels they used (mlvl_ref_labels). The
+ * final pass (db/census/20_world.sql) makes the same rows again when an area's name changes. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -232,9 +234,137 @@ static int put_strg_rows(db *d, const char *game, uint32_t id, const world_strg 
     return rc;
 }
 
+/* ---- an MLVL's asset_refs rows ---------------------------------------------------------- */
+
+/* What db_put_mlvl_refs writes from. */
+typedef struct mlvl_refs_in {
+    const world_mlvl *m;
+    const char *const *area_names;
+} mlvl_refs_in;
+
+/* An asset ID the rows name: neither 0 nor "none" (docs/formats.md §8: both mean none). */
+static int is_id(uint32_t id)
+{
+    return id != 0 && id != WORLD_NONE;
+}
+
+/* head, then ` 'name'` when name is not NULL, then tail: malloc'd, NULL when out of memory. */
+static char *label_of(const char *head, const char *name, const char *tail)
+{
+    size_t n = strlen(head) + (name ? strlen(name) + 3 : 0) + strlen(tail) + 1;
+    char *s = malloc(n);
+    if (s)
+        snprintf(s, n, "%s%s%s%s%s", head, name ? " '" : "", name ? name : "", name ? "'" : "",
+                 tail);
+    return s;
+}
+
+/* One area's rows: its dependencies (`via` its label and their layer's), its MREA, its name
+ * STRG, and its mlvl_ref_labels row. */
+static int put_area_refs(db *d, uint32_t mlvl_id, const world_area *a, uint32_t ai,
+                         const char *name, util_err *err)
+{
+    int rc = 0;
+    char head[48], fc[5];
+    snprintf(head, sizeof head, "area %u", ai);
+    char *label = label_of(head, name, "");
+    /* layer i's `via` at i + 1; the area's own group (layer -1) at 0 */
+    char **via = calloc((size_t)a->layer_count + 1, sizeof *via);
+    if (!label || !via) {
+        rc = util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+        goto out;
+    }
+    via[0] = label_of(label, NULL, " > area");
+    for (uint32_t i = 0; via[0] && i < a->layer_count; i++) {
+        char lh[48];
+        snprintf(lh, sizeof lh, " > layer %u", i);
+        char *ll = label_of(lh, a->layers[i].name, "");
+        via[i + 1] = ll ? label_of(label, NULL, ll) : NULL;
+        free(ll);
+        if (!via[i + 1])
+            break;
+    }
+    if (!via[0] || (a->layer_count && !via[a->layer_count])) {
+        rc = util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+        goto out;
+    }
+    for (uint32_t k = 0; k < a->dep_count && !rc; k++) {
+        const world_dep *dep = &a->deps[k];
+        int32_t li = dep->layer_index;
+        if (is_id(dep->id) && li >= -1 && li < (int64_t)a->layer_count)
+            rc = dbi_put_ref(d, "MLVL", mlvl_id, dbi_fourcc(dep->type, fc), dep->id, -1,
+                             via[li + 1], err);
+    }
+    if (!rc && is_id(a->mrea_id))
+        rc = dbi_put_ref(d, "MLVL", mlvl_id, "MREA", a->mrea_id, -1, label, err);
+    if (!rc && is_id(a->name_strg)) {
+        char *v = label_of(label, NULL, " > name");
+        rc = v ? dbi_put_ref(d, "MLVL", mlvl_id, "STRG", a->name_strg, -1, v, err)
+               : util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+        free(v);
+    }
+    db_row r;
+    if (!rc && (rc = dbi_row_begin(&r, d, TBL(mlvl_ref_labels), err)) == 0) {
+        dbi_int(&r, COL(mlvl_ref_labels, mlvl_id), mlvl_id);
+        dbi_int(&r, COL(mlvl_ref_labels, area_index), ai);
+        dbi_text(&r, COL(mlvl_ref_labels, label), label);
+        rc = dbi_row_end(&r, err);
+    }
+out:
+    for (uint32_t i = 0; via && i <= a->layer_count; i++)
+        free(via[i]);
+    free(via);
+    free(label);
+    return rc;
+}
+
+static int put_mlvl_refs(db *d, const char *game, uint32_t id, const void *v, util_err *err)
+{
+    (void)game;
+    const mlvl_refs_in *in = v;
+    const world_mlvl *m = in->m;
+    int rc = 0;
+    for (uint32_t ai = 0; ai < m->area_count; ai++)
+        TRY(put_area_refs(d, id, &m->areas[ai], ai, in->area_names[ai], err));
+    int mp2 = m->game == WORLD_GAME_MP2;
+    const struct {
+        int on;
+        const char *type;
+        uint32_t id;
+        const char *via;
+    } world[] = {
+        {1, "STRG", m->world_name_strg, "world name"},
+        {mp2, "STRG", m->dark_world_name_strg, "dark world name"},
+        {1, "SAVW", m->savw_id, "save info"},
+        {1, "MAPW", m->mapw_id, "world map"},
+        {1, "CMDL", m->default_skybox_id, "default skybox"},
+    };
+    for (size_t k = 0; k < sizeof world / sizeof world[0]; k++)
+        if (world[k].on && is_id(world[k].id))
+            TRY(dbi_put_ref(d, "MLVL", id, world[k].type, world[k].id, -1, world[k].via, err));
+    for (uint32_t k = 0; !mp2 && k < m->audio_group_count; k++) {
+        char via[32];
+        snprintf(via, sizeof via, "audio group %u", m->audio_groups[k].group_id);
+        if (is_id(m->audio_groups[k].agsc_id))
+            TRY(dbi_put_ref(d, "MLVL", id, "AGSC", m->audio_groups[k].agsc_id, -1, via, err));
+    }
+    return rc;
+}
+
+static int put_mlvl_any(db *d, const char *game, uint32_t id, const void *v, util_err *err)
+{
+    return put_mlvl_rows(d, game, id, v, err);
+}
+
+static int put_strg_any(db *d, const char *game, uint32_t id, const void *v, util_err *err)
+{
+    return put_strg_rows(d, game, id, v, err);
+}
+
 /* Set the key columns, write in a batch, drop the batch on failure. */
-static int put_keyed(db *d, const char *game, int64_t content_id, int is_mlvl, uint32_t id,
-                     const void *v, util_err *err)
+static int put_keyed(db *d, const char *game, int64_t content_id,
+                     int (*put)(db *, const char *, uint32_t, const void *, util_err *),
+                     uint32_t id, const void *v, util_err *err)
 {
     int rc = dbi_key_text(d, DBK_game, game, err);
     dbi_key_int(d, DBK_content_id, content_id);
@@ -242,7 +372,7 @@ static int put_keyed(db *d, const char *game, int64_t content_id, int is_mlvl, u
     if (rc)
         return rc;
     dbi_batch_begin(d);
-    rc = is_mlvl ? put_mlvl_rows(d, game, id, v, err) : put_strg_rows(d, game, id, v, err);
+    rc = put(d, game, id, v, err);
     int frc = dbi_batch_end(d, rc != 0, err);
     d->content = 0;
     return rc ? rc : frc;
@@ -251,11 +381,18 @@ static int put_keyed(db *d, const char *game, int64_t content_id, int is_mlvl, u
 int db_put_mlvl(db *d, const char *game, uint32_t asset_id, int64_t content_id, const world_mlvl *m,
                 util_err *err)
 {
-    return put_keyed(d, game, content_id, 1, asset_id, m, err);
+    return put_keyed(d, game, content_id, put_mlvl_any, asset_id, m, err);
+}
+
+int db_put_mlvl_refs(db *d, const char *game, uint32_t asset_id, int64_t content_id,
+                     const world_mlvl *m, const char *const *area_names, util_err *err)
+{
+    mlvl_refs_in in = {m, area_names};
+    return put_keyed(d, game, content_id, put_mlvl_refs, asset_id, &in, err);
 }
 
 int db_put_strg(db *d, const char *game, uint32_t asset_id, int64_t content_id, const world_strg *s,
                 util_err *err)
 {
-    return put_keyed(d, game, content_id, 0, asset_id, s, err);
+    return put_keyed(d, game, content_id, put_strg_any, asset_id, s, err);
 }

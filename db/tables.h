@@ -62,6 +62,7 @@
     T(area_attached, 1, 0, 5)                                                                      \
     T(area_dock_links, 1, 0, 5)                                                                    \
     T(area_modules, 1, 0, 0)                                                                       \
+    T(mlvl_ref_labels, 1, 0, 0)                                                                    \
     T(strg, 1, 0, 0)                                                                               \
     T(strings, 1, 0, 5)
 
@@ -206,6 +207,7 @@
     C(t, other_dock_index) C(t, coordinate_count)
 #define DBT_area_modules(C, t)                                                                     \
     C(t, mlvl_id) C(t, area_index) C(t, module_index) C(t, layer_index) C(t, name)
+#define DBT_mlvl_ref_labels(C, t) C(t, mlvl_id) C(t, area_index) C(t, label)
 #define DBT_strg(C, t)                                                                             \
     C(t, strg_id) C(t, version) C(t, language_count) C(t, string_count) C(t, name_count)           \
     C(t, languages) C(t, size) C(t, trailing_len)

@@ -420,6 +420,13 @@ void util_arena_free(util_arena *a)
     a->total = 0;
 }
 
+void util_arena_move(util_arena *dst, util_arena *src)
+{
+    *dst = *src;
+    src->head = NULL;
+    src->total = 0;
+}
+
 /* ---- files ----------------------------------------------------------------- */
 
 int util_open_regular(const char *path, int *fd_out, size_t *size_out, util_err *e)

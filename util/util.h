@@ -151,6 +151,9 @@ void *util_arena_array(util_arena *a, size_t count, size_t size);
 char *util_arena_strdup(util_arena *a, const char *s);
 /* Free every block; the arena is empty and reusable afterwards. NULL-tolerant. */
 void util_arena_free(util_arena *a);
+/* dst (empty or freed) takes src's blocks, so what was allocated from src lives until
+ * util_arena_free(dst); src is left empty and usable, with its limits. */
+void util_arena_move(util_arena *dst, util_arena *src);
 
 /* ---- decoders of outside bytes (util_dec.c) ------------------------------------- */
 

@@ -164,9 +164,9 @@ CREATE TABLE area_modules (
     PRIMARY KEY (game, mlvl_id, content_id, area_index, module_index)
 ) WITHOUT ROWID;
 
--- The area labels (`area 3 'Main Plaza'`) the MLVL's asset_refs rows were last made with, by
--- the final pass (db/census/20_world.sql): an MLVL content's rows are made again when one of
--- its areas' names changes.
+-- The area labels (`area 3 'Main Plaza'`) the MLVL's asset_refs rows were last made with (by
+-- the ingest, db/ingest_world.c, or the final pass, db/census/20_world.sql): an MLVL
+-- content's rows are made again when one of its areas' names changes.
 CREATE TABLE mlvl_ref_labels (
     game TEXT NOT NULL,              -- 'MP1' / 'MP2'
     mlvl_id INTEGER NOT NULL,        -- the MLVL

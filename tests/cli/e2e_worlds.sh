@@ -4,8 +4,9 @@
 # area_attached and strings, the named queries worlds, areas, where-loaded, area-deps,
 # characters-in and release-diff-worlds (expected rows computed here by python from
 # truth.json worlds.*, release_b.worlds and release_diff.*.world_edits), dangling-refs of
-# MLVL dependencies, `--release` names, a malformed MLVL in a hand-built PAK (a load_errors
-# row, the rest loads) and the upgrade of a version-6 database.
+# MLVL dependencies, the MLVLs' asset_refs rows (as the PAKs' transactions write them and as
+# the final pass makes them), `--release` names, a malformed MLVL in a hand-built PAK (a
+# load_errors row, the rest loads) and the upgrade of a version-6 database.
 set -u
 . "$(dirname "$0")/lib.sh"
 need_corpus
@@ -26,10 +27,26 @@ for rel in A_MP1:mp1 A_MP2:mp2 B_MP1:relb/mp1 B_MP2:relb/mp2; do
     }
 done
 
-python3 - "$BIN" "$DB" "$DBR" "$CORPUS/truth.json" "$T" "$ROOT/tests/cli" <<'EOF' || fail=1
+# The MLVLs' asset_refs rows as the PAKs' transactions leave them (the run killed where its
+# final pass would start), and as the final pass makes them for a database an earlier ancsdb
+# wrote without them (simulated with the sqlite3 shell on a copy): both must be those of
+# truth.json below.
+DBK=$T/killed.db
+ANCSDB_TEST_KILL_AFTER=final:1 "$BIN" ingest --quiet --db "$DBK" "$CORPUS/mp1" "$CORPUS/mp2" \
+    2>"$T/ingest_k.err"
+check "ingest killed at the final pass: its exit status (SIGKILL)" 137 $?
+DBE=$T/earlier.db
+cp "$DB" "$DBE"
+sqlite3 "$DBE" "DELETE FROM asset_refs WHERE src_type = 'MLVL'; DELETE FROM mlvl_ref_labels;
+    UPDATE ingest_state SET value = 1 WHERE key = 'final_pass_pending'" &&
+    "$BIN" ingest --quiet --db "$DBE" "$CORPUS/mp1" "$CORPUS/mp2" 2>"$T/ingest_e.err" ||
+    bad "ingest of the earlier database: $(tail -3 "$T/ingest_e.err")"
+
+python3 - "$BIN" "$DB" "$DBR" "$CORPUS/truth.json" "$T" "$ROOT/tests/cli" "$DBK" "$DBE" \
+    <<'EOF' || fail=1
 import csv, io, json, os, sqlite3, struct, subprocess, sys
 
-bin_, db, dbr, truth_path, T, here = sys.argv[1:7]
+bin_, db, dbr, truth_path, T, here, dbk, dbe = sys.argv[1:9]
 sys.path.insert(0, here)
 from worldbytes import pak, strg_v0  # noqa: E402  (hand-built PAK and STRG bytes)
 truth = json.load(open(truth_path))
@@ -296,6 +313,46 @@ via = "area %d '%s' > layer %d '%s'" % (a["index"], a["name"], l["index"], l["na
 if not rows("SELECT 1 FROM asset_refs WHERE game = 'MP1' AND src_type = 'MLVL' AND src_id = ? "
             "AND dst_type = ? AND dst_id = ? AND via = ?", m["id"], t, i, via):
     err("asset_refs: no MLVL row with via %r" % via)
+
+# every MLVL asset_refs row (CONTRACT.md "Worlds"), on the database of a whole ingest, of one
+# killed before its final pass, and of the earlier one whose rows the final pass made
+def lab(head, name):
+    return head if name is None else "%s '%s'" % (head, name)
+
+
+want_refs = set()
+for g, G in GAMES:
+    for m in truth["worlds"][g]["mlvls"]:
+        def ref(t, i, via):
+            if i is not None and i not in NONE:
+                want_refs.add((G, m["id"], t, i, via))
+        for a in m["areas"]:
+            al = lab("area %d" % a["index"], a["name"])
+            for l in a["layers"]:
+                for t, i in l["dependencies"]:
+                    ref(t, i, al + " > " + lab("layer %d" % l["index"], l["name"]))
+            for t, i in a["area_dependencies"]:
+                ref(t, i, al + " > area")
+            ref("MREA", a["mrea_id"], al)
+            ref("STRG", a["name_strg"], al + " > name")
+        ref("STRG", m["world_name_strg"], "world name")
+        if G == "MP2":
+            ref("STRG", m["dark_world_name_strg"], "dark world name")
+        ref("SAVW", m["savw_id"], "save info")
+        ref("MAPW", m["mapw_id"], "world map")
+        ref("CMDL", m["default_skybox_id"], "default skybox")
+        for gid, agsc in m["audio_groups"] or []:
+            ref("AGSC", agsc, "audio group %d" % gid)
+for what, f in (("ingest", db), ("ingest killed before its final pass", dbk),
+                ("final pass of an earlier database", dbe)):
+    c = sqlite3.connect(f)
+    got = c.execute("SELECT game, src_id, dst_type, dst_id, via FROM asset_refs "
+                    "WHERE src_type = 'MLVL'").fetchall()
+    c.close()
+    if len(got) != len(set(got)) or set(got) != want_refs:
+        err("MLVL asset_refs (%s): %d rows, %d missing (%r), %d not in truth (%r)"
+            % (what, len(got), len(want_refs - set(got)), sorted(want_refs - set(got))[:2],
+               len(set(got) - want_refs), sorted(set(got) - want_refs)[:2]))
 
 # `through`: a particle of a layer's ANCS found by the reach rules (character_reach)
 checked = 0
