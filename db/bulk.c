@@ -1,7 +1,9 @@
 /* bulk.c — a bulk load (into a database holding no PAK yet) is one transaction whose
  * non-unique secondary indexes are dropped at its start and built again at its end, which
  * is cheaper than keeping them up to date row by row (the census does the same for the rows
- * it copies, db/census_run.c). Unique indexes stay: INSERT OR IGNORE relies on them. */
+ * it copies, db/census_run.c). Unique indexes stay: INSERT OR IGNORE relies on them. Those
+ * its final pass reads first are built at its end, the others by that pass, beside the
+ * census it counts on a second connection (ing_restore_indexes). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,14 +68,69 @@ int ing_drop_indexes(db *d, const char *table, ing_indexes *x, util_err *err)
     return rc;
 }
 
-int ing_create_indexes(db *d, const ing_indexes *x, util_err *err)
+/* The indexes the final pass reads before it builds the missing ones (ing_restore_indexes):
+ * its first transaction's statements and the census counted on a second connection
+ * (db/census/census.sql's `-- @parallel` section), found by EXPLAIN QUERY PLAN of each. */
+static const char *const early_indexes[] = {
+    "census_contents_content", "events_owner",     "pak_entries_content",
+    "warnings_code",           "warnings_content",
+};
+
+static int is_early(const char *sql)
+{
+    for (size_t i = 0; i < sizeof early_indexes / sizeof early_indexes[0]; i++) {
+        size_t n = strlen(early_indexes[i]);
+        const char *p = strstr(sql, early_indexes[i]);
+        if (p && p[n] == ' ')
+            return 1;
+    }
+    return 0;
+}
+
+int ing_create_indexes(db *d, const ing_indexes *x, int early_only, util_err *err)
 {
     for (size_t i = 0; i < x->n; i++) {
-        int rc = dbi_exec(d, x->sql[i], err);
+        int rc = early_only && !is_early(x->sql[i]) ? 0 : dbi_exec(d, x->sql[i], err);
         if (rc)
             return rc;
     }
     return 0;
+}
+
+int ing_restore_indexes(db *d, util_err *err)
+{
+    sqlite3 *m = NULL;
+    sqlite3_stmt *st = NULL;
+    int rc = 0;
+    if (sqlite3_open_v2(":memory:", &m, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+            SQLITE_OK ||
+        sqlite3_exec(m, db_schema_sql, NULL, NULL, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(m,
+                           "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS "
+                           "NOT NULL ORDER BY name",
+                           -1, &st, NULL) != SQLITE_OK) {
+        rc = util_fail(err, UTIL_ESQL, UINT64_MAX, "the schema's indexes: %s",
+                       m ? sqlite3_errmsg(m) : "out of memory");
+        goto out;
+    }
+    int s;
+    while (!rc && (s = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t have = 0;
+        char *q = sqlite3_mprintf("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND "
+                                  "name = '%q'",
+                                  (const char *)sqlite3_column_text(st, 0));
+        if (!q)
+            rc = util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+        else if ((rc = dbi_query_int(d, q, &have, err)) == 0 && !have)
+            rc = dbi_exec(d, (const char *)sqlite3_column_text(st, 1), err);
+        sqlite3_free(q);
+    }
+    if (!rc && s != SQLITE_DONE)
+        rc = util_fail(err, UTIL_ESQL, UINT64_MAX, "the schema's indexes: %s", sqlite3_errmsg(m));
+out:
+    sqlite3_finalize(st);
+    sqlite3_close(m);
+    return rc;
 }
 
 /* Whether the database holds no PAK yet (then the run is a bulk load). */

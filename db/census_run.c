@@ -521,7 +521,7 @@ static int take_helper_rows(db *d, census_helper *h, int *taken, util_err *err)
     sqlite3_finalize(sel);
     sqlite3_finalize(ins);
     if (!rc)
-        rc = ing_create_indexes(d, &idx, err);
+        rc = ing_create_indexes(d, &idx, 0, err);
     ing_indexes_free(&idx);
     *taken = !rc;
     return rc;

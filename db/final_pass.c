@@ -232,8 +232,9 @@ static int set_cache(ing *g, int kib)
 
 /* Two transactions. The first settles which contents stay and their rows (re-decoding
  * some); once it is committed, the census's counts of the new contents are read on a second
- * connection, in a thread (db/census_run.c), while the second transaction rebuilds the
- * assets and makes char_reach and the worlds' rows on this one, then takes those counts.
+ * connection, in a thread (db/census_run.c), while the second transaction builds the indexes
+ * a bulk load left to it (bulk.c), rebuilds the assets and makes char_reach and the worlds'
+ * rows on this one, then takes those counts.
  * ingest_state.final_pass_pending stays set until the second commits: a run stopped in
  * between leaves the next one the whole pass to do again. */
 static int final_pass_steps(ing *g)
@@ -252,7 +253,8 @@ static int final_pass_steps(ing *g)
     }
     census_helper *h = g->bulk ? NULL : dbi_census_helper_start(g->d, db_census_sql);
     if ((rc = ing_tx_begin(g)) == 0) {
-        if ((rc = ing_rebuild_assets(g)) == 0 && (rc = settle_releases(g)) == 0 &&
+        if ((rc = ing_restore_indexes(g->d, g->err)) == 0 && (rc = ing_rebuild_assets(g)) == 0 &&
+            (rc = settle_releases(g)) == 0 &&
             (rc = db_names_refresh_pak(g->d, g->err)) == 0 && /* asset_names 'pak' */
             (rc = refill_census(g, h)) == 0 && (rc = ing_set_pending(g, 0)) == 0)
             rc = ing_tx_commit(g);

@@ -271,8 +271,10 @@ static int run(ing *g, ing_indexes *idx)
         rc = ing_pending_flag(g, &g->changed);
     if (!rc && !g->changed && g->o->rehash)
         rc = ing_final_pass_needed(g, &g->changed);
-    /* a bulk load's indexes are back before the final pass: its queries look rows up by
-     * asset and content (without them, a lookup per asset or content was a scan). Its rows
+    /* the indexes a bulk load dropped that the final pass reads first are back before it
+     * (without them, a lookup per asset or content was a scan); the others it builds itself,
+     * beside the census it has counted on a second connection (ing_restore_indexes: also
+     * after a run killed in between). A run that ends here builds them all. Its rows
      * are committed before the final pass, which reads them on a second connection too
      * (final_pass.c); final_pass_pending, set with them, says the pass is still to do.
      * From here the commits copy no WAL frames into the database file: the final pass has
@@ -281,8 +283,11 @@ static int run(ing *g, ing_indexes *idx)
     if (!rc)
         rc = dbi_exec(g->d, "PRAGMA wal_autocheckpoint = 0", g->err);
     if (g->bulk) {
+        /* the indexes the final pass does not read before it has the census counted on a
+         * second connection are built there, beside that count (ing_restore_indexes) */
+        int early = g->changed && !g->st->interrupted;
         if (!rc)
-            rc = ing_create_indexes(g->d, idx, g->err);
+            rc = ing_create_indexes(g->d, idx, early, g->err);
         if (!rc)
             rc = db_commit(g->d, g->err);
         if (rc)

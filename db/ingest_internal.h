@@ -379,7 +379,11 @@ typedef struct ing_indexes {
 } ing_indexes;
 int ing_db_is_empty(ing *g);
 int ing_drop_indexes(db *d, const char *table, ing_indexes *x, util_err *err);
-int ing_create_indexes(db *d, const ing_indexes *x, util_err *err);
+/* early_only: only those the final pass reads before it calls ing_restore_indexes. */
+int ing_create_indexes(db *d, const ing_indexes *x, int early_only, util_err *err);
+/* Build every index of the schema the database lacks (a bulk load's, left to the final
+ * pass; or one a run killed before its final pass left dropped). */
+int ing_restore_indexes(db *d, util_err *err);
 void ing_indexes_free(ing_indexes *x);
 
 #endif

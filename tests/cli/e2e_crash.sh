@@ -185,4 +185,16 @@ check "no note once it is done" 0 "$(grep -c 'final pass' "$T/done.err")"
 dump "$T/first.db" >"$T/first.dump"
 same_file "the first ingest killed in its final pass, then finished, holds what a clean ingest holds" \
     "$T/ref.dump" "$T/first.dump"
+# A first ingest builds some of its indexes in its final pass (docs/architecture.md): killed
+# before it, the next ingest's final pass builds them. Every index of the schema files (made by
+# the sqlite3 shell) must be there, on it and on the clean ingest's database.
+cat "$ROOT"/db/schema/*.sql | q "$T/schema.db" || bad "the schema files in the sqlite3 shell"
+indexes="SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name"
+q "$T/schema.db" "$indexes" >"$T/indexes.want"
+check "the schema files have indexes" 1 "$([ "$(wc -l <"$T/indexes.want")" -gt 20 ] && echo 1)"
+q "$T/first.db" "$indexes" >"$T/indexes.first"
+same_file "every index of the schema, after the ingest that finished the killed one" \
+    "$T/indexes.want" "$T/indexes.first"
+q "$T/ref.db" "$indexes" >"$T/indexes.ref"
+same_file "every index of the schema, after a clean first ingest" "$T/indexes.want" "$T/indexes.ref"
 finish
