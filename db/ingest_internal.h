@@ -210,8 +210,8 @@ typedef struct ing_worlds {
     int64_t rel_id;      /* the release the STRG map is of */
     ing_strg_seen *seen; /* open addressing, at most half full */
     size_t cap, n;
-    ing_mlvl_wait *wait;
-    size_t nwait, capwait, wait_bytes;
+    UTIL_VEC(ing_mlvl_wait) wait;
+    size_t wait_bytes; /* of their arenas */
 } ing_worlds;
 
 /* ---- one run ------------------------------------------------------------------------------ */

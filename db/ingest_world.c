@@ -62,26 +62,24 @@ void ing_worlds_strg(ing *g, const char *game, uint32_t id, int64_t cid)
     }
 }
 
-static void wait_free(ing_mlvl_wait *x)
+/* Forget the MLVL waiting in slot i (the last one takes the slot). */
+static void forget(ing_worlds *w, size_t i)
 {
-    util_arena_free(&x->arena);
+    w->wait_bytes -= w->wait.items[i].arena.total;
+    util_arena_free(&w->wait.items[i].arena);
+    w->wait.items[i] = w->wait.items[--w->wait.len];
 }
 
 void ing_worlds_drop(ing *g)
 {
-    ing_worlds *w = &g->worlds;
-    for (size_t i = 0; i < w->nwait; i++)
-        wait_free(&w->wait[i]);
-    w->nwait = 0;
-    w->wait_bytes = 0;
+    while (g->worlds.wait.len)
+        forget(&g->worlds, g->worlds.wait.len - 1);
 }
 
 void ing_worlds_free(ing *g)
 {
     ing_worlds_drop(g);
-    free(g->worlds.wait);
-    g->worlds.wait = NULL;
-    g->worlds.capwait = 0;
+    util_vec_free(&g->worlds.wait);
     seen_clear(&g->worlds);
 }
 
@@ -154,14 +152,11 @@ static int put_refs(ing *g, const ing_mlvl_wait *x)
     return rc;
 }
 
-/* Write the rows of x now, and forget it (its slot is taken by the last one). */
+/* Write the rows of the MLVL waiting in slot i now, and forget it. */
 static int put_and_forget(ing *g, size_t i)
 {
-    ing_worlds *w = &g->worlds;
-    int rc = put_refs(g, &w->wait[i]);
-    w->wait_bytes -= w->wait[i].arena.total;
-    wait_free(&w->wait[i]);
-    w->wait[i] = w->wait[--w->nwait];
+    int rc = put_refs(g, &g->worlds.wait.items[i]);
+    forget(&g->worlds, i);
     return rc;
 }
 
@@ -169,8 +164,9 @@ int ing_worlds_flush(ing *g, int release_ends)
 {
     ing_worlds *w = &g->worlds;
     int rc = 0;
-    for (size_t i = w->nwait; i-- > 0 && !rc;)
-        if (release_ends || w->wait[i].rel_id != g->rel_id || names_seen(g, &w->wait[i]))
+    for (size_t i = w->wait.len; i-- > 0 && !rc;)
+        if (release_ends || w->wait.items[i].rel_id != g->rel_id ||
+            names_seen(g, &w->wait.items[i]))
             rc = put_and_forget(g, i);
     return rc;
 }
@@ -179,26 +175,18 @@ int ing_worlds_wait(ing *g, const char *game, uint32_t id, int64_t cid, ing_job 
 {
     ing_worlds *w = &g->worlds;
     int rc = 0;
-    for (size_t i = 0; i < w->nwait; i++)
-        if (w->wait[i].content_id == cid) { /* its rows were made again from a shorter copy */
-            w->wait_bytes -= w->wait[i].arena.total;
-            wait_free(&w->wait[i]);
-            w->wait[i] = w->wait[--w->nwait];
+    for (size_t i = 0; i < w->wait.len; i++)
+        if (w->wait.items[i].content_id == cid) { /* its rows were made again from a shorter copy */
+            forget(w, i);
             break;
         }
-    while (w->wait_bytes > ING_MLVL_WAIT_MAX && w->nwait && !rc)
+    while (w->wait_bytes > ING_MLVL_WAIT_MAX && w->wait.len && !rc)
         rc = put_and_forget(g, 0);
     if (rc)
         return rc;
-    if (w->nwait == w->capwait) {
-        size_t cap = w->capwait ? w->capwait * 2 : 8;
-        ing_mlvl_wait *nw = realloc(w->wait, cap * sizeof *nw);
-        if (!nw)
-            return util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
-        w->wait = nw;
-        w->capwait = cap;
-    }
-    ing_mlvl_wait *x = &w->wait[w->nwait++];
+    if (util_vec_reserve(&w->wait, 1, g->err))
+        return UTIL_ENOMEM;
+    ing_mlvl_wait *x = &w->wait.items[w->wait.len++];
     x->game = strcmp(game, "MP2") == 0 ? "MP2" : "MP1";
     x->id = id;
     x->content_id = cid;
