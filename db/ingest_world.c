@@ -35,21 +35,22 @@ void ing_worlds_strg(ing *g, const char *game, uint32_t id, int64_t cid)
         w->rel_id = g->rel_id;
     }
     if (2 * (w->n + 1) > w->cap) {
-        ing_worlds old = *w;
-        w->cap = old.cap ? old.cap * 2 : 1024;
+        ing_strg_seen *old = w->seen;
+        size_t old_cap = w->cap;
+        w->cap = old_cap ? old_cap * 2 : 1024;
         w->seen = calloc(w->cap, sizeof *w->seen);
         w->n = 0;
         if (!w->seen) {
             w->cap = 0;
-            free(old.seen);
+            free(old);
             return;
         }
-        for (size_t i = 0; i < old.cap; i++)
-            if (old.seen[i].key) {
-                w->seen[seen_slot(w, old.seen[i].key)] = old.seen[i];
+        for (size_t i = 0; i < old_cap; i++)
+            if (old[i].key) {
+                w->seen[seen_slot(w, old[i].key)] = old[i];
                 w->n++;
             }
-        free(old.seen);
+        free(old);
     }
     uint64_t key = seen_key(game, id);
     ing_strg_seen *s = &w->seen[seen_slot(w, key)];
@@ -92,11 +93,6 @@ static int64_t seen_in(const ing_worlds *w, int64_t rel, const char *game, uint3
     return s->key ? s->content_id : 0;
 }
 
-static int is_id(uint32_t id)
-{
-    return id != 0 && id != WORLD_NONE;
-}
-
 /* The ENGL string 0 of STRG (game, id): of the content release rel holds, else of the
  * newest content (*out malloc'd, NULL: none). */
 static int area_name(ing *g, int64_t rel, const char *game, uint32_t id, char **out)
@@ -127,7 +123,7 @@ static int area_name(ing *g, int64_t rel, const char *game, uint32_t id, char **
 static int names_seen(const ing *g, const ing_mlvl_wait *x)
 {
     for (uint32_t i = 0; i < x->m.area_count; i++)
-        if (is_id(x->m.areas[i].name_strg) &&
+        if (!dbi_id_none(x->m.areas[i].name_strg) &&
             !seen_in(&g->worlds, x->rel_id, x->game, x->m.areas[i].name_strg))
             return 0;
     return 1;
@@ -141,7 +137,7 @@ static int put_refs(ing *g, const ing_mlvl_wait *x)
         return util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
     int rc = 0;
     for (uint32_t i = 0; i < m->area_count && !rc; i++)
-        if (is_id(m->areas[i].name_strg))
+        if (!dbi_id_none(m->areas[i].name_strg))
             rc = area_name(g, x->rel_id, x->game, m->areas[i].name_strg, &names[i]);
     if (!rc)
         rc = db_put_mlvl_refs(g->d, x->game, x->id, x->content_id, m, (const char *const *)names,

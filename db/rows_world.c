@@ -242,12 +242,6 @@ typedef struct mlvl_refs_in {
     const char *const *area_names;
 } mlvl_refs_in;
 
-/* An asset ID the rows name: neither 0 nor "none" (docs/formats.md §8: both mean none). */
-static int is_id(uint32_t id)
-{
-    return id != 0 && id != WORLD_NONE;
-}
-
 /* head, then ` 'name'` when name is not NULL, then tail: malloc'd, NULL when out of memory. */
 static char *label_of(const char *head, const char *name, const char *tail)
 {
@@ -291,13 +285,13 @@ static int put_area_refs(db *d, uint32_t mlvl_id, const world_area *a, uint32_t 
     for (uint32_t k = 0; k < a->dep_count && !rc; k++) {
         const world_dep *dep = &a->deps[k];
         int32_t li = dep->layer_index;
-        if (is_id(dep->id) && li >= -1 && li < (int64_t)a->layer_count)
+        if (!dbi_id_none(dep->id) && li >= -1 && li < (int64_t)a->layer_count)
             rc = dbi_put_ref(d, "MLVL", mlvl_id, dbi_fourcc(dep->type, fc), dep->id, -1,
                              via[li + 1], err);
     }
-    if (!rc && is_id(a->mrea_id))
+    if (!rc && !dbi_id_none(a->mrea_id))
         rc = dbi_put_ref(d, "MLVL", mlvl_id, "MREA", a->mrea_id, -1, label, err);
-    if (!rc && is_id(a->name_strg)) {
+    if (!rc && !dbi_id_none(a->name_strg)) {
         char *v = label_of(label, NULL, " > name");
         rc = v ? dbi_put_ref(d, "MLVL", mlvl_id, "STRG", a->name_strg, -1, v, err)
                : util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
@@ -340,12 +334,12 @@ static int put_mlvl_refs(db *d, const char *game, uint32_t id, const void *v, ut
         {1, "CMDL", m->default_skybox_id, "default skybox"},
     };
     for (size_t k = 0; k < sizeof world / sizeof world[0]; k++)
-        if (world[k].on && is_id(world[k].id))
+        if (world[k].on && !dbi_id_none(world[k].id))
             TRY(dbi_put_ref(d, "MLVL", id, world[k].type, world[k].id, -1, world[k].via, err));
     for (uint32_t k = 0; !mp2 && k < m->audio_group_count; k++) {
         char via[32];
         snprintf(via, sizeof via, "audio group %u", m->audio_groups[k].group_id);
-        if (is_id(m->audio_groups[k].agsc_id))
+        if (!dbi_id_none(m->audio_groups[k].agsc_id))
             TRY(dbi_put_ref(d, "MLVL", id, "AGSC", m->audio_groups[k].agsc_id, -1, via, err));
     }
     return rc;
