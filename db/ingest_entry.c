@@ -3,7 +3,7 @@
  * ANCS/EVNT/MLVL/STRG find
  * its content (game, type, asset ID, hash) or make it: decode, a contents row, the decode's
  * rows. Each distinct content is decoded once, whatever PAK or release holds it. An MLVL's
- * asset_refs rows wait for the end of its PAK (ingest_world.c). */
+ * asset_refs rows wait for its areas' names (ingest_world.c). */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -139,8 +139,8 @@ int ing_finish_entry(ing *g, ing_job *j, const char *path, const char *game)
             g->st->characters += j->set.char_count;
         }
     } else if (e->type == UTIL_FCC_MLVL) {
-        /* its asset_refs rows at the end of the PAK (ingest_world.c); in the final pass's
-         * decode again, by that pass */
+        /* its asset_refs rows once its release has shown its areas' names (ingest_world.c);
+         * in the final pass's decode again, by that pass */
         rc = db_put_mlvl(g->d, game, e->id, cid, &j->mlvl, g->err);
         if (!rc && g->cur_pak > 0)
             rc = ing_worlds_wait(g, game, e->id, cid, j);

@@ -268,8 +268,8 @@ struct ing {
 
 /* ingest_world.c: an entry of the PAK being written is STRG content cid. */
 void ing_worlds_strg(ing *g, const char *game, uint32_t id, int64_t cid);
-/* ingest_world.c: job j's MLVL (new content cid, its rows written) waits for the end of its
- * PAK; the job's arena is taken. */
+/* ingest_world.c: job j's MLVL (new content cid, its rows written) waits for its area names
+ * (above); the job's arena is taken. */
 int ing_worlds_wait(ing *g, const char *game, uint32_t id, int64_t cid, ing_job *j);
 /* ingest_world.c: at the end of a PAK's entries, the asset_refs rows of the MLVLs waiting
  * whose names the release has shown (every one when release_ends: the release's last PAK),

@@ -1,5 +1,5 @@
 /* ingest_world.c — the MLVLs' asset_refs rows on the writer's side: which STRG content of each
- * ID the release being read holds, and the MLVL decodes waiting for the end of their PAK (see
+ * ID the release being read holds, and the MLVL decodes waiting for their areas' names (see
  * ingest_internal.h). */
 #include <stdlib.h>
 #include <string.h>
