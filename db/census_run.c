@@ -25,195 +25,71 @@
  *   into census_contents where the section stands. Without a helper (an in-memory
  *   database), or when the helper failed, the section runs in place.
  *
- * Groups compare as SQLite's GROUP BY does for the values these columns hold: NULL apart
- * from every other value, text and blobs byte for byte (BINARY), integers by value. (An
- * integer and a real of equal value, which GROUP BY puts together, stay apart here; the
- * census's columns hold no reals.) */
+ * The groups are db/groups.c's. */
 #define _POSIX_C_SOURCE 200809L /* strndup */
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <xxhash.h>
-
 #include "ingest_internal.h"
 
-/* ---- groups: a hash table keyed by a row's columns ------------------------------------- */
+/* ---- groups (db/groups.c) of a statement's columns --------------------------------------- */
 
-typedef struct group {
-    uint64_t hash;
-    size_t key, klen; /* the key's bytes: keys[key .. key + klen) */
-    int64_t sum;
-    int used;
-} group;
-
-typedef struct groups {
-    group *slot; /* open addressing */
-    size_t cap, n;
-    size_t *order; /* the slots in use, in the order their groups began */
-    unsigned char *keys;
-    size_t keys_len, keys_cap;
-} groups;
-
-static int reserve(unsigned char **buf, size_t *cap, size_t need, util_err *err)
+/* Columns [first, first + n) of st's row as the key being made in g. */
+static int make_key(dbi_groups *g, sqlite3_stmt *st, int first, int n, util_err *err)
 {
-    if (need <= *cap)
-        return 0;
-    size_t ncap = need > 4096 ? need * 2 : 8192;
-    unsigned char *nb = realloc(*buf, ncap);
-    if (!nb)
-        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
-    *buf = nb;
-    *cap = ncap;
-    return 0;
-}
-
-enum { K_NULL, K_INT, K_REAL, K_TEXT, K_BLOB };
-
-/* Columns [first, first + n) of st's row appended to g->keys (not kept unless add() keeps
- * them): per column a type byte and a 64-bit length, then the bytes (an integer's or a
- * real's 8). *klen: the key's length. */
-static int make_key(groups *g, sqlite3_stmt *st, int first, int n, size_t *klen, util_err *err)
-{
-    size_t at = g->keys_len;
     for (int c = first; c < first + n; c++) {
         int t = sqlite3_column_type(st, c);
         const void *bytes = NULL;
         int64_t i;
         double r;
         uint64_t len = 0;
-        unsigned char kind = K_NULL;
+        int kind = DBI_K_NULL;
         if (t == SQLITE_INTEGER) {
-            kind = K_INT;
+            kind = DBI_K_INT;
             i = sqlite3_column_int64(st, c);
             bytes = &i;
             len = sizeof i;
         } else if (t == SQLITE_FLOAT) {
-            kind = K_REAL;
+            kind = DBI_K_REAL;
             r = sqlite3_column_double(st, c);
             bytes = &r;
             len = sizeof r;
         } else if (t == SQLITE_TEXT) {
-            kind = K_TEXT;
+            kind = DBI_K_TEXT;
             bytes = sqlite3_column_text(st, c);
             len = (uint64_t)sqlite3_column_bytes(st, c);
             if (!bytes)
                 return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
         } else if (t == SQLITE_BLOB) {
-            kind = K_BLOB;
+            kind = DBI_K_BLOB;
             bytes = sqlite3_column_blob(st, c);
             len = (uint64_t)sqlite3_column_bytes(st, c);
         }
-        TRY(reserve(&g->keys, &g->keys_cap, at + 1 + sizeof len + len, err));
-        g->keys[at++] = kind;
-        memcpy(g->keys + at, &len, sizeof len);
-        at += sizeof len;
-        if (len) {
-            memcpy(g->keys + at, bytes, len);
-            at += len;
-        }
+        TRY(dbi_groups_key_put(g, kind, bytes, len, err));
     }
-    *klen = at - g->keys_len;
     return 0;
 }
 
-static int grow(groups *g, util_err *err)
-{
-    size_t cap = g->cap ? g->cap * 2 : 256;
-    group *ns = calloc(cap, sizeof *ns);
-    size_t *no = realloc(g->order, cap * sizeof *no);
-    if (!ns || !no) {
-        free(ns);
-        if (no)
-            g->order = no;
-        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
-    }
-    g->order = no;
-    for (size_t k = 0; k < g->n; k++) {
-        const group *s = &g->slot[g->order[k]];
-        size_t i = (size_t)s->hash & (cap - 1);
-        while (ns[i].used)
-            i = (i + 1) & (cap - 1);
-        ns[i] = *s;
-        g->order[k] = i;
-    }
-    free(g->slot);
-    g->slot = ns;
-    g->cap = cap;
-    return 0;
-}
-
-/* Add count to the group whose key make_key has just put at the end of g->keys. */
-static int add(groups *g, size_t klen, int64_t count, util_err *err)
-{
-    if ((g->n + 1) * 4 > g->cap * 3)
-        TRY(grow(g, err));
-    const unsigned char *key = g->keys + g->keys_len;
-    uint64_t h = XXH3_64bits(key, klen);
-    size_t i = (size_t)h & (g->cap - 1);
-    for (; g->slot[i].used; i = (i + 1) & (g->cap - 1)) {
-        group *s = &g->slot[i];
-        if (s->hash == h && s->klen == klen && !memcmp(g->keys + s->key, key, klen)) {
-            s->sum += count;
-            return 0;
-        }
-    }
-    g->slot[i] = (group){h, g->keys_len, klen, count, 1};
-    g->keys_len += klen; /* kept */
-    g->order[g->n++] = i;
-    return 0;
-}
-
-/* The most a table holds before its groups are written and forgotten (a group then written
- * again is summed with its earlier rows by the census's last GROUP BY, or, in
- * census_contents, is two rows of one value whose counts add up): a hostile corpus of many
- * distinct values keeps the memory at ~10 MiB, as SQLite's sorter kept its own. */
-#define GROUPS_MAX           65536
-#define GROUPS_MAX_KEY_BYTES ((size_t)4 << 20)
-
-static int full(const groups *g)
-{
-    return g->n >= GROUPS_MAX || g->keys_len >= GROUPS_MAX_KEY_BYTES;
-}
-
-/* Forget every group (the table keeps its size). */
-static void clear(groups *g)
-{
-    for (size_t k = 0; k < g->n; k++)
-        g->slot[g->order[k]].used = 0;
-    g->n = 0;
-    g->keys_len = 0;
-}
-
-static void groups_free(groups *g)
-{
-    free(g->slot);
-    free(g->order);
-    free(g->keys);
-    memset(g, 0, sizeof *g);
-}
-
-/* Bind the next column of a key (at *at) to parameter p of st. */
+/* Bind the next value of a key (at *at) to parameter p of st. */
 static void bind_next(sqlite3_stmt *st, int p, const unsigned char *key, size_t *at)
 {
-    unsigned char kind = key[(*at)++];
+    int kind;
+    const unsigned char *b;
     uint64_t len;
-    memcpy(&len, key + *at, sizeof len);
-    *at += sizeof len;
-    const unsigned char *b = key + *at;
-    *at += len;
-    if (kind == K_INT) {
+    dbi_groups_key_next(key, at, &kind, &b, &len);
+    if (kind == DBI_K_INT) {
         int64_t i;
         memcpy(&i, b, sizeof i);
         sqlite3_bind_int64(st, p, i);
-    } else if (kind == K_REAL) {
+    } else if (kind == DBI_K_REAL) {
         double r;
         memcpy(&r, b, sizeof r);
         sqlite3_bind_double(st, p, r);
-    } else if (kind == K_TEXT) {
+    } else if (kind == DBI_K_TEXT) {
         sqlite3_bind_text(st, p, (const char *)b, (int)len, SQLITE_STATIC);
-    } else if (kind == K_BLOB) {
+    } else if (kind == DBI_K_BLOB) {
         sqlite3_bind_blob(st, p, b, (int)len, SQLITE_STATIC);
     } else {
         sqlite3_bind_null(st, p);
@@ -223,11 +99,11 @@ static void bind_next(sqlite3_stmt *st, int p, const unsigned char *key, size_t 
 /* One row of ins (five parameters) per group, in the order the groups began: with lead,
  * parameter 1 is *lead and 2-4 the key's first three columns; without, 1-4 the key's first
  * four; then the sum. */
-static int write_groups(db *d, sqlite3_stmt *ins, const int64_t *lead, const groups *g,
+static int write_groups(db *d, sqlite3_stmt *ins, const int64_t *lead, const dbi_groups *g,
                         util_err *err)
 {
     for (size_t k = 0; k < g->n; k++) {
-        const group *s = &g->slot[g->order[k]];
+        const dbi_group *s = &g->slot[g->order[k]];
         const unsigned char *key = g->keys + s->key;
         size_t at = 0;
         int p = 1;
@@ -249,14 +125,14 @@ static int write_groups(db *d, sqlite3_stmt *ins, const int64_t *lead, const gro
 /* Runs the counted SELECT sel (prepared; reset here) into census_contents through ins.
  * whole: the content is part of the key (its rows may come in any order). *out_of_order: a
  * content came back after another. */
-static int count_pass(db *d, sqlite3_stmt *sel, sqlite3_stmt *ins, groups *g, int whole,
+static int count_pass(db *d, sqlite3_stmt *sel, sqlite3_stmt *ins, dbi_groups *g, int whole,
                       int *out_of_order, util_err *err)
 {
     int ncols = sqlite3_column_count(sel);
     int64_t cur = 0;
     int any = 0, rc = 0, s = SQLITE_DONE;
     *out_of_order = 0;
-    clear(g);
+    dbi_groups_clear(g);
     while (!rc && (s = sqlite3_step(sel)) == SQLITE_ROW) {
         int64_t cid = sqlite3_column_int64(sel, 0);
         if (!whole && (!any || cid != cur)) { /* whole: the content is part of the key */
@@ -266,16 +142,15 @@ static int count_pass(db *d, sqlite3_stmt *sel, sqlite3_stmt *ins, groups *g, in
             }
             if (any && (rc = write_groups(d, ins, &cur, g, err)) != 0)
                 break;
-            clear(g);
+            dbi_groups_clear(g);
             cur = cid;
             any = 1;
         }
-        size_t klen = 0;
-        if ((rc = make_key(g, sel, whole ? 0 : 1, whole ? ncols : ncols - 1, &klen, err)) == 0)
-            rc = add(g, klen, 1, err);
-        if (!rc && full(g)) {
+        if ((rc = make_key(g, sel, whole ? 0 : 1, whole ? ncols : ncols - 1, err)) == 0)
+            rc = dbi_groups_add(g, 1, err);
+        if (!rc && dbi_groups_full(g)) {
             rc = write_groups(d, ins, whole ? NULL : &cur, g, err);
-            clear(g);
+            dbi_groups_clear(g);
         }
     }
     if (!rc && !*out_of_order && s != SQLITE_DONE)
@@ -291,7 +166,7 @@ static int count_pass(db *d, sqlite3_stmt *sel, sqlite3_stmt *ins, groups *g, in
 /* `-- @count`: the rows of sel counted into table (census_contents, or the second
  * connection's temp.census_out) through ins (the script's one INSERT into it, prepared by the
  * caller). */
-static int count_step(db *d, sqlite3_stmt *sel, sqlite3_stmt *ins, const char *table, groups *g,
+static int count_step(db *d, sqlite3_stmt *sel, sqlite3_stmt *ins, const char *table, dbi_groups *g,
                       util_err *err)
 {
     int ncols = sqlite3_column_count(sel);
@@ -317,7 +192,7 @@ static int count_step(db *d, sqlite3_stmt *sel, sqlite3_stmt *ins, const char *t
 
 int dbi_census_sum(db *d, util_err *err)
 {
-    groups g;
+    dbi_groups g;
     memset(&g, 0, sizeof g);
     sqlite3_stmt *st = NULL, *ins = NULL;
     int rc = 0, s = SQLITE_DONE;
@@ -331,12 +206,11 @@ int dbi_census_sum(db *d, util_err *err)
                            -1, &ins, NULL) != SQLITE_OK)
         rc = dbi_sql_fail(d, err, "census sum");
     while (!rc && (s = sqlite3_step(st)) == SQLITE_ROW) {
-        size_t klen = 0;
-        if ((rc = make_key(&g, st, 0, 4, &klen, err)) == 0)
-            rc = add(&g, klen, sqlite3_column_int64(st, 4), err);
-        if (!rc && full(&g)) {
+        if ((rc = make_key(&g, st, 0, 4, err)) == 0)
+            rc = dbi_groups_add(&g, sqlite3_column_int64(st, 4), err);
+        if (!rc && dbi_groups_full(&g)) {
             rc = write_groups(d, ins, NULL, &g, err);
-            clear(&g);
+            dbi_groups_clear(&g);
         }
     }
     if (!rc && s != SQLITE_DONE)
@@ -345,7 +219,7 @@ int dbi_census_sum(db *d, util_err *err)
         rc = write_groups(d, ins, NULL, &g, err);
     sqlite3_finalize(st);
     sqlite3_finalize(ins);
-    groups_free(&g);
+    dbi_groups_free(&g);
     return rc;
 }
 
@@ -531,7 +405,7 @@ static int take_helper_rows(db *d, census_helper *h, int *taken, util_err *err)
  * parallel section is h's: skipped here, and its rows taken from h at its end. */
 static int run_text(db *d, const char *p, const char *table, census_helper *h, util_err *err)
 {
-    groups g;
+    dbi_groups g;
     memset(&g, 0, sizeof g);
     sqlite3_stmt *ins = NULL; /* into table, prepared at the first `-- @count` */
     const char *section = NULL;
@@ -583,7 +457,7 @@ static int run_text(db *d, const char *p, const char *table, census_helper *h, u
         sqlite3_finalize(st);
     }
     sqlite3_finalize(ins);
-    groups_free(&g);
+    dbi_groups_free(&g);
     return rc;
 }
 

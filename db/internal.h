@@ -34,8 +34,10 @@
  *   ingest_world.c  the MLVLs' asset_refs rows: their decodes waiting for their area names
  *   final_pass.c    unknown games, unheld contents, copy_differs per release, assets,
  *                   the census
+ *   census_rows.c   the census of an ANCS or EVNT decode, counted from the rows written
  *   census_run.c    the census script (db/census/) statement by statement, its counts per
  *                   content and its sum per set of releases in hash tables
+ *   groups.c        counts per group of values in a hash table (both census files)
  *   assets.c        the one definition of `assets` (rebuild and check)
  *   bulk.c          the indexes dropped and rebuilt around a bulk load */
 #ifndef ANCSDB_DB_INTERNAL_H
@@ -95,6 +97,41 @@ typedef struct db_val {
 
 typedef struct db_batch db_batch;
 
+/* ---- counts per group of values (groups.c) ---------------------------------------------- */
+
+/* A key's values: DBI_K_<kind>, as sqlite3_column_type tells them. */
+enum { DBI_K_NULL, DBI_K_INT, DBI_K_REAL, DBI_K_TEXT, DBI_K_BLOB };
+
+typedef struct dbi_group {
+    uint64_t hash;
+    size_t key, klen; /* the key's bytes: keys[key .. key + klen) */
+    int64_t sum;
+    int used;
+} dbi_group;
+
+/* Groups in the order they began: slot[order[0 .. n)]. Zeroed is empty. */
+typedef struct dbi_groups {
+    dbi_group *slot; /* open addressing */
+    size_t cap, n;
+    size_t *order;
+    unsigned char *keys;
+    size_t keys_len, keys_cap;
+    size_t pending; /* bytes of the key being made, after keys_len */
+} dbi_groups;
+
+/* Append a value to the key being made: bytes[0 .. len) (an integer or a real: its 8). */
+int dbi_groups_key_put(dbi_groups *g, int kind, const void *bytes, uint64_t len, util_err *err);
+/* Add count to the group of the key made (which then begins again). */
+int dbi_groups_add(dbi_groups *g, int64_t count, util_err *err);
+/* The value of key at *at (moved past it). */
+void dbi_groups_key_next(const unsigned char *key, size_t *at, int *kind,
+                         const unsigned char **bytes, uint64_t *len);
+/* 1 when the groups should be written and forgotten (a bound on memory). */
+int dbi_groups_full(const dbi_groups *g);
+/* Forget every group (the table keeps its size), or free them all. */
+void dbi_groups_clear(dbi_groups *g);
+void dbi_groups_free(dbi_groups *g);
+
 struct db {
     sqlite3 *h;
     int readonly;
@@ -116,6 +153,9 @@ struct db {
     char *btext;                /* text of the buffered rows */
     size_t btext_len, btext_cap;
     int oom; /* a text copy failed: the row fails at dbi_row_end */
+    /* the census of the decode being written, counted from its rows (census_rows.c) */
+    int counting;
+    dbi_groups counted;
     /* read-only connections: statements db_exec_ex prepared, kept for the next run of the
      * same one-statement text (the report runs deps and the graph edges once per ANCS) */
     struct {
@@ -138,6 +178,7 @@ int dbi_row_begin(db_row *r, db *d, const db_table *t, util_err *err);
 void dbi_int(db_row *r, int col, int64_t v);
 void dbi_real(db_row *r, int col, double v);
 void dbi_text(db_row *r, int col, const char *s); /* copied; NULL leaves the column NULL */
+void dbi_text_n(db_row *r, int col, const char *s, size_t n); /* s[0 .. n) */
 /* Write the row now (outside a batch, or a table with batch_log 0) or buffer it. */
 int dbi_row_end(db_row *r, util_err *err);
 
@@ -204,6 +245,17 @@ int dbi_exec_bind(db *d, const char *sql, int64_t id, const char *text, util_err
 /* census_run.c: temp.census_acc's rows per set of releases, game, field and value, from
  * census_contents and temp.census_cs (the step `-- @step census_sum` of the census script). */
 int dbi_census_sum(db *d, util_err *err);
+
+/* census_rows.c: the census of one decode (an ANCS or an EVNT) counted from the rows it
+ * writes, as db/census/census.sql counts a content it finds without census_contents rows:
+ * dbi_census_begin before its first row; the row writer shows each row to dbi_census_row;
+ * dbi_census_end after its last row writes the census_contents rows (or, with discard,
+ * forgets the counts). */
+void dbi_census_begin(db *d);
+int dbi_census_row(db *d, int table, const db_val *own, util_err *err);
+int dbi_census_end(db *d, int discard, util_err *err);
+/* The fields census_rows.c counts, in db/columns.h's names; NULL after the last. */
+extern const char *const dbi_census_fields[];
 /* connection.c: whether d's main database is a file in WAL mode (a second connection then
  * reads the last commit while d writes). */
 int dbi_wal_file(db *d);

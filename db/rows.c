@@ -72,6 +72,7 @@ void dbi_rows_free(db *d)
         d->key_text[k] = NULL;
         d->key[k].kind = 'n';
     }
+    dbi_groups_free(&d->counted);
     free(d->btext);
     d->btext = NULL;
     d->btext_len = d->btext_cap = 0;
@@ -141,9 +142,8 @@ static int batch_step(db *d, const db_table *t, db_batch *b, int from, int k, ut
     return rc;
 }
 
-static int text_add(db *d, const char *s, size_t *off, size_t *len)
+static int text_add(db *d, const char *s, size_t n, size_t *off, size_t *len)
 {
-    size_t n = strlen(s);
     if (d->btext_cap - d->btext_len < n + 1) {
         size_t cap = d->btext_cap ? d->btext_cap : 4096;
         while (cap - d->btext_len < n + 1)
@@ -154,18 +154,19 @@ static int text_add(db *d, const char *s, size_t *off, size_t *len)
         d->btext = p;
         d->btext_cap = cap;
     }
-    memcpy(d->btext + d->btext_len, s, n + 1);
+    memcpy(d->btext + d->btext_len, s, n);
+    d->btext[d->btext_len + n] = 0;
     *off = d->btext_len;
     *len = n;
     d->btext_len += n + 1;
     return 0;
 }
 
-static void val_text(db *d, db_val *v, const char *s)
+static void val_text(db *d, db_val *v, const char *s, size_t n)
 {
     if (!s)
         return;
-    if (text_add(d, s, &v->off, &v->len)) {
+    if (text_add(d, s, n, &v->off, &v->len)) {
         d->oom = 1;
         return;
     }
@@ -206,7 +207,7 @@ int dbi_row_begin(db_row *r, db *d, const db_table *t, util_err *err)
     if (t->keyed) {
         for (int k = 0; k < DBK_COUNT; k++) {
             if (d->key[k].kind == 't')
-                val_text(d, &row[k], d->key_text[k]);
+                val_text(d, &row[k], d->key_text[k], strlen(d->key_text[k]));
             else
                 row[k] = d->key[k];
         }
@@ -229,7 +230,12 @@ void dbi_real(db_row *r, int col, double v)
 
 void dbi_text(db_row *r, int col, const char *s)
 {
-    val_text(r->d, &r->v[col], s);
+    val_text(r->d, &r->v[col], s, s ? strlen(s) : 0);
+}
+
+void dbi_text_n(db_row *r, int col, const char *s, size_t n)
+{
+    val_text(r->d, &r->v[col], s, n);
 }
 
 static int flush_all(db *d, int discard, util_err *err);
@@ -246,6 +252,8 @@ int dbi_row_end(db_row *r, util_err *err)
     db_batch *b = d->batch[table_id(t)];
     if (d->oom)
         return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    if (d->counting && dbi_census_row(d, table_id(t), r->v, err))
+        return err && err->code ? err->code : UTIL_ENOMEM;
     if (!d->batching || t->batch_log == 0) {
         int rc = batch_step(d, t, b, b->rows, 0, err);
         if (!d->batching)

@@ -393,7 +393,11 @@ int db_put_ancs(db *d, const char *game, uint32_t asset_id, int64_t content_id, 
     if (rc)
         return rc;
     dbi_batch_begin(d);
+    dbi_census_begin(d);
     rc = put_ancs_rows(d, game, asset_id, set, err);
+    int crc = dbi_census_end(d, rc != 0, err);
+    if (!rc)
+        rc = crc;
     int frc = dbi_batch_end(d, rc != 0, err);
     d->content = 0;
     return rc ? rc : frc;

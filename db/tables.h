@@ -64,7 +64,8 @@
     T(area_modules, 1, 0, 0)                                                                       \
     T(mlvl_ref_labels, 1, 0, 0)                                                                    \
     T(strg, 1, 0, 0)                                                                               \
-    T(strings, 1, 0, 5)
+    T(strings, 1, 0, 5)                                                                            \
+    T(census_contents, 0, 0, 6)
 
 /* paks: pak_id is the rowid SQLite assigns. */
 // clang-format off
@@ -213,6 +214,9 @@
     C(t, languages) C(t, size) C(t, trailing_len)
 #define DBT_strings(C, t)                                                                          \
     C(t, strg_id) C(t, language) C(t, string_index) C(t, name) C(t, text)
+/* census_contents: a decode's counts (db/census_rows.c) */
+#define DBT_census_contents(C, t)                                                                  \
+    C(t, content_id) C(t, game) C(t, field) C(t, value) C(t, count)
 // clang-format on
 
 #define DBT_COL_ENUM(t, c)                  DBC_##t##_##c,

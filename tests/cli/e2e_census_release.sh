@@ -6,7 +6,8 @@
 # condenses each (game, field, release), and every v_ view under
 # --release sees that release alone, as do graph and export --release. Expected counts come from truth.json (python3: release A
 # is `games`, release B `release_b.games`, a content is one distinct ANCS of either), never
-# from ancsdb itself.
+# from ancsdb itself. The census counted as the rows are written equals the one the final
+# pass's SQL counts from the same rows.
 set -u
 . "$(dirname "$0")/lib.sh"
 need_corpus iso
@@ -165,4 +166,37 @@ else
     echo "FAIL: truth.json has no renamed character"
     fail=1
 fi
+# The census of each ANCS and EVNT content is counted as its rows are written, in its PAK's
+# transaction: a run killed where its final pass starts already holds census_contents rows
+# for every such content decoded, and they are the rows the final pass's own SQL counts for
+# a database that has none (its census_contents emptied with the sqlite3 shell), value for
+# value; so is the census made from them.
+need_tools sqlite3
+DBK=$T/killed.db
+ANCSDB_TEST_KILL_AFTER=final:1 "$BIN" ingest --quiet --db "$DBK" "$CORPUS/iso" 2>/dev/null
+check "ingest killed where its final pass starts: exit status (SIGKILL)" 137 $?
+check "the killed run: ANCS and EVNT contents decoded without census rows" 0 \
+    "$(sqlite3 "$DBK" "SELECT count(*) FROM contents c WHERE type IN ('ANCS', 'EVNT') AND
+        status = 'ok' AND NOT EXISTS (SELECT 1 FROM census_contents x
+                                      WHERE x.content_id = c.content_id)")"
+DBS=$T/sql.db
+cp "$DB" "$DBS"
+sqlite3 "$DBS" "DELETE FROM census_contents; DELETE FROM census;
+    UPDATE ingest_state SET value = 1 WHERE key = 'final_pass_pending'" &&
+    "$BIN" ingest --quiet --db "$DBS" "$CORPUS/iso" 2>"$T/err_s" ||
+    bad "the final pass counting the census again: $(tail -3 "$T/err_s")"
+dump() {
+    sqlite3 "$1" "SELECT c.content_id, c.game, c.field, quote(c.value), c.count
+                  FROM census_contents c JOIN contents USING (content_id)
+                  WHERE type IN ('ANCS', 'EVNT') ORDER BY 1, 2, 3, 4, 5" >"$2"
+}
+dump "$DBK" "$T/cc_killed"
+dump "$DBS" "$T/cc_sql"
+check "census_contents of the ANCS and EVNT contents: rows" yes \
+    "$([ "$(wc -l <"$T/cc_sql")" -gt 1000 ] && echo yes || echo no)"
+check "census_contents as the PAKs' transactions count them: the final pass's SQL's" "" \
+    "$(diff "$T/cc_killed" "$T/cc_sql" | head -5)"
+q="SELECT release_id, game, field, quote(value), count FROM census ORDER BY 1, 2, 3, 4, 5"
+check "the census made from either" "" \
+    "$(diff <(sqlite3 "$DB" "$q") <(sqlite3 "$DBS" "$q") | head -5)"
 finish

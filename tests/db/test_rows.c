@@ -66,6 +66,27 @@ static long count(db *d, const char *sql)
     return atol(r.text[0]);
 }
 
+/* The census_contents rows of content (db/census_rows.c counts them as the rows are
+ * written), "field=value:count" sorted, against want (NULL-terminated). */
+static void census_is(db *d, int64_t content, const char *const *want)
+{
+    rows r;
+    db_bind b = {.type = DB_INT, .i = content};
+    run(d, &r,
+        "SELECT field || '=' || ifnull(value, 'NULL') || ':' || count FROM census_contents "
+        "WHERE content_id = ?1 ORDER BY 1",
+        1, &b);
+    int n = 0;
+    for (; want[n]; n++) {
+        if (n >= r.n)
+            fail_msg("census of content %lld: %s missing", (long long)content, want[n]);
+        assert_string_equal(r.text[n], want[n]);
+    }
+    for (int k = n; k < r.n; k++)
+        fprintf(stderr, "census of content %lld: unexpected %s\n", (long long)content, r.text[k]);
+    assert_int_equal(r.n, n);
+}
+
 static char *read_query(const char *name)
 {
     char path[1024];
@@ -425,6 +446,44 @@ static void test_mp1_rows_and_reach(void **state)
                               "duration = -1 AND bone_name = 'root' AND bone_id IS NULL"),
                      1);
 
+    /* the census of each, counted as its rows were written: the values built above */
+    static const char *const census_ancs[] = {
+        "ancs.version=1:1",
+        "animset.version=4:1",
+        "char.anim_name.unknown_string=(empty):1", /* '' */
+        "char.anim_name.unknown_string=odd:1",
+        "char.effect_component.flags=0x00000042:1",
+        "char.effect_component.parented_mode=1:1",
+        "char.frozen_model=00000000 (none):2",
+        "char.frozen_skin=00000000 (none):2",
+        "char.particles.third_list.count=1:1", /* character 0 has no third list */
+        "char.unknown_a=1:2",                  /* unknown_b and _c: MP2 only */
+        "char.version=5:1",
+        "char.version=6:1",
+        "charset.version=1:1",
+        "metaanim.blend.unknown_flag=0:1",
+        "metaanim.play.start_time.type=2:5", /* 4 Play nodes of animations, 1 of the transition */
+        "metatrans.duration.type=0:1",       /* the default transition (type 1) */
+        "metatrans.flags=0x00000003:1",
+        "metatrans.run_a=0:1",
+        "metatrans.type=0:1", /* the transition's */
+        "metatrans.type=1:1", /* the default's */
+        "metatrans.unknown_flag=0:1",
+        "pas.magic=PAS4:2",
+        "transition.unknown_id=99:1",
+        NULL};
+    census_is(d, 1, census_ancs);
+    static const char *const census_evnt[] = {"evnt.version=1:1",
+                                              "poi.flags=0x00000000:3",
+                                              "poi.index=0:3",
+                                              "poi.particle.duration=-1:3",
+                                              "poi.particle.parented_mode=0:3",
+                                              "poi.type per kind=particle:5:3",
+                                              "poi.unique=0:3",
+                                              "poi.unknown_u16=0:3",
+                                              NULL};
+    census_is(d, 2, census_evnt);
+
     /* reach (CONTRACT.md): char 0 uses animation 2 (A2 -> first pair E2), char 1 uses
      * animation 0 (A0 -> E0); animation 1 (A1, A1B -> E1) is used by no one; E9 is a
      * second pair of A2 and never looked up */
@@ -560,6 +619,31 @@ static void test_mp2_event_sets(void **state)
                      1);
     assert_int_equal(count(d, "SELECT count(*) FROM event_sets"), 3);
     assert_int_equal(count(d, "SELECT count(*) FROM character_anims WHERE unknown IS NULL"), 2);
+    static const char *const census[] = {
+        "ancs.version=1:1",
+        "animset.version=4:1",
+        "char.frozen_model=FFFFFFFF (none):2",
+        "char.frozen_skin=FFFFFFFF (none):2",
+        "char.particles.third_list.count=0:2",
+        "char.unknown_a=0:2",
+        "char.unknown_b=0:2",
+        "char.unknown_c=7:2",
+        "char.version=10:2",
+        "charset.version=1:1",
+        "evnt.embedded.count_vs_animations=more sets than animations:1", /* 3 sets, 2 */
+        "evnt.embedded.version=2:3",
+        "metaanim.play.start_time.type=2:2",
+        "metatrans.type=3:1", /* Snap: no other metatrans field */
+        "pas.magic=????:2",
+        "poi.flags=0x00000000:4", /* 2 + 1 + 1 nodes in the sets */
+        "poi.index=0:4",
+        "poi.particle.duration=0:4",
+        "poi.particle.parented_mode=0:4",
+        "poi.type per kind=particle:0:4",
+        "poi.unique=0:4",
+        "poi.unknown_u16=0:4",
+        NULL};
+    census_is(d, 1, census);
     db_close(d);
 }
 
