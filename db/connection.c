@@ -486,6 +486,11 @@ int dbi_wal_file(db *d)
 struct db_checkpointer {
     sqlite3 *h;
     pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    unsigned asked; /* checkpoints asked for after the first (dbi_checkpoint_more) */
+    unsigned done;  /* checkpoints run (all of them once it is asked + 1) */
+    int stop;       /* dbi_checkpoint_finish: no more */
 };
 
 static void *checkpoint_main(void *arg)
@@ -494,9 +499,19 @@ static void *checkpoint_main(void *arg)
     /* a first read opens the file and its WAL (a checkpoint of a connection that read
      * nothing yet does nothing); PASSIVE: copies what it can and never waits for the writer;
      * what it leaves, the writer's last close copies */
-    if (sqlite3_exec(c->h, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL) == SQLITE_OK)
+    if (sqlite3_exec(c->h, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL) != SQLITE_OK)
+        return NULL;
+    for (;;) {
         sqlite3_wal_checkpoint_v2(c->h, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
-    return NULL;
+        pthread_mutex_lock(&c->mu);
+        c->done++;
+        while (c->done == c->asked + 1 && !c->stop)
+            pthread_cond_wait(&c->cv, &c->mu);
+        int more = c->done < c->asked + 1;
+        pthread_mutex_unlock(&c->mu);
+        if (!more)
+            return NULL;
+    }
 }
 
 db_checkpointer *dbi_checkpoint_start(db *d)
@@ -506,24 +521,46 @@ db_checkpointer *dbi_checkpoint_start(db *d)
     db_checkpointer *c = calloc(1, sizeof *c);
     if (!c)
         return NULL;
+    pthread_mutex_init(&c->mu, NULL);
+    pthread_cond_init(&c->cv, NULL);
     /* opened here, in the thread that uses SQLite so far */
     if (sqlite3_open_v2(sqlite3_db_filename(d->h, "main"), &c->h,
                         SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK ||
         pthread_create(&c->thread, NULL, checkpoint_main, c) != 0) {
         sqlite3_close(c->h);
+        pthread_cond_destroy(&c->cv);
+        pthread_mutex_destroy(&c->mu);
         free(c);
         return NULL;
     }
     return c;
 }
 
-void dbi_checkpoint_finish(db_checkpointer *c)
+void dbi_checkpoint_more(db_checkpointer *c)
 {
     if (!c)
         return;
+    pthread_mutex_lock(&c->mu);
+    c->asked++;
+    pthread_cond_signal(&c->cv);
+    pthread_mutex_unlock(&c->mu);
+}
+
+unsigned dbi_checkpoint_finish(db_checkpointer *c)
+{
+    if (!c)
+        return 0;
+    pthread_mutex_lock(&c->mu);
+    c->stop = 1;
+    pthread_cond_signal(&c->cv);
+    pthread_mutex_unlock(&c->mu);
     pthread_join(c->thread, NULL);
+    unsigned done = c->done;
     sqlite3_close(c->h);
+    pthread_cond_destroy(&c->cv);
+    pthread_mutex_destroy(&c->mu);
     free(c);
+    return done;
 }
 
 void db_close(db *d)

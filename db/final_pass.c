@@ -231,14 +231,16 @@ static int set_cache(ing *g, int kib)
     return dbi_exec(g->d, sql, g->err);
 }
 
-/* Two transactions. The first settles which contents stay and their rows (re-decoding
- * some); once it is committed, the census's counts of the new contents are read on a second
- * connection, in a thread (db/census_run.c), while the second transaction builds the indexes
- * a bulk load left to it (bulk.c), rebuilds the assets and makes char_reach and the worlds'
- * rows on this one, then takes those counts.
- * ingest_state.final_pass_pending stays set until the second commits: a run stopped in
- * between leaves the next one the whole pass to do again. */
-static int final_pass_steps(ing *g)
+/* Three transactions. The first settles which contents stay and their rows (re-decoding
+ * some); once it is committed, the census's counts of contents the row writer did not count
+ * are read on a second connection, in a thread (db/census_run.c), while the second builds
+ * the indexes a bulk load left to it (bulk.c). Once that is committed, ck copies those
+ * indexes' pages into the database file while the third rebuilds the assets, makes
+ * char_reach and the worlds' rows for contents without them, then takes those counts and
+ * sums the census.
+ * ingest_state.final_pass_pending stays set until the last commits: a run stopped in
+ * between leaves the next one the whole pass to do again (the indexes built stay). */
+static int final_pass_steps(ing *g, db_checkpointer *ck)
 {
     int rc = ing_tx_begin(g);
     if (rc)
@@ -258,8 +260,13 @@ static int final_pass_steps(ing *g)
     }
     census_helper *h = g->bulk ? NULL : dbi_census_helper_start(g->d, db_census_sql);
     if ((rc = ing_tx_begin(g)) == 0) {
-        if ((rc = ing_restore_indexes(g->d, g->err)) == 0 && (rc = ing_rebuild_assets(g)) == 0 &&
-            (rc = settle_releases(g)) == 0 &&
+        if ((rc = ing_restore_indexes(g->d, g->err)) == 0 && (rc = ing_tx_commit(g)) == 0)
+            dbi_checkpoint_more(ck);
+        else
+            ing_tx_rollback(g);
+    }
+    if (!rc && (rc = ing_tx_begin(g)) == 0) {
+        if ((rc = ing_rebuild_assets(g)) == 0 && (rc = settle_releases(g)) == 0 &&
             (rc = db_names_refresh_pak(g->d, g->err)) == 0 && /* asset_names 'pak' */
             (rc = refill_census(g, h)) == 0 && (rc = ing_set_pending(g, 0)) == 0)
             rc = ing_tx_commit(g);
@@ -271,13 +278,13 @@ static int final_pass_steps(ing *g)
     return rc ? rc : crc;
 }
 
-/* The WAL's frames so far (a first ingest's every row) are copied into the database file
- * beside the pass, which commits with no checkpoint of its own (ingest.c turns them off);
- * what is left, the last close copies. */
+/* The WAL's frames so far (a first ingest's every row), then those of the indexes the pass
+ * builds, are copied into the database file beside the pass, which commits with no
+ * checkpoint of its own (ingest.c turns them off); what is left, the last close copies. */
 int ing_final_pass(ing *g)
 {
     db_checkpointer *ck = dbi_checkpoint_start(g->d);
-    int rc = final_pass_steps(g);
+    int rc = final_pass_steps(g, ck);
     dbi_checkpoint_finish(ck);
     return rc;
 }

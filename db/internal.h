@@ -261,10 +261,12 @@ extern const char *const dbi_census_fields[];
 int dbi_wal_file(db *d);
 /* connection.c: a PASSIVE checkpoint of d's WAL on a connection of its own, in a thread,
  * while d goes on writing (NULL: none, d is no file in WAL mode or the thread cannot
- * start); finish waits for it and closes that connection. */
+ * start); more asks for one more once that one is done (after a commit of d); finish waits
+ * for every one asked for, closes that connection and says how many ran. */
 typedef struct db_checkpointer db_checkpointer;
 db_checkpointer *dbi_checkpoint_start(db *d);
-void dbi_checkpoint_finish(db_checkpointer *c);
+void dbi_checkpoint_more(db_checkpointer *c);
+unsigned dbi_checkpoint_finish(db_checkpointer *c);
 /* census_run.c: the parallel section of a census script (`-- @parallel` ... `-- @end
  * parallel`) run on a read-only connection of its own to d's file, in a thread, from the
  * last commit: started once the rows it reads are committed, taken by dbi_census_run. NULL
