@@ -149,14 +149,9 @@ static int key_game(counter *c)
                 : dbi_groups_key_put(&c->d->counted, DBI_K_NULL, NULL, 0, c->err);
 }
 
-static int write_counts(db *d, util_err *err);
-
 static int add(counter *c)
 {
-    int rc = dbi_groups_add(&c->d->counted, 1, c->err);
-    if (!rc && dbi_groups_full(&c->d->counted))
-        rc = write_counts(c->d, c->err);
-    return rc;
+    return dbi_groups_add(&c->d->counted, 1, c->err);
 }
 
 /* ---- the rows' columns ------------------------------------------------------------------- */
@@ -504,6 +499,11 @@ static int write_counts(db *d, util_err *err)
     return rc;
 }
 
+int dbi_census_spill(db *d, util_err *err)
+{
+    return dbi_groups_full(&d->counted) ? write_counts(d, err) : 0;
+}
+
 void dbi_census_begin(db *d)
 {
     dbi_groups_clear(&d->counted);
@@ -516,10 +516,18 @@ int dbi_census_row(db *d, int table, const db_val *own, util_err *err)
     return count_row(&c, table);
 }
 
+/* Past this many groups, or bytes of keys, a decode's table is freed after it, not kept for
+ * the next one (a content of many distinct values would keep up to ~10 MiB). */
+#define KEEP_GROUPS    4096
+#define KEEP_KEY_BYTES ((size_t)256 << 10)
+
 int dbi_census_end(db *d, int discard, util_err *err)
 {
     int rc = discard ? 0 : write_counts(d, err);
-    dbi_groups_clear(&d->counted);
+    if (d->counted.cap > KEEP_GROUPS || d->counted.keys_cap > KEEP_KEY_BYTES)
+        dbi_groups_free(&d->counted);
+    else
+        dbi_groups_clear(&d->counted);
     d->counting = 0;
     return rc;
 }

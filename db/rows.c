@@ -245,15 +245,10 @@ static int flush_all(db *d, int discard, util_err *err);
  * rows of two tables for every asset in one) does not keep every text it was given. */
 #define BATCH_TEXT_MAX (256 * 1024)
 
-int dbi_row_end(db_row *r, util_err *err)
+/* The row into its table's buffer, or written. */
+static int row_put(db *d, const db_table *t, util_err *err)
 {
-    db *d = r->d;
-    const db_table *t = r->t;
     db_batch *b = d->batch[table_id(t)];
-    if (d->oom)
-        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
-    if (d->counting && dbi_census_row(d, table_id(t), r->v, err))
-        return err && err->code ? err->code : UTIL_ENOMEM;
     if (!d->batching || t->batch_log == 0) {
         int rc = batch_step(d, t, b, b->rows, 0, err);
         if (!d->batching)
@@ -266,6 +261,22 @@ int dbi_row_end(db_row *r, util_err *err)
     b->rows = 0;
     if (!rc && d->btext_len > BATCH_TEXT_MAX)
         rc = flush_all(d, 0, err);
+    return rc;
+}
+
+int dbi_row_end(db_row *r, util_err *err)
+{
+    db *d = r->d;
+    if (d->oom)
+        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    /* the decode's census counts the row (census_rows.c); its counts are written, when they
+     * grow too many, once the row is in its buffer */
+    int counted = d->counting;
+    if (counted && dbi_census_row(d, table_id(r->t), r->v, err))
+        return err && err->code ? err->code : UTIL_ENOMEM;
+    int rc = row_put(d, r->t, err);
+    if (!rc && counted)
+        rc = dbi_census_spill(d, err);
     return rc;
 }
 

@@ -647,6 +647,49 @@ static void test_mp2_event_sets(void **state)
     db_close(d);
 }
 
+/* An EVNT whose nodes hold more distinct values than the row writer's census keeps at once
+ * (65,536): its counts are written as rows part way, between two rows of the decode, and the
+ * decode's other rows stay whole. */
+static void test_census_of_many_values(void **state)
+{
+    (void)state;
+    enum { N = 70000 };
+    ancs_evnt_file f;
+    memset(&f, 0, sizeof f);
+    f.game = ANCS_GAME_MP1;
+    f.evnt.version = 1;
+    ancs_poi_particle *pp = calloc(N, sizeof *pp);
+    assert_non_null(pp);
+    for (int i = 0; i < N; i++) {
+        pp[i].base.name = "a node with a name long enough to fill the text buffer";
+        pp[i].base.index = i;
+        pp[i].particle_type = 0x50415254u; /* PART */
+        pp[i].particle_id = 0x1000u + (uint32_t)i;
+        pp[i].bone_name = "root";
+    }
+    f.evnt.particle_count = N;
+    f.evnt.particles = pp;
+    db *d = open_mem();
+    util_err e;
+    util_err_clear(&e);
+    assert_int_equal(db_put_evnt(d, "MP1", 0xE0000001u, 7, &f, &e), 0);
+    assert_int_equal(count(d, "SELECT count(*) FROM events WHERE node_index = \"index\" AND "
+                              "particle_id = 4096 + node_index AND bone_name = 'root' AND "
+                              "name LIKE 'a node %'"),
+                     N);
+    assert_int_equal(count(d, "SELECT count(DISTINCT node_index) FROM events"), N);
+    /* every value once, whatever number of rows it took */
+    assert_int_equal(count(d, "SELECT count(*) FROM (SELECT value, sum(count) AS n FROM "
+                              "census_contents WHERE content_id = 7 AND field = 'poi.index' "
+                              "GROUP BY value) WHERE n = 1"),
+                     N);
+    assert_int_equal(count(d, "SELECT sum(count) FROM census_contents WHERE content_id = 7 AND "
+                              "field = 'poi.type per kind' AND value = 'particle:0'"),
+                     N);
+    db_close(d);
+    free(pp);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -654,6 +697,7 @@ int main(void)
         cmocka_unit_test(test_schema_version_refused),
         cmocka_unit_test(test_mp1_rows_and_reach),
         cmocka_unit_test(test_mp2_event_sets),
+        cmocka_unit_test(test_census_of_many_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
