@@ -437,21 +437,13 @@ static int count_row(counter *c, int table)
 /* The next value of key (at *at) into column k of r. */
 static void put_key_val(db_row *r, int k, const unsigned char *key, size_t *at)
 {
-    int kind;
-    const unsigned char *b;
-    uint64_t len;
-    dbi_groups_key_next(key, at, &kind, &b, &len);
-    if (kind == DBI_K_INT) {
-        int64_t i;
-        memcpy(&i, b, sizeof i);
-        dbi_int(r, k, i);
-    } else if (kind == DBI_K_REAL) {
-        double x;
-        memcpy(&x, b, sizeof x);
-        dbi_real(r, k, x);
-    } else if (kind == DBI_K_TEXT) {
-        dbi_text_n(r, k, (const char *)b, (size_t)len);
-    }
+    dbi_key_val v = dbi_groups_key_next(key, at);
+    if (v.kind == DBI_K_INT)
+        dbi_int(r, k, v.i);
+    else if (v.kind == DBI_K_REAL)
+        dbi_real(r, k, v.r);
+    else if (v.kind == DBI_K_TEXT)
+        dbi_text_n(r, k, (const char *)v.bytes, (size_t)v.len);
 }
 
 /* One census_contents row of group s. */
@@ -459,23 +451,18 @@ static int write_count(db *d, const dbi_group *s, util_err *err)
 {
     const unsigned char *key = d->counted.keys + s->key;
     size_t at = 0;
-    int kind;
-    const unsigned char *b;
-    uint64_t len;
-    int64_t field;
-    dbi_groups_key_next(key, &at, &kind, &b, &len);
-    memcpy(&field, b, sizeof field);
+    int64_t field = dbi_groups_key_next(key, &at).i;
     db_row r;
     TRY(dbi_row_begin(&r, d, TBL(census_contents), err));
     dbi_int(&r, COL(census_contents, content_id), d->content);
     if (field == CF_WARNING) { /* 'warning.' || code */
-        dbi_groups_key_next(key, &at, &kind, &b, &len);
-        char *name = malloc(len + 9);
+        dbi_key_val code = dbi_groups_key_next(key, &at);
+        char *name = malloc(code.len + 9);
         if (!name)
             return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
         memcpy(name, "warning.", 8);
-        memcpy(name + 8, b, len);
-        dbi_text_n(&r, COL(census_contents, field), name, len + 8);
+        memcpy(name + 8, code.bytes, code.len);
+        dbi_text_n(&r, COL(census_contents, field), name, code.len + 8);
         free(name);
     } else {
         dbi_text(&r, COL(census_contents, field), dbi_census_fields[field]);

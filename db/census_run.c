@@ -75,25 +75,17 @@ static int make_key(dbi_groups *g, sqlite3_stmt *st, int first, int n, util_err 
 /* Bind the next value of a key (at *at) to parameter p of st. */
 static void bind_next(sqlite3_stmt *st, int p, const unsigned char *key, size_t *at)
 {
-    int kind;
-    const unsigned char *b;
-    uint64_t len;
-    dbi_groups_key_next(key, at, &kind, &b, &len);
-    if (kind == DBI_K_INT) {
-        int64_t i;
-        memcpy(&i, b, sizeof i);
-        sqlite3_bind_int64(st, p, i);
-    } else if (kind == DBI_K_REAL) {
-        double r;
-        memcpy(&r, b, sizeof r);
-        sqlite3_bind_double(st, p, r);
-    } else if (kind == DBI_K_TEXT) {
-        sqlite3_bind_text(st, p, (const char *)b, (int)len, SQLITE_STATIC);
-    } else if (kind == DBI_K_BLOB) {
-        sqlite3_bind_blob(st, p, b, (int)len, SQLITE_STATIC);
-    } else {
+    dbi_key_val v = dbi_groups_key_next(key, at);
+    if (v.kind == DBI_K_INT)
+        sqlite3_bind_int64(st, p, v.i);
+    else if (v.kind == DBI_K_REAL)
+        sqlite3_bind_double(st, p, v.r);
+    else if (v.kind == DBI_K_TEXT)
+        sqlite3_bind_text(st, p, (const char *)v.bytes, (int)v.len, SQLITE_STATIC);
+    else if (v.kind == DBI_K_BLOB)
+        sqlite3_bind_blob(st, p, v.bytes, (int)v.len, SQLITE_STATIC);
+    else
         sqlite3_bind_null(st, p);
-    }
 }
 
 /* One row of ins (five parameters) per group, in the order the groups began: with lead,

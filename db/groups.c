@@ -44,14 +44,18 @@ int dbi_groups_key_put(dbi_groups *g, int kind, const void *bytes, uint64_t len,
     return 0;
 }
 
-void dbi_groups_key_next(const unsigned char *key, size_t *at, int *kind,
-                         const unsigned char **bytes, uint64_t *len)
+dbi_key_val dbi_groups_key_next(const unsigned char *key, size_t *at)
 {
-    *kind = key[(*at)++];
-    memcpy(len, key + *at, sizeof *len);
-    *at += sizeof *len;
-    *bytes = key + *at;
-    *at += *len;
+    dbi_key_val v = {.kind = key[(*at)++]};
+    memcpy(&v.len, key + *at, sizeof v.len);
+    *at += sizeof v.len;
+    v.bytes = key + *at;
+    *at += v.len;
+    if (v.kind == DBI_K_INT)
+        memcpy(&v.i, v.bytes, sizeof v.i);
+    else if (v.kind == DBI_K_REAL)
+        memcpy(&v.r, v.bytes, sizeof v.r);
+    return v;
 }
 
 static int grow(dbi_groups *g, util_err *err)

@@ -123,9 +123,16 @@ typedef struct dbi_groups {
 int dbi_groups_key_put(dbi_groups *g, int kind, const void *bytes, uint64_t len, util_err *err);
 /* Add count to the group of the key made (which then begins again). */
 int dbi_groups_add(dbi_groups *g, int64_t count, util_err *err);
+/* A value of a key: kind DBI_K_<kind>; i (an integer), r (a real) or bytes[0 .. len). */
+typedef struct dbi_key_val {
+    int kind;
+    int64_t i;
+    double r;
+    const unsigned char *bytes;
+    uint64_t len;
+} dbi_key_val;
 /* The value of key at *at (moved past it). */
-void dbi_groups_key_next(const unsigned char *key, size_t *at, int *kind,
-                         const unsigned char **bytes, uint64_t *len);
+dbi_key_val dbi_groups_key_next(const unsigned char *key, size_t *at);
 /* 1 when the groups should be written and forgotten (a bound on memory). */
 int dbi_groups_full(const dbi_groups *g);
 /* Forget every group (the table keeps its size), or free them all. */
