@@ -478,15 +478,26 @@ static int write_counts(db *d, util_err *err)
 {
     dbi_groups *g = &d->counted;
     int rc = 0;
-    d->counting = 0; /* these rows are not counted */
+    /* these rows are not counted */
+    int (*seen)(db *, int, const db_val *, util_err *) = d->row_seen;
+    d->row_seen = NULL;
     for (size_t k = 0; k < g->n && !rc; k++)
         rc = write_count(d, &g->slot[g->order[k]], err);
     dbi_groups_clear(g);
-    d->counting = 1;
+    d->row_seen = seen;
     return rc;
 }
 
-int dbi_census_spill(db *d, util_err *err)
+/* The row writer's observer: each row counted before it is buffered; once it is, the
+ * counts so far written as rows when they are too many to keep (a bound on memory; the
+ * census sums a value's rows). */
+static int census_row(db *d, int table, const db_val *own, util_err *err)
+{
+    counter c = {d, own, err};
+    return count_row(&c, table);
+}
+
+static int census_spill(db *d, util_err *err)
 {
     return dbi_groups_full(&d->counted) ? write_counts(d, err) : 0;
 }
@@ -494,13 +505,8 @@ int dbi_census_spill(db *d, util_err *err)
 void dbi_census_begin(db *d)
 {
     dbi_groups_clear(&d->counted);
-    d->counting = 1;
-}
-
-int dbi_census_row(db *d, int table, const db_val *own, util_err *err)
-{
-    counter c = {d, own, err};
-    return count_row(&c, table);
+    d->row_seen = census_row;
+    d->row_after = census_spill;
 }
 
 /* Past this many groups, or bytes of keys, a decode's table is freed after it, not kept for
@@ -515,6 +521,7 @@ int dbi_census_end(db *d, int discard, util_err *err)
         dbi_groups_free(&d->counted);
     else
         dbi_groups_clear(&d->counted);
-    d->counting = 0;
+    d->row_seen = NULL;
+    d->row_after = NULL;
     return rc;
 }

@@ -160,8 +160,11 @@ struct db {
     char *btext;                /* text of the buffered rows */
     size_t btext_len, btext_cap;
     int oom; /* a text copy failed: the row fails at dbi_row_end */
+    /* an observer of the rows written (NULL: none): seen gets each row before it is
+     * buffered, after once it is (census_rows.c counts a decode's census with them) */
+    int (*row_seen)(db *d, int table, const db_val *own, util_err *err);
+    int (*row_after)(db *d, util_err *err);
     /* the census of the decode being written, counted from its rows (census_rows.c) */
-    int counting;
     dbi_groups counted;
     /* read-only connections: statements db_exec_ex prepared, kept for the next run of the
      * same one-statement text (the report runs deps and the graph edges once per ANCS) */
@@ -255,15 +258,10 @@ int dbi_census_sum(db *d, util_err *err);
 
 /* census_rows.c: the census of one decode (an ANCS or an EVNT) counted from the rows it
  * writes, as db/census/census.sql counts a content it finds without census_contents rows:
- * dbi_census_begin before its first row; the row writer shows each row to dbi_census_row
- * (then, once the row is buffered, to dbi_census_spill);
+ * dbi_census_begin before its first row (it makes itself the row writer's observer);
  * dbi_census_end after its last row writes the census_contents rows (or, with discard,
  * forgets the counts). */
 void dbi_census_begin(db *d);
-int dbi_census_row(db *d, int table, const db_val *own, util_err *err);
-/* After a counted row is in its buffer: the counts so far written as rows when they are too
- * many to keep (a bound on memory; the census sums a value's rows). */
-int dbi_census_spill(db *d, util_err *err);
 int dbi_census_end(db *d, int discard, util_err *err);
 /* The fields census_rows.c counts, in db/columns.h's names; NULL after the last. */
 extern const char *const dbi_census_fields[];

@@ -269,14 +269,13 @@ int dbi_row_end(db_row *r, util_err *err)
     db *d = r->d;
     if (d->oom)
         return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
-    /* the decode's census counts the row (census_rows.c); its counts are written, when they
-     * grow too many, once the row is in its buffer */
-    int counted = d->counting;
-    if (counted && dbi_census_row(d, table_id(r->t), r->v, err))
+    /* the observer sees the row, and may write rows of its own once this one is buffered */
+    int (*after)(db *, util_err *) = d->row_seen ? d->row_after : NULL;
+    if (d->row_seen && d->row_seen(d, table_id(r->t), r->v, err))
         return err && err->code ? err->code : UTIL_ENOMEM;
     int rc = row_put(d, r->t, err);
-    if (!rc && counted)
-        rc = dbi_census_spill(d, err);
+    if (!rc && after)
+        rc = after(d, err);
     return rc;
 }
 
