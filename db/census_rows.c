@@ -246,7 +246,7 @@ static int count_none_id(counter *c, int field, int k)
                       NULL);
 }
 
-/* a = b and a > b of two integer columns as SQL has them: -1 when either is NULL */
+/* a = b of two integer columns as SQL has it: 1, 0, or -1 when either is NULL */
 static int int_equal(const db_val *a, const db_val *b)
 {
     return a->kind == 'i' && b->kind == 'i' ? a->i == b->i : -1;
