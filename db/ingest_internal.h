@@ -112,6 +112,10 @@ typedef struct ing_job {
     util_err info_e;
     uint8_t *pre; /* a small entry's stored bytes, read with its sizes (ING_PRE_MAX) */
     size_t pre_len;
+    /* a stored entry's size without its padding, from the bytes read (has_unpadded): the
+     * writer sets the entry's decompressed_size from it (pak_read_entry_heads leaves it) */
+    uint32_t unpadded;
+    int has_unpadded;
     int done;
     int inflated; /* 0: entry out of bounds or inflate failed (e says why) */
     int hashed;   /* hash is set (inflated, or known from the stored bytes) */

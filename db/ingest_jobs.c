@@ -174,6 +174,12 @@ void ing_job_run(ing_job *j)
     j->pre = NULL;
     if (!stored && pak_entry_read(j->p, j->entry, &stored, &slen, &j->e) != 0)
         return;
+    if (!e->compressed) {
+        pak_entry sized = *e;
+        pak_entry_sizes_from(&sized, stored, slen);
+        j->unpadded = sized.decompressed_size;
+        j->has_unpadded = 1;
+    }
     if (e->compressed) {
         j->stored_hash = XXH3_64bits(stored, slen);
         j->has_stored_hash = 1;
@@ -237,6 +243,7 @@ void ing_job_clear(ing_job *j)
     j->pre_len = 0;
     j->len = j->hlen = 0;
     j->done = j->inflated = j->decoded = j->dec_rc = j->hashed = j->has_stored_hash = 0;
+    j->has_unpadded = 0;
     j->lazy_p = NULL;
     j->info = ING_SIZES_TO_READ;
 }
@@ -272,10 +279,14 @@ static ing_job *sizes_to_read(ing_pipeline *pl)
 #define ING_PRE_MAX (16u << 10)
 
 /* Job j's sizes; a small entry's bytes too, kept for its job (unless that read fails:
- * then the sizes alone, as for a large entry, and the job's own read says why). */
+ * then the sizes alone, as for a large entry, and the job's own read says why). A large
+ * stored entry needs none: its stored size is its need, and the job's bytes give the rest. */
 static int read_sizes_of(ing_job *j)
 {
-    if (j->lazy_p->entries[j->entry].size <= ING_PRE_MAX) {
+    const pak_entry *e = &j->lazy_p->entries[j->entry];
+    if (e->size > ING_PRE_MAX && !e->compressed && e->in_bounds)
+        return 0;
+    if (e->size <= ING_PRE_MAX) {
         util_err ignored;
         util_err_clear(&ignored);
         if (pak_entry_read_sized(j->lazy_p, j->entry, &j->pre, &j->pre_len, &ignored) == 0)

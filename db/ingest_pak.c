@@ -234,10 +234,13 @@ typedef struct pak_jobs {
     util_err info_err;
 } pak_jobs;
 
-/* Lazy, --jobs 1: the sizes and codecs of entry k, read just before its job. */
+/* Lazy, --jobs 1: the sizes and codecs of entry k, read just before its job (a stored
+ * entry's come from its job's bytes: set_unpadded). */
 static int need_entry_info(pak_jobs *q, size_t k)
 {
-    if (!q->lazy || pak_read_entry_info_one(q->p, (uint32_t)k, &q->info_err) == 0)
+    const pak_entry *e = &q->p->entries[k];
+    if (!q->lazy || (!e->compressed && e->in_bounds) ||
+        pak_read_entry_info_one(q->p, (uint32_t)k, &q->info_err) == 0)
         return 0;
     q->info_failed = 1;
     return q->info_err.code ? q->info_err.code : UTIL_EIO;
@@ -254,6 +257,24 @@ static int lazy_conflict(ing *g, const ing_pak_at *at, const pak_jobs *q, int64_
     ing_game_choice now = *gc;
     pak_game_decide(q->p, &sig, &now.conflict);
     return put_game_warning(g, q->game, pak_id, &now);
+}
+
+/* Entry k's size without its padding, when stored: from the bytes its job read; else (the
+ * job read none: its need was over the budget, or its read failed) from a read of its tail,
+ * as pak_read_entry_info would have set it. */
+static void set_unpadded(pak_jobs *q, size_t k, const ing_job *j)
+{
+    pak_entry *e = &q->p->entries[k];
+    if (e->compressed || q->p->entry_info)
+        return;
+    if (j->has_unpadded) {
+        e->decompressed_size = j->unpadded;
+        return;
+    }
+    util_err ignored;
+    util_err_clear(&ignored);
+    if (pak_read_entry_info_one(q->p, (uint32_t)k, &ignored) != 0)
+        e->decompressed_size = e->size;
 }
 
 /* Hand the job of entry next - base to the workers (lazy: a worker reads its sizes first). */
@@ -309,6 +330,7 @@ static int write_entries(ing *g, pak_jobs *q, const char *path)
             ing_job_set(j, q->p, (uint32_t)k, q->ag, 0); /* finish_entry decodes when needed */
             ing_job_run(j);
         }
+        set_unpadded(q, k, j);
         int rc = ing_finish_entry(g, j, path, q->game);
         ing_job_clear(j);
         q->consumed++;
@@ -373,7 +395,7 @@ static int do_pak_file(ing *g, const ing_pak_at *at, const struct stat *sb, pak_
      * strongest signal): each entry's sizes and codecs are read just before its job, so that
      * a container decodes each block once. Elsewhere the codecs decide the game first. */
     q.lazy = pak_game_of_disc(at->disc_id) != PAK_GAME_UNKNOWN;
-    if (!q.lazy && (info ? info->info_rc != 0 : pak_read_entry_info(p, &e) != 0)) {
+    if (!q.lazy && (info ? info->info_rc != 0 : pak_read_entry_heads(p, &e) != 0)) {
         rc = sizes_failed(g, at, sb, old_id, info ? &info->info_e : &e);
         goto done;
     }

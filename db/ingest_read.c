@@ -1,7 +1,7 @@
 /* ingest_read.c — the ingest's side of reading a PAK: its byte source (a file read with
  * pread, a byte range of a disc image, or db_ingest_mem's bytes), the hash of every byte
  * (--rehash). The tables and entries are read
- * through pak.h's pak_open_src_tables / pak_read_entry_info / pak_entry_read: an unchanged
+ * through pak.h's pak_open_src_tables / pak_read_entry_heads / pak_entry_read: an unchanged
  * PAK costs a stat and one read of its tables; a changed one a read of every byte (each
  * entry is hashed). */
 #define _GNU_SOURCE /* readahead, preadv2 */
@@ -151,7 +151,7 @@ static void ahead_open_pak(ing_ahead *a, size_t i)
     if (o->rc == 0)
         o->rc = pak_open_src_tables(&o->p, o->src, &o->e);
     if (o->rc == 0)
-        o->info_rc = pak_read_entry_info(o->p, &o->info_e);
+        o->info_rc = pak_read_entry_heads(o->p, &o->info_e);
     pthread_mutex_lock(&a->mu);
     it->state = AHEAD_OPENED;
     pthread_cond_broadcast(&a->cv);

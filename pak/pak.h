@@ -88,6 +88,16 @@ int pak_open_src(pak_file **out, util_src *src, util_err *err);
  * decompressed_size. */
 int pak_open_src_tables(pak_file **out, util_src *src, util_err *err);
 int pak_read_entry_info(pak_file *p, util_err *err);
+/* pak_read_entry_info for the compressed entries alone: their codecs and inflated sizes,
+ * what a game's decision and a memory budget need before any entry is read. A stored
+ * in-bounds entry is left codec NONE and decompressed_size 0, for pak_entry_sizes_from to
+ * set from its bytes: a reader that reads every entry anyway spares one read per stored
+ * entry (its last 32 bytes). Leaves entry_info 0. */
+int pak_read_entry_heads(pak_file *p, util_err *err);
+/* Entry e's codec and decompressed_size as pak_read_entry_info sets them, from its stored
+ * bytes read whole (stored, len >= e->size). With fewer bytes, or none (out of bounds,
+ * empty), they are what pak_read_entry_info sets when it reads nothing. */
+void pak_entry_sizes_from(pak_entry *e, const uint8_t *stored, size_t len);
 /* What pak_read_entry_info fills, for entry i alone (its first 8 or last 32 bytes, one
  * read), leaving entry_info as it was. A reader that reads entries one by one can fill each
  * entry's sizes just before it reads the entry: a container then decodes each of its blocks

@@ -79,7 +79,8 @@ static void sizes_from(pak_entry *e, const uint8_t *q, size_t n)
         pak_entry_sizes(e, NULL, 0, q, n);
 }
 
-int pak_read_entry_info(pak_file *p, util_err *err)
+/* Every entry's sizes (heads_only: the compressed entries' alone), in a few large reads. */
+static int read_info(pak_file *p, int heads_only, util_err *err)
 {
     if (!p->src)
         return util_fail(err, UTIL_EFORMAT, UINT64_MAX, "the PAK was opened without a source");
@@ -94,6 +95,11 @@ int pak_read_entry_info(pak_file *p, util_err *err)
         pak_entry *e = &p->entries[i];
         if (!e->in_bounds || e->size == 0) {
             pak_entry_sizes(e, NULL, 0, NULL, 0);
+            continue;
+        }
+        if (heads_only && !e->compressed) {
+            e->codec = PAK_CODEC_NONE;
+            e->decompressed_size = 0; /* until pak_entry_sizes_from */
             continue;
         }
         r[n++] = sizes_span(e);
@@ -121,9 +127,29 @@ int pak_read_entry_info(pak_file *p, util_err *err)
     }
     free(r);
     free(chunk);
-    if (rc == 0)
+    if (rc == 0 && !heads_only)
         p->entry_info = 1;
     return rc;
+}
+
+int pak_read_entry_info(pak_file *p, util_err *err)
+{
+    return read_info(p, 0, err);
+}
+
+int pak_read_entry_heads(pak_file *p, util_err *err)
+{
+    return read_info(p, 1, err);
+}
+
+void pak_entry_sizes_from(pak_entry *e, const uint8_t *stored, size_t len)
+{
+    if (!e->in_bounds || e->size == 0 || len < e->size) {
+        pak_entry_sizes(e, NULL, 0, NULL, 0);
+        return;
+    }
+    span r = sizes_span(e); /* the bytes pak_read_entry_info reads, so the same sizes */
+    sizes_from(e, stored + (r.lo - e->offset), (size_t)(r.hi - r.lo));
 }
 
 int pak_read_entry_info_one(pak_file *p, uint32_t i, util_err *err)
@@ -158,8 +184,7 @@ int pak_entry_read_sized(pak_file *p, uint32_t i, uint8_t **out, size_t *len, ut
     int rc = util_src_read_alloc(p->src, &b, e->offset, e->size, err);
     if (rc)
         return rc;
-    span r = sizes_span(e);
-    sizes_from(e, b + (r.lo - e->offset), (size_t)(r.hi - r.lo));
+    pak_entry_sizes_from(e, b, e->size);
     *out = b;
     *len = e->size;
     return 0;

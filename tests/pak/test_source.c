@@ -2,8 +2,9 @@
  * after it was opened is an I/O error at the first missing byte, a PAK inside a larger
  * image reads through a range, a name holding a NUL byte is reported with its offset, and
  * the game decision takes the disc ID and the caller's ANCS signal (§2.7), an entry's sizes
- * are read with its bytes (and nothing is set when that read fails). Hand-built
- * bytes; expected values from the layout written here. */
+ * are read with its bytes (and nothing is set when that read fails), and the compressed
+ * entries' heads are read without the stored entries' tails, whose sizes come from their
+ * bytes. Hand-built bytes; expected values from the layout written here. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,6 +127,71 @@ static void test_entry_read_sized(void **state)
     util_src_close(src);
     assert_int_equal(tu_remove_tree(dir), 0);
     free(dir);
+    free(b);
+}
+
+/* A source over bytes that records the ranges read from it. */
+typedef struct logged {
+    const uint8_t *b;
+    uint64_t lo[16], hi[16];
+    int n;
+} logged;
+
+static int logged_read(void *ctx, void *dst, uint64_t off, size_t len, util_err *e)
+{
+    (void)e;
+    logged *l = ctx;
+    if (l->n < 16) {
+        l->lo[l->n] = off;
+        l->hi[l->n] = off + len;
+    }
+    l->n++;
+    memcpy(dst, l->b + off, len);
+    return 0;
+}
+
+static void test_entry_heads(void **state)
+{
+    (void)state;
+    size_t len;
+    uint8_t *b = make_sized_pak(&len);
+    util_err err;
+    util_err_clear(&err);
+    logged l = {.b = b};
+    util_src *src = NULL;
+    assert_int_equal(util_src_open_custom(&src, len, logged_read, &l, NULL, &err), 0);
+    pak_file *p = NULL;
+    assert_int_equal(pak_open_src_tables(&p, src, &err), 0);
+    int tables = l.n;
+    assert_int_equal(pak_read_entry_heads(p, &err), 0);
+    /* one read, the compressed entry's first 8 bytes; nothing of the stored entry at 0x60 */
+    assert_int_equal(l.n, tables + 1);
+    assert_int_equal(l.lo[tables], 0xA0);
+    assert_int_equal(l.hi[tables], 0xA8);
+    assert_int_equal(p->entry_info, 0);
+    assert_int_equal(p->entries[1].decompressed_size, 0x123);
+    assert_int_equal(p->entries[1].codec, PAK_CODEC_ZLIB);
+    assert_int_equal(p->entries[0].decompressed_size, 0);
+    assert_int_equal(p->entries[0].codec, PAK_CODEC_NONE);
+    assert_int_equal(p->entries[2].decompressed_size, 0x20); /* out of bounds: its size */
+    /* the stored entry's size from its bytes: 0x40 less 5 bytes of 0xFF padding */
+    pak_entry_sizes_from(&p->entries[0], b + 0x60, 0x40);
+    assert_int_equal(p->entries[0].decompressed_size, 0x3B);
+    assert_int_equal(p->entries[0].codec, PAK_CODEC_NONE);
+    /* fewer bytes than the entry: its size, as when nothing could be read */
+    pak_entry_sizes_from(&p->entries[0], b + 0x60, 0x3F);
+    assert_int_equal(p->entries[0].decompressed_size, 0x40);
+    /* a compressed entry from its bytes: what its head says */
+    p->entries[1].decompressed_size = 0;
+    pak_entry_sizes_from(&p->entries[1], b + 0xA0, 0x20);
+    assert_int_equal(p->entries[1].decompressed_size, 0x123);
+    assert_int_equal(p->entries[1].codec, PAK_CODEC_ZLIB);
+    /* pak_read_entry_info reads the stored entry's tail too */
+    assert_int_equal(pak_read_entry_info(p, &err), 0);
+    assert_int_equal(p->entry_info, 1);
+    assert_int_equal(p->entries[0].decompressed_size, 0x3B);
+    pak_close(p);
+    util_src_close(src);
     free(b);
 }
 
@@ -339,7 +405,8 @@ static void test_game_decision(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_entry_read_sized),    cmocka_unit_test(test_file_shrinks_while_open),
+        cmocka_unit_test(test_entry_read_sized),    cmocka_unit_test(test_entry_heads),
+        cmocka_unit_test(test_file_shrinks_while_open),
         cmocka_unit_test(test_pak_inside_an_image), cmocka_unit_test(test_name_with_nul),
         cmocka_unit_test(test_game_decision),
     };
