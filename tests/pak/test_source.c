@@ -405,10 +405,9 @@ static void test_game_decision(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_entry_read_sized),    cmocka_unit_test(test_entry_heads),
-        cmocka_unit_test(test_file_shrinks_while_open),
-        cmocka_unit_test(test_pak_inside_an_image), cmocka_unit_test(test_name_with_nul),
-        cmocka_unit_test(test_game_decision),
+        cmocka_unit_test(test_entry_read_sized),        cmocka_unit_test(test_entry_heads),
+        cmocka_unit_test(test_file_shrinks_while_open), cmocka_unit_test(test_pak_inside_an_image),
+        cmocka_unit_test(test_name_with_nul),           cmocka_unit_test(test_game_decision),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
