@@ -275,9 +275,9 @@ void ing_worlds_strg(ing *g, const char *game, uint32_t id, int64_t cid);
 /* ingest_world.c: job j's MLVL (new content cid, its rows written) waits for its area names
  * (above); the job's arena is taken. */
 int ing_worlds_wait(ing *g, const char *game, uint32_t id, int64_t cid, ing_job *j);
-/* ingest_world.c: at the end of a PAK's entries, the asset_refs rows of the MLVLs waiting
- * whose names the release has shown (every one when release_ends: the release's last PAK),
- * and forget them; drop: forget every one (a PAK was rolled back). */
+/* ingest_world.c: as a PAK's entries are written and at their end, the asset_refs rows of
+ * the MLVLs waiting whose names the release has shown (every one when release_ends: the
+ * release's last PAK), and forget them; drop: forget every one (a PAK was rolled back). */
 int ing_worlds_flush(ing *g, int release_ends);
 void ing_worlds_drop(ing *g);
 /* ingest_world.c: free everything (the end of a run). */

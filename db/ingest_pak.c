@@ -91,14 +91,15 @@ static int put_names(ing *g, const pak_file *p, int64_t pak_id)
     return rc ? rc : frc;
 }
 
-/* pak_entries rows of p with the hashes and contents its jobs found (g->out), batched. */
-static int put_entries(ing *g, const pak_file *p, int64_t pak_id)
+/* pak_entries rows of p's entries [from, to) with the hashes and contents their jobs found
+ * (g->out), batched. */
+static int put_entries(ing *g, const pak_file *p, int64_t pak_id, uint32_t from, uint32_t to)
 {
     int rc = 0;
     char fc[5];
     db_row r;
     dbi_batch_begin(g->d);
-    for (uint32_t i = 0; i < p->entry_count; i++) {
+    for (uint32_t i = from; i < to; i++) {
         const pak_entry *en = &p->entries[i];
         const ing_entry_out *o = &g->out[i];
         if ((rc = dbi_row_begin(&r, g->d, TBL(pak_entries), g->err)) != 0)
@@ -228,6 +229,8 @@ typedef struct pak_jobs {
     const char *game;
     ancs_game ag;
     size_t n, base, next, consumed;
+    int64_t pak_id;
+    uint32_t put; /* entries whose pak_entries rows are written */
     int lazy;
     int block_cache; /* ing_pak_at.block_cache */
     int info_failed; /* an entry's sizes could not be read: info_err says how */
@@ -308,9 +311,17 @@ static void hand_out_first(ing *g, pak_jobs *q)
     ing_pipeline_release(pl, q->next);
 }
 
+/* Entries consumed between two writes of their pak_entries rows and of the MLVL rows whose
+ * areas' names have come. What is left at a PAK's last entry is written before its commit,
+ * while the workers have no job (the next PAK's are handed out once it is opened): written
+ * as the jobs are consumed, it is written while they work. */
+#define ING_ENTRY_ROWS 256
+
 /* The rows: consume the jobs in entry order (ing_finish_entry writes each entry's rows),
- * handing out one more for each one written. An entry of any type whose data runs past the
- * file is not loaded: its job gives it a load_errors row like every other fault of an entry. */
+ * handing out one more for each one written; every ING_ENTRY_ROWS entries, their
+ * pak_entries rows and the waiting MLVLs' rows that can be written. An entry of any type
+ * whose data runs past the file is not loaded: its job gives it a load_errors row like
+ * every other fault of an entry. */
 static int write_entries(ing *g, pak_jobs *q, const char *path)
 {
     ing_pipeline *pl = &g->pl;
@@ -334,6 +345,12 @@ static int write_entries(ing *g, pak_jobs *q, const char *path)
         int rc = ing_finish_entry(g, j, path, q->game);
         ing_job_clear(j);
         q->consumed++;
+        if (rc == 0 && k + 1 - q->put >= ING_ENTRY_ROWS) {
+            rc = put_entries(g, q->p, q->pak_id, q->put, (uint32_t)k + 1);
+            q->put = (uint32_t)k + 1;
+            if (rc == 0)
+                rc = ing_worlds_flush(g, 0);
+        }
         if (rc)
             return rc;
         if (pl->nthreads > 0 && q->next < q->base + q->n) {
@@ -428,13 +445,15 @@ static int do_pak_file(ing *g, const ing_pak_at *at, const struct stat *sb, pak_
     if ((rc = replace_pak_row(g, at, sb, p, old_id, q.game, &gc, &pak_id)) != 0)
         goto rollback;
     g->cur_pak = pak_id;
+    q.pak_id = pak_id;
     hand_out_first(g, &q);
     if ((rc = put_names(g, p, pak_id)) != 0 || (rc = put_anomalies(g, p, pak_id, q.game, &gc)))
         goto rollback;
     g->st->resources += p->entry_count;
     if ((rc = write_entries(g, &q, path)) != 0 || (rc = lazy_conflict(g, at, &q, pak_id, &gc)) ||
         (rc = ing_worlds_flush(g, at->release_ends)) != 0 ||
-        (rc = put_entries(g, p, pak_id)) != 0 || (rc = ing_tx_commit(g)) != 0)
+        (rc = put_entries(g, p, pak_id, q.put, p->entry_count)) != 0 ||
+        (rc = ing_tx_commit(g)) != 0)
         goto rollback;
     ing_log_release(g, 1);
     if ((rc = count_pak(g, p, pak_id, old_digest)) == 0)
