@@ -359,8 +359,11 @@ static void *worker_main(void *arg)
 /* Job slots per worker. The workers run ahead of the writer by at most the ring (and the
  * memory budget): a ring of two batches let them idle whenever the writer spent a while on
  * one entry (an ANCS's thousands of rows), and a first ingest of the 1x PAK folders spent
- * ~0.15 s longer in its PAKs (docs/benchmark.md). A slot without a job is 1.2 KB. */
-#define RING_PER_WORKER 128
+ * ~0.15 s longer in its PAKs. At 10x real size 128 slots per worker still left each worker
+ * idle about 3 s of the PAK phase, every time for want of a job handed out; 256 leave less,
+ * 512 less again but took the peak RSS to 64 MiB (docs/benchmark.md). A slot without a job
+ * is 1.3 KB. */
+#define RING_PER_WORKER 256
 
 /* Start `jobs` worker threads when jobs > 1 (fewer when threads cannot be made; with none
  * the writer does the work). */
