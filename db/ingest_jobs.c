@@ -223,14 +223,27 @@ void ing_job_set(ing_job *j, const pak_file *p, uint32_t entry, ancs_game game, 
     j->want_decode = want;
 }
 
+/* Whether job j's bytes fit beside those in flight (an entry over the whole budget fails
+ * without memory, so it always fits). */
+static int fits(const ing_pipeline *pl, const ing_job *j)
+{
+    size_t need = ing_entry_need(&j->p->entries[j->entry]);
+    return need > pl->budget || pl->used == 0 || need <= pl->budget - pl->used;
+}
+
 /* Free the results; the slot is ready for the next job. */
 void ing_job_clear(ing_job *j)
 {
     if (j->owner && j->reserved) {
         ing_pipeline *pl = j->owner;
         pthread_mutex_lock(&pl->mu);
+        /* the workers wait for room in the budget when the next job to claim does not fit;
+         * any other wait of theirs ends elsewhere (ing_pipeline_release wakes them for jobs
+         * handed out, a batch at a time) */
+        const ing_job *next = pl->claim < pl->limit ? &pl->ring[pl->claim % pl->cap] : NULL;
+        int blocked = pl->idle && next && !fits(pl, next);
         pl->used -= j->reserved;
-        if (pl->idle && pl->claim < pl->limit) /* a worker waits for room in the budget */
+        if (blocked && fits(pl, next))
             pthread_cond_broadcast(&pl->work);
         pthread_mutex_unlock(&pl->mu);
     }
@@ -246,14 +259,6 @@ void ing_job_clear(ing_job *j)
     j->has_unpadded = 0;
     j->lazy_p = NULL;
     j->info = ING_SIZES_TO_READ;
-}
-
-/* Whether job j's bytes fit beside those in flight (an entry over the whole budget fails
- * without memory, so it always fits). */
-static int fits(const ing_pipeline *pl, const ing_job *j)
-{
-    size_t need = ing_entry_need(&j->p->entries[j->entry]);
-    return need > pl->budget || pl->used == 0 || need <= pl->budget - pl->used;
 }
 
 /* Whether job j can be claimed: its sizes are in (or could not be read) and fit. */
