@@ -315,7 +315,11 @@ static void hand_out_first(ing *g, pak_jobs *q)
  * areas' names have come. What is left at a PAK's last entry is written before its commit,
  * while the workers have no job (the next PAK's are handed out once it is opened): written
  * as the jobs are consumed, it is written while they work. */
+#ifdef ANCSDB_ENTRY_ROWS
+#define ING_ENTRY_ROWS ANCSDB_ENTRY_ROWS /* the test build's (CMakeLists.txt) */
+#else
 #define ING_ENTRY_ROWS 256
+#endif
 
 /* The rows: consume the jobs in entry order (ing_finish_entry writes each entry's rows),
  * handing out one more for each one written; every ING_ENTRY_ROWS entries, their
