@@ -231,6 +231,19 @@ static int fits(const ing_pipeline *pl, const ing_job *j)
     return need > pl->budget || pl->used == 0 || need <= pl->budget - pl->used;
 }
 
+/* Under the lock: whether job j's sizes are in (or could not be read). Until then a worker
+ * may be writing them, outside the lock: nothing else reads them. */
+static int sized(const ing_job *j)
+{
+    return !j->lazy_p || j->info == ING_SIZES_READ || j->info == ING_SIZES_FAILED;
+}
+
+/* Whether job j can be claimed: its sizes are in and fit. */
+static int ready(const ing_pipeline *pl, const ing_job *j)
+{
+    return sized(j) && fits(pl, j);
+}
+
 /* Free the results; the slot is ready for the next job. */
 void ing_job_clear(ing_job *j)
 {
@@ -241,7 +254,7 @@ void ing_job_clear(ing_job *j)
          * any other wait of theirs ends elsewhere (ing_pipeline_release wakes them for jobs
          * handed out, a batch at a time) */
         const ing_job *next = pl->claim < pl->limit ? &pl->ring[pl->claim % pl->cap] : NULL;
-        int blocked = pl->idle && next && !fits(pl, next);
+        int blocked = pl->idle && next && sized(next) && !fits(pl, next);
         pl->used -= j->reserved;
         if (blocked && fits(pl, next))
             pthread_cond_broadcast(&pl->work);
@@ -259,12 +272,6 @@ void ing_job_clear(ing_job *j)
     j->has_unpadded = 0;
     j->lazy_p = NULL;
     j->info = ING_SIZES_TO_READ;
-}
-
-/* Whether job j can be claimed: its sizes are in (or could not be read) and fit. */
-static int ready(const ing_pipeline *pl, const ing_job *j)
-{
-    return (!j->lazy_p || j->info == ING_SIZES_READ || j->info == ING_SIZES_FAILED) && fits(pl, j);
 }
 
 /* Under the lock: the first handed-out job not claimed yet whose sizes no one reads yet. */
