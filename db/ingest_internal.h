@@ -146,6 +146,18 @@ void ing_job_decode(ing_job *j);
 /* Free the results; the slot is ready for the next job. */
 void ing_job_clear(ing_job *j);
 
+/* An entry hashed ahead of its job (ing_pipeline_ahead_begin): a worker with no job to claim
+ * reads, inflates and hashes an entry of the current PAK that is not handed out yet and not
+ * decoded (its results are a few numbers, not bytes), so that the workers keep busy while the
+ * writer spends a while on rows; the entry's job later takes these results and reads nothing. */
+typedef struct ing_ahead_hash {
+    uint8_t state; /* ING_AH_NONE, ING_AH_RUNNING, ING_AH_DONE, ING_AH_FAILED (its job runs it) */
+    uint8_t inflated, has_stored_hash, has_unpadded;
+    uint32_t unpadded;
+    uint64_t hash, stored_hash;
+} ing_ahead_hash;
+enum { ING_AH_NONE, ING_AH_RUNNING, ING_AH_DONE, ING_AH_FAILED };
+
 /* Worker threads and the ring of job slots. Jobs carry a sequence number that keeps
  * growing across PAKs; job k lives in ring[k % cap]. Workers claim jobs with
  * claim <= k < limit; the writer raises limit as it consumes. */
@@ -166,6 +178,13 @@ typedef struct ing_pipeline {
     ing_hcache cache;    /* guarded by mu while workers run */
     int info_reading;    /* workers reading an unclaimed job's sizes (see ing_job.lazy_p) */
     int draining;        /* the writer waits for those reads to end (ing_pipeline_drain) */
+    /* entries hashed ahead (ing_pipeline_ahead_begin): ah[k] for entry k of ah_p, whose
+     * entry 0 is job ah_base; ah_next: the first entry not looked at yet */
+    ing_ahead_hash *ah;
+    const pak_file *ah_p;
+    size_t ah_base, ah_n, ah_next;
+    int ah_running; /* workers hashing an entry ahead */
+    int ah_waiting; /* workers whose claimed job waits for its entry hashed ahead */
 } ing_pipeline;
 
 /* The content hash known for stored bytes (1), or 0. */
@@ -184,6 +203,12 @@ void ing_pipeline_stop(ing_pipeline *pl);
 void ing_pipeline_wait(ing_pipeline *pl, ing_job *j);
 void ing_pipeline_release(ing_pipeline *pl, size_t limit);
 void ing_pipeline_drain(ing_pipeline *pl, size_t from);
+/* Let idle workers hash entries of p ahead of their jobs (job base is p's entry 0), until
+ * ing_pipeline_ahead_end, which waits for those running and must come before p closes.
+ * Only where reading ahead costs nothing more: not in a container whose blocks are cached
+ * for the jobs close ahead, nor where each entry's sizes are read just before its job. */
+void ing_pipeline_ahead_begin(ing_pipeline *pl, const pak_file *p, size_t base);
+void ing_pipeline_ahead_end(ing_pipeline *pl);
 
 /* ---- the MLVLs' asset_refs rows (ingest_world.c) -------------------------------------------
  * Their `via` names each area from its name STRG (string 0 in ENGL), which sits in the PAK

@@ -326,6 +326,125 @@ static void read_sizes(ing_pipeline *pl, ing_job *j)
         pthread_cond_broadcast(&pl->done);
 }
 
+/* ---- entries hashed ahead of their jobs -------------------------------------------------- */
+
+void ing_pipeline_ahead_begin(ing_pipeline *pl, const pak_file *p, size_t base)
+{
+    if (pl->nthreads == 0 || p->entry_count == 0)
+        return;
+    ing_ahead_hash *ah = calloc(p->entry_count, sizeof *ah); /* none: no hashing ahead */
+    pthread_mutex_lock(&pl->mu);
+    pl->ah = ah;
+    pl->ah_p = p;
+    pl->ah_base = base;
+    pl->ah_n = ah ? p->entry_count : 0;
+    pl->ah_next = 0;
+    if (pl->idle && ah)
+        pthread_cond_broadcast(&pl->work);
+    pthread_mutex_unlock(&pl->mu);
+}
+
+void ing_pipeline_ahead_end(ing_pipeline *pl)
+{
+    if (pl->nthreads == 0)
+        return;
+    pthread_mutex_lock(&pl->mu);
+    pl->ah_n = 0; /* no more started */
+    while (pl->ah_running)
+        pthread_cond_wait(&pl->done, &pl->mu);
+    free(pl->ah);
+    pl->ah = NULL;
+    pl->ah_p = NULL;
+    pthread_mutex_unlock(&pl->mu);
+}
+
+/* Under the lock: the next entry to hash ahead, or SIZE_MAX. Only entries not handed out yet
+ * (from limit on), not decoded (their jobs keep their bytes), within the file, and whose
+ * bytes fit the budget beside those in flight. */
+static size_t ahead_candidate(ing_pipeline *pl)
+{
+    size_t k = pl->ah_next;
+    if (pl->limit > pl->ah_base && pl->limit - pl->ah_base > k)
+        k = pl->limit - pl->ah_base;
+    for (; k < pl->ah_n; k++) {
+        const pak_entry *e = &pl->ah_p->entries[k];
+        if (pl->ah[k].state == ING_AH_NONE && e->in_bounds && !ing_decoded_type(e->type))
+            break;
+    }
+    pl->ah_next = k;
+    if (k >= pl->ah_n)
+        return SIZE_MAX;
+    size_t need = ing_entry_need(&pl->ah_p->entries[k]);
+    if (need > pl->budget || (pl->used && need > pl->budget - pl->used))
+        return SIZE_MAX; /* its job will fail it, or there is no room now */
+    return k;
+}
+
+/* Under the lock, which it leaves and takes again: hash entry k ahead of its job. */
+static void hash_ahead(ing_pipeline *pl, size_t k)
+{
+    ing_ahead_hash *a = &pl->ah[k];
+    size_t need = ing_entry_need(&pl->ah_p->entries[k]);
+    a->state = ING_AH_RUNNING;
+    pl->ah_next = k + 1;
+    pl->ah_running++;
+    pl->used += need;
+    ing_job j;
+    memset(&j, 0, sizeof j);
+    util_arena_init(&j.arena);
+    j.budget = pl->budget;
+    j.pl = pl;
+    ing_job_set(&j, pl->ah_p, (uint32_t)k, ANCS_GAME_MP1, 0); /* not decoded: no game */
+    pthread_mutex_unlock(&pl->mu);
+    ing_job_run(&j);
+    free(j.buf);
+    util_arena_free(&j.arena);
+    pthread_mutex_lock(&pl->mu);
+    if (j.hashed) {
+        a->hash = j.hash;
+        a->stored_hash = j.stored_hash;
+        a->has_stored_hash = (uint8_t)j.has_stored_hash;
+        a->inflated = (uint8_t)j.inflated;
+        a->unpadded = j.unpadded;
+        a->has_unpadded = (uint8_t)j.has_unpadded;
+        a->state = ING_AH_DONE;
+    } else {
+        a->state = ING_AH_FAILED; /* its job reads it again and says why */
+    }
+    pl->used -= need;
+    pl->ah_running--;
+    /* a claimed job may wait for these results; the next job may wait for this room; the
+     * writer may wait for the last of these to end (ing_pipeline_ahead_end) */
+    if (pl->ah_waiting || pl->idle)
+        pthread_cond_broadcast(&pl->work);
+    if (!pl->ah_running)
+        pthread_cond_broadcast(&pl->done);
+}
+
+/* Under the lock: a claimed job whose entry was hashed ahead takes its results (after
+ * waiting for them if they are still being made): 1; else 0, and the job runs. */
+static int take_ahead(ing_pipeline *pl, ing_job *j)
+{
+    if (!pl->ah || j->p != pl->ah_p || j->entry >= pl->ah_n)
+        return 0;
+    ing_ahead_hash *a = &pl->ah[j->entry];
+    while (a->state == ING_AH_RUNNING) {
+        pl->ah_waiting++;
+        pthread_cond_wait(&pl->work, &pl->mu);
+        pl->ah_waiting--;
+    }
+    if (a->state != ING_AH_DONE)
+        return 0;
+    j->hash = a->hash;
+    j->stored_hash = a->stored_hash;
+    j->has_stored_hash = a->has_stored_hash;
+    j->inflated = a->inflated;
+    j->unpadded = a->unpadded;
+    j->has_unpadded = a->has_unpadded;
+    j->hashed = 1;
+    return 1;
+}
+
 static void *worker_main(void *arg)
 {
     ing_pipeline *pl = arg;
@@ -342,6 +461,11 @@ static void *worker_main(void *arg)
                 read_sizes(pl, r);
                 continue;
             }
+            size_t k = pl->claim >= pl->limit && pl->ah ? ahead_candidate(pl) : SIZE_MAX;
+            if (k != SIZE_MAX) {
+                hash_ahead(pl, k);
+                continue;
+            }
             pl->idle++;
             if (pl->waiting)
                 pthread_cond_broadcast(&pl->done); /* the writer stops waiting for more */
@@ -351,14 +475,16 @@ static void *worker_main(void *arg)
         if (pl->quit)
             break;
         ing_job *j = &pl->ring[pl->claim++ % pl->cap];
-        size_t need = ing_entry_need(&j->p->entries[j->entry]);
-        if (need <= pl->budget) {
-            j->reserved = need;
-            pl->used += need;
+        if (!take_ahead(pl, j)) {
+            size_t need = ing_entry_need(&j->p->entries[j->entry]);
+            if (need <= pl->budget) {
+                j->reserved = need;
+                pl->used += need;
+            }
+            pthread_mutex_unlock(&pl->mu);
+            ing_job_run(j);
+            pthread_mutex_lock(&pl->mu);
         }
-        pthread_mutex_unlock(&pl->mu);
-        ing_job_run(j);
-        pthread_mutex_lock(&pl->mu);
         j->done = 1;
         if (pl->waiting && pl->ring[pl->wseq % pl->cap].done && pl->ring[pl->wend % pl->cap].done)
             pthread_cond_broadcast(&pl->done);
@@ -375,7 +501,11 @@ static void *worker_main(void *arg)
  * idle about 3 s of the PAK phase, every time for want of a job handed out; 256 leave less,
  * 512 less again but took the peak RSS to 64 MiB (docs/benchmark.md). A slot without a job
  * is 1.3 KB. */
+#ifdef ANCSDB_RING_PER_WORKER
+#define RING_PER_WORKER ANCSDB_RING_PER_WORKER /* the test build's (CMakeLists.txt) */
+#else
 #define RING_PER_WORKER 256
+#endif
 
 /* Start `jobs` worker threads when jobs > 1 (fewer when threads cannot be made; with none
  * the writer does the work). */

@@ -450,6 +450,8 @@ static int do_pak_file(ing *g, const ing_pak_at *at, const struct stat *sb, pak_
         goto rollback;
     g->cur_pak = pak_id;
     q.pak_id = pak_id;
+    if (!q.lazy && !q.block_cache)
+        ing_pipeline_ahead_begin(&g->pl, p, q.base);
     hand_out_first(g, &q);
     if ((rc = put_names(g, p, pak_id)) != 0 || (rc = put_anomalies(g, p, pak_id, q.game, &gc)))
         goto rollback;
@@ -474,6 +476,7 @@ rollback:
         rc = sizes_failed(g, at, sb, old_id, &q.info_err);
     }
 done:
+    ing_pipeline_ahead_end(&g->pl); /* no worker reads p after this */
     free(old_path);
     free(old_digest);
     pak_close(p);
