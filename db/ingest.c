@@ -260,7 +260,7 @@ static int run(ing *g, ing_indexes *idx)
         /* Between two PAKs no job runs: the memory the PAK's jobs freed goes back to the
          * system. malloc keeps it otherwise, its threshold raised by the large entries, and
          * the freed buffers of the jobs run ahead (ingest_jobs.c), among the decoded
-         * entries' results, took the peak RSS at 10x real size from 55 to 60-69 MiB. */
+         * entries' results, took the peak RSS at 10x real size from 53-57 to 56-68 MiB. */
         malloc_trim(0);
         util_test_point("pak");
     }
