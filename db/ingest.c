@@ -265,6 +265,7 @@ static int run(ing *g, ing_indexes *idx)
         util_test_point("pak");
     }
     g->ahead = NULL;
+    ing_pipeline_ahead_end(&g->pl, NULL); /* a next PAK offered stays the thread's to close */
     ing_ahead_stop(&ahead);
     g->rel_id = -1;
     ing_cache_free(&g->pl); /* the final pass reads at most a few entries again */

@@ -60,10 +60,8 @@ int ing_finish_entry(ing *g, ing_job *j, const char *path, const char *game)
     }
     o->hash = j->hash;
     o->hashed = 1;
-    if (j->has_stored_hash && j->inflated) {
-        ing_cache_put(&g->pl, j->stored_hash, e->size, j->hash);
-        g->st->inflated++;
-    }
+    if (j->has_stored_hash && j->inflated)
+        g->st->inflated++; /* its job put the hashes in the cache (ing_job_run) */
     if (!ing_decoded_type(e->type))
         return 0;
     /* An entry typed MLVL/STRG whose bytes do not start with the format's magic is not a world

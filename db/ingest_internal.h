@@ -66,6 +66,9 @@ void ing_ahead_at(ing_ahead *a, size_t item);
 /* Item i as the thread opened it (*out; out->rc 0: opened), waiting while it opens it: 1;
  * 0 when it did not (the caller opens it; the thread no longer will). */
 int ing_ahead_take(ing_ahead *a, size_t i, ing_opened *out);
+/* Item i's PAK when the thread has opened it and read its entries' sizes, without waiting,
+ * or NULL. It stays the thread's until ing_ahead_take; nothing may change it before then. */
+const pak_file *ing_ahead_peek(ing_ahead *a, size_t i);
 void ing_ahead_stop(ing_ahead *a);
 /* XXH3-64 of every byte of src (--rehash). */
 int ing_hash_all(const util_src *src, uint64_t *out, util_err *err);
@@ -149,7 +152,9 @@ void ing_job_clear(ing_job *j);
 /* An entry hashed ahead of its job (ing_pipeline_ahead_begin): a worker with no job to claim
  * reads, inflates and hashes an entry of the current PAK that is not handed out yet and not
  * decoded (its results are a few numbers, not bytes), so that the workers keep busy while the
- * writer spends a while on rows; the entry's job later takes these results and reads nothing. */
+ * writer spends a while on rows; the entry's job later takes these results and reads nothing.
+ * Once the current PAK has no such entry left, it hashes one of the next PAK, when the
+ * read-ahead thread has opened it (ing_pipeline_ahead_next). */
 typedef struct ing_ahead_hash {
     uint8_t state; /* ING_AH_NONE, ING_AH_RUNNING, ING_AH_DONE, ING_AH_FAILED (its job runs it) */
     uint8_t inflated, has_stored_hash, has_unpadded;
@@ -157,6 +162,15 @@ typedef struct ing_ahead_hash {
     uint64_t hash, stored_hash;
 } ing_ahead_hash;
 enum { ING_AH_NONE, ING_AH_RUNNING, ING_AH_DONE, ING_AH_FAILED };
+/* A PAK whose entries are hashed ahead: ah[k] for its entry k; next: the first entry not
+ * looked at yet; n: its entries, 0 once no more are to start. */
+typedef struct ing_ahead_pak {
+    ing_ahead_hash *ah;
+    const pak_file *p;
+    size_t base; /* the job of p's entry 0 (the next PAK: none is handed out yet) */
+    size_t n, next;
+    int running; /* workers hashing one of its entries */
+} ing_ahead_pak;
 
 /* Worker threads and the ring of job slots. Jobs carry a sequence number that keeps
  * growing across PAKs; job k lives in ring[k % cap]. Workers claim jobs with
@@ -178,12 +192,9 @@ typedef struct ing_pipeline {
     ing_hcache cache;    /* guarded by mu while workers run */
     int info_reading;    /* workers reading an unclaimed job's sizes (see ing_job.lazy_p) */
     int draining;        /* the writer waits for those reads to end (ing_pipeline_drain) */
-    /* entries hashed ahead (ing_pipeline_ahead_begin): ah[k] for entry k of ah_p, whose
-     * entry 0 is job ah_base; ah_next: the first entry not looked at yet */
-    ing_ahead_hash *ah;
-    const pak_file *ah_p;
-    size_t ah_base, ah_n, ah_next;
-    int ah_running; /* workers hashing an entry ahead */
+    /* entries hashed ahead: ah[0] of the PAK whose jobs are handed out
+     * (ing_pipeline_ahead_begin), ah[1] of the next one (ing_pipeline_ahead_next) */
+    ing_ahead_pak ah[2];
     int ah_waiting; /* workers whose claimed job waits for its entry hashed ahead */
 } ing_pipeline;
 
@@ -206,9 +217,17 @@ void ing_pipeline_drain(ing_pipeline *pl, size_t from);
 /* Let idle workers hash entries of p ahead of their jobs (job base is p's entry 0), until
  * ing_pipeline_ahead_end, which waits for those running and must come before p closes.
  * Only where reading ahead costs nothing more: not in a container whose blocks are cached
- * for the jobs close ahead, nor where each entry's sizes are read just before its job. */
+ * for the jobs close ahead, nor where each entry's sizes are read just before its job.
+ * When p is the next PAK already offered, what was hashed of it stays. */
 void ing_pipeline_ahead_begin(ing_pipeline *pl, const pak_file *p, size_t base);
-void ing_pipeline_ahead_end(ing_pipeline *pl);
+/* Offer p, the PAK after the one whose jobs are handed out, opened ahead and with every
+ * entry's sizes in: once that one has nothing left to hash ahead, idle workers hash p's
+ * entries until it begins (ing_pipeline_ahead_begin) or ends. A PAK is offered once; an
+ * offer while another is pending is ignored. */
+void ing_pipeline_ahead_next(ing_pipeline *pl, const pak_file *p);
+/* No more entries of p (NULL: of every PAK) are hashed ahead; waits for those running and
+ * drops the results. */
+void ing_pipeline_ahead_end(ing_pipeline *pl, const pak_file *p);
 
 /* ---- the MLVLs' asset_refs rows (ingest_world.c) -------------------------------------------
  * Their `via` names each area from its name STRG (string 0 in ENGL), which sits in the PAK
@@ -267,6 +286,7 @@ typedef struct ing_pak_at {
     const char *disc_id;   /* the disc's game ID ("GM8E"), NULL without a disc */
     int block_cache;       /* read through a container's cache of decoded blocks */
     int release_ends;      /* the last PAK of its release this run reads */
+    size_t item;           /* its place in the run (g->L.items) */
 } ing_pak_at;
 
 struct ing {

@@ -206,6 +206,10 @@ void ing_job_run(ing_job *j)
     j->hlen = hlen;
     j->hash = XXH3_64bits(j->buf, hlen);
     j->hashed = 1;
+    /* known at once to every later job: the same stored bytes in the next PAK, hashed ahead
+     * before the writer reaches this entry, are not inflated again */
+    if (j->has_stored_hash && j->pl)
+        ing_cache_put(j->pl, j->stored_hash, e->size, j->hash);
     if (!keep) {
         free(j->buf);
         j->buf = NULL;
@@ -328,78 +332,120 @@ static void read_sizes(ing_pipeline *pl, ing_job *j)
 
 /* ---- entries hashed ahead of their jobs -------------------------------------------------- */
 
+/* Under the lock: stop hashing ahead in slot s, wait for the workers still at it, drop its
+ * results. The writer alone moves or empties a slot, so s stays the one waited for. */
+static void ahead_drop(ing_pipeline *pl, ing_ahead_pak *s)
+{
+    s->n = 0; /* no more started */
+    while (s->running)
+        pthread_cond_wait(&pl->done, &pl->mu);
+    free(s->ah);
+    memset(s, 0, sizeof *s);
+}
+
+/* Under the lock: slot s for p's entries (none hashed yet), and idle workers woken. */
+static void ahead_fill(ing_pipeline *pl, ing_ahead_pak *s, const pak_file *p, size_t base)
+{
+    ing_ahead_hash *ah = calloc(p->entry_count, sizeof *ah); /* none: no hashing ahead */
+    if (!ah)
+        return;
+    *s = (ing_ahead_pak){.ah = ah, .p = p, .base = base, .n = p->entry_count};
+    if (pl->idle)
+        pthread_cond_broadcast(&pl->work);
+}
+
 void ing_pipeline_ahead_begin(ing_pipeline *pl, const pak_file *p, size_t base)
 {
     if (pl->nthreads == 0 || p->entry_count == 0)
         return;
-    ing_ahead_hash *ah = calloc(p->entry_count, sizeof *ah); /* none: no hashing ahead */
     pthread_mutex_lock(&pl->mu);
-    pl->ah = ah;
-    pl->ah_p = p;
-    pl->ah_base = base;
-    pl->ah_n = ah ? p->entry_count : 0;
-    pl->ah_next = 0;
-    if (pl->idle && ah)
-        pthread_cond_broadcast(&pl->work);
+    if (pl->ah[0].ah) /* ended first by its PAK: only to be safe */
+        ahead_drop(pl, &pl->ah[0]);
+    if (pl->ah[1].ah && pl->ah[1].p == p) { /* the next PAK, begun: what is hashed stays */
+        pl->ah[0] = pl->ah[1];
+        pl->ah[0].base = base;
+        memset(&pl->ah[1], 0, sizeof pl->ah[1]);
+    } else {
+        ahead_fill(pl, &pl->ah[0], p, base);
+    }
     pthread_mutex_unlock(&pl->mu);
 }
 
-void ing_pipeline_ahead_end(ing_pipeline *pl)
+void ing_pipeline_ahead_next(ing_pipeline *pl, const pak_file *p)
+{
+    if (pl->nthreads == 0 || p->entry_count == 0)
+        return;
+    pthread_mutex_lock(&pl->mu);
+    if (!pl->ah[1].ah && pl->ah[0].p != p)
+        ahead_fill(pl, &pl->ah[1], p, SIZE_MAX);
+    pthread_mutex_unlock(&pl->mu);
+}
+
+void ing_pipeline_ahead_end(ing_pipeline *pl, const pak_file *p)
 {
     if (pl->nthreads == 0)
         return;
     pthread_mutex_lock(&pl->mu);
-    pl->ah_n = 0; /* no more started */
-    while (pl->ah_running)
-        pthread_cond_wait(&pl->done, &pl->mu);
-    free(pl->ah);
-    pl->ah = NULL;
-    pl->ah_p = NULL;
+    for (int i = 0; i < 2; i++)
+        if (pl->ah[i].ah && (!p || pl->ah[i].p == p))
+            ahead_drop(pl, &pl->ah[i]);
     pthread_mutex_unlock(&pl->mu);
 }
 
-/* Under the lock: the next entry to hash ahead, or SIZE_MAX. Only entries not handed out yet
- * (from limit on), not decoded (their jobs keep their bytes), within the file, and whose
- * bytes fit the budget beside those in flight. */
-static size_t ahead_candidate(ing_pipeline *pl)
+/* Under the lock: the next entry of slot s to hash ahead, or SIZE_MAX. Only entries not
+ * handed out yet (from limit on), not decoded (their jobs keep their bytes), within the file,
+ * and whose bytes fit the budget beside those in flight. */
+static size_t ahead_candidate(ing_pipeline *pl, ing_ahead_pak *s)
 {
-    size_t k = pl->ah_next;
-    if (pl->limit > pl->ah_base && pl->limit - pl->ah_base > k)
-        k = pl->limit - pl->ah_base;
-    for (; k < pl->ah_n; k++) {
-        const pak_entry *e = &pl->ah_p->entries[k];
-        if (pl->ah[k].state == ING_AH_NONE && e->in_bounds && !ing_decoded_type(e->type))
+    size_t k = s->next;
+    if (s->base != SIZE_MAX && pl->limit > s->base && pl->limit - s->base > k)
+        k = pl->limit - s->base;
+    for (; k < s->n; k++) {
+        const pak_entry *e = &s->p->entries[k];
+        if (s->ah[k].state == ING_AH_NONE && e->in_bounds && !ing_decoded_type(e->type))
             break;
     }
-    pl->ah_next = k;
-    if (k >= pl->ah_n)
+    s->next = k;
+    if (k >= s->n)
         return SIZE_MAX;
-    size_t need = ing_entry_need(&pl->ah_p->entries[k]);
+    size_t need = ing_entry_need(&s->p->entries[k]);
     if (need > pl->budget || (pl->used && need > pl->budget - pl->used))
         return SIZE_MAX; /* its job will fail it, or there is no room now */
     return k;
 }
 
-/* Under the lock, which it leaves and takes again: hash entry k ahead of its job. */
-static void hash_ahead(ing_pipeline *pl, size_t k)
+/* Under the lock: the slot with an entry to hash ahead (*k), the current PAK's first. */
+static ing_ahead_pak *ahead_pick(ing_pipeline *pl, size_t *k)
 {
-    ing_ahead_hash *a = &pl->ah[k];
-    size_t need = ing_entry_need(&pl->ah_p->entries[k]);
+    for (int i = 0; i < 2; i++)
+        if (pl->ah[i].ah && (*k = ahead_candidate(pl, &pl->ah[i])) != SIZE_MAX)
+            return &pl->ah[i];
+    return NULL;
+}
+
+/* Under the lock, which it leaves and takes again: hash entry k of slot s ahead of its job.
+ * Meanwhile the writer may begin s's PAK, which moves the slot (not its results). */
+static void hash_ahead(ing_pipeline *pl, ing_ahead_pak *s, size_t k)
+{
+    ing_ahead_hash *ah = s->ah;
+    ing_ahead_hash *a = &ah[k];
+    size_t need = ing_entry_need(&s->p->entries[k]);
     a->state = ING_AH_RUNNING;
-    pl->ah_next = k + 1;
-    pl->ah_running++;
+    s->next = k + 1;
+    s->running++;
     pl->used += need;
     ing_job j;
     memset(&j, 0, sizeof j);
     util_arena_init(&j.arena);
     j.budget = pl->budget;
     j.pl = pl;
-    ing_job_set(&j, pl->ah_p, (uint32_t)k, ANCS_GAME_MP1, 0); /* not decoded: no game */
+    ing_job_set(&j, s->p, (uint32_t)k, ANCS_GAME_MP1, 0); /* not decoded: no game */
     pthread_mutex_unlock(&pl->mu);
     ing_job_run(&j);
     free(j.buf);
     util_arena_free(&j.arena);
     pthread_mutex_lock(&pl->mu);
+    s = pl->ah[0].ah == ah ? &pl->ah[0] : &pl->ah[1];
     if (j.hashed) {
         a->hash = j.hash;
         a->stored_hash = j.stored_hash;
@@ -412,12 +458,12 @@ static void hash_ahead(ing_pipeline *pl, size_t k)
         a->state = ING_AH_FAILED; /* its job reads it again and says why */
     }
     pl->used -= need;
-    pl->ah_running--;
+    s->running--;
     /* a claimed job may wait for these results; the next job may wait for this room; the
-     * writer may wait for the last of these to end (ing_pipeline_ahead_end) */
+     * writer may wait for the last of these to end (ahead_drop) */
     if (pl->ah_waiting || pl->idle)
         pthread_cond_broadcast(&pl->work);
-    if (!pl->ah_running)
+    if (!s->running)
         pthread_cond_broadcast(&pl->done);
 }
 
@@ -425,9 +471,10 @@ static void hash_ahead(ing_pipeline *pl, size_t k)
  * waiting for them if they are still being made): 1; else 0, and the job runs. */
 static int take_ahead(ing_pipeline *pl, ing_job *j)
 {
-    if (!pl->ah || j->p != pl->ah_p || j->entry >= pl->ah_n)
+    ing_ahead_pak *s = &pl->ah[0];
+    if (!s->ah || j->p != s->p || j->entry >= s->n)
         return 0;
-    ing_ahead_hash *a = &pl->ah[j->entry];
+    ing_ahead_hash *a = &s->ah[j->entry];
     while (a->state == ING_AH_RUNNING) {
         pl->ah_waiting++;
         pthread_cond_wait(&pl->work, &pl->mu);
@@ -461,9 +508,10 @@ static void *worker_main(void *arg)
                 read_sizes(pl, r);
                 continue;
             }
-            size_t k = pl->claim >= pl->limit && pl->ah ? ahead_candidate(pl) : SIZE_MAX;
-            if (k != SIZE_MAX) {
-                hash_ahead(pl, k);
+            size_t k;
+            ing_ahead_pak *s = pl->claim >= pl->limit ? ahead_pick(pl, &k) : NULL;
+            if (s) {
+                hash_ahead(pl, s, k);
                 continue;
             }
             pl->idle++;

@@ -321,12 +321,21 @@ static void hand_out_first(ing *g, pak_jobs *q)
 #define ING_ENTRY_ROWS 256
 #endif
 
+/* The next PAK, once the read-ahead thread has opened it, offered to the workers to hash ahead
+ * when they have nothing left of this one. */
+static void offer_next(ing *g, const ing_pak_at *at)
+{
+    const pak_file *next = g->ahead ? ing_ahead_peek(g->ahead, at->item + 1) : NULL;
+    if (next)
+        ing_pipeline_ahead_next(&g->pl, next);
+}
+
 /* The rows: consume the jobs in entry order (ing_finish_entry writes each entry's rows),
  * handing out one more for each one written; every ING_ENTRY_ROWS entries, their
  * pak_entries rows and the waiting MLVLs' rows that can be written. An entry of any type
  * whose data runs past the file is not loaded: its job gives it a load_errors row like
  * every other fault of an entry. */
-static int write_entries(ing *g, pak_jobs *q, const char *path)
+static int write_entries(ing *g, pak_jobs *q, const ing_pak_at *at)
 {
     ing_pipeline *pl = &g->pl;
     for (size_t k = 0; k < q->n; k++) {
@@ -346,7 +355,7 @@ static int write_entries(ing *g, pak_jobs *q, const char *path)
             ing_job_run(j);
         }
         set_unpadded(q, k, j);
-        int rc = ing_finish_entry(g, j, path, q->game);
+        int rc = ing_finish_entry(g, j, at->path, q->game);
         ing_job_clear(j);
         q->consumed++;
         if (rc == 0 && k + 1 - q->put >= ING_ENTRY_ROWS) {
@@ -354,6 +363,7 @@ static int write_entries(ing *g, pak_jobs *q, const char *path)
             q->put = (uint32_t)k + 1;
             if (rc == 0)
                 rc = ing_worlds_flush(g, 0);
+            offer_next(g, at);
         }
         if (rc)
             return rc;
@@ -453,10 +463,11 @@ static int do_pak_file(ing *g, const ing_pak_at *at, const struct stat *sb, pak_
     if (!q.lazy && !q.block_cache)
         ing_pipeline_ahead_begin(&g->pl, p, q.base);
     hand_out_first(g, &q);
+    offer_next(g, at);
     if ((rc = put_names(g, p, pak_id)) != 0 || (rc = put_anomalies(g, p, pak_id, q.game, &gc)))
         goto rollback;
     g->st->resources += p->entry_count;
-    if ((rc = write_entries(g, &q, path)) != 0 || (rc = lazy_conflict(g, at, &q, pak_id, &gc)) ||
+    if ((rc = write_entries(g, &q, at)) != 0 || (rc = lazy_conflict(g, at, &q, pak_id, &gc)) ||
         (rc = ing_worlds_flush(g, at->release_ends)) != 0 ||
         (rc = put_entries(g, p, pak_id, q.put, p->entry_count)) != 0 ||
         (rc = ing_tx_commit(g)) != 0)
@@ -476,7 +487,7 @@ rollback:
         rc = sizes_failed(g, at, sb, old_id, &q.info_err);
     }
 done:
-    ing_pipeline_ahead_end(&g->pl); /* no worker reads p after this */
+    ing_pipeline_ahead_end(&g->pl, p); /* no worker reads p after this */
     free(old_path);
     free(old_digest);
     pak_close(p);
@@ -503,7 +514,8 @@ int ing_do_pak(ing *g, const iw_item *it)
                      .game = r->game,
                      .disc_id = r->has_disc ? disc_id : NULL,
                      .block_cache = r->image && r->image->container.cache_unit > 0,
-                     .release_ends = it + 1 == g->L.items + g->L.nitems || it[1].rel != it->rel};
+                     .release_ends = it + 1 == g->L.items + g->L.nitems || it[1].rel != it->rel,
+                     .item = (size_t)(it - g->L.items)};
     memset(&sb, 0, sizeof sb);
     util_err_clear(&e);
     g->rel_id = r->release_id;
@@ -514,13 +526,16 @@ int ing_do_pak(ing *g, const iw_item *it)
         if (stat(file, &sb) != 0) {
             char msg[192];
             snprintf(msg, sizeof msg, "cannot stat: %s", strerror(errno));
+            /* not read: what was hashed ahead of it (offered as the next PAK) is dropped, the
+             * one before has ended */
+            ing_pipeline_ahead_end(&g->pl, NULL);
             return ing_fault(g, it->path, NULL, -1, 0, 0, "pak", UINT64_MAX, msg);
         }
         if (!it->file)
             sb.st_size = (off_t)it->len; /* a PAK inside an image: the image's time */
     }
     ing_opened pre;
-    int ahead = g->ahead && ing_ahead_take(g->ahead, (size_t)(it - g->L.items), &pre);
+    int ahead = g->ahead && ing_ahead_take(g->ahead, at.item, &pre);
     if (ahead) { /* opened by the read-ahead thread */
         src = pre.src;
         p = pre.p;
@@ -537,6 +552,8 @@ int ing_do_pak(ing *g, const iw_item *it)
     if (rc == 0 && g->o->rehash)
         rc = ing_hash_all(src, &g->chash, &e);
     if (rc != 0) {
+        if (p)
+            ing_pipeline_ahead_end(&g->pl, p); /* offered as the next PAK, not read */
         pak_close(p);
         util_src_close(src);
         util_src_close(image);

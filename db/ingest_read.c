@@ -239,6 +239,19 @@ int ing_ahead_take(ing_ahead *a, size_t i, ing_opened *out)
     return got;
 }
 
+const pak_file *ing_ahead_peek(ing_ahead *a, size_t i)
+{
+    if (!a->started || i >= a->n || !a->items[i].open)
+        return NULL;
+    const ing_ahead_item *it = &a->items[i];
+    pthread_mutex_lock(&a->mu);
+    const pak_file *p = it->state == AHEAD_OPENED && it->opened.rc == 0 && it->opened.info_rc == 0
+                            ? it->opened.p
+                            : NULL;
+    pthread_mutex_unlock(&a->mu);
+    return p;
+}
+
 void ing_ahead_stop(ing_ahead *a)
 {
     if (!a->started)

@@ -10,7 +10,9 @@
  *
  * And entries hashed ahead of their jobs (ing_pipeline_ahead_begin): with no job handed out,
  * the workers hash every entry that is not decoded; each job then takes those results and
- * reads nothing, and a job whose entry failed ahead reads it again and says why. */
+ * reads nothing, and a job whose entry failed ahead reads it again and says why. The same
+ * for the next PAK offered (ing_pipeline_ahead_next), hashed while the one before is still
+ * being written. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -144,93 +146,183 @@ static int counted_read(void *ctx, void *dst, uint64_t off, size_t len, util_err
 #define FC_ANCS 0x414E4353u
 #define NAHEAD  10
 
-static void test_hashed_ahead(void **state)
-{
-    (void)state;
-    util_err e;
-    util_err_clear(&e);
-    /* entry 0 an ANCS (never hashed ahead: its job keeps its bytes), 1-4 stored (sizes not
-     * a multiple of 32: the PAK pads them with 0xFF), 5-9 zlib, 9 damaged below */
-    pak_builder *b = pak_builder_new();
-    assert_non_null(b);
+/* The PAK of the tests below, read through a source that counts its reads: entry 0 an ANCS
+ * (never hashed ahead: its job keeps its bytes), 1-4 stored (sizes not a multiple of 32: the
+ * PAK pads them with 0xFF), 5-9 zlib, 9 damaged. */
+typedef struct ahead_pak {
     uint8_t *data[NAHEAD];
     size_t len[NAHEAD];
+    uint8_t *bytes;
+    counted c;
+    util_src *src;
+    pak_file *p;
+} ahead_pak;
+
+static void ahead_pak_open(ahead_pak *t)
+{
+    util_err e;
+    util_err_clear(&e);
+    pak_builder *b = pak_builder_new();
+    assert_non_null(b);
     for (uint32_t k = 0; k < NAHEAD; k++) {
-        len[k] = 3000 + 7 * k;
-        data[k] = tu_bytes(300 + k, len[k]);
-        data[k][len[k] - 1] = 0x5A; /* no 0xFF at the end: the padding is all there is */
-        assert_int_equal(pak_builder_add(b, k == 0 ? FC_ANCS : FC_CMDL, 300 + k, data[k], len[k],
-                                         k >= 5 ? PAK_CODEC_ZLIB : PAK_CODEC_NONE, &e),
+        t->len[k] = 3000 + 7 * k;
+        t->data[k] = tu_bytes(300 + k, t->len[k]);
+        t->data[k][t->len[k] - 1] = 0x5A; /* no 0xFF at the end: the padding is all there is */
+        assert_int_equal(pak_builder_add(b, k == 0 ? FC_ANCS : FC_CMDL, 300 + k, t->data[k],
+                                         t->len[k], k >= 5 ? PAK_CODEC_ZLIB : PAK_CODEC_NONE, &e),
                          0);
     }
-    uint8_t *bytes;
     size_t blen;
-    assert_int_equal(pak_builder_finish_mem(b, &bytes, &blen, &e), 0);
+    assert_int_equal(pak_builder_finish_mem(b, &t->bytes, &blen, &e), 0);
     pak_builder_free(b);
-    counted c = {.b = bytes};
-    atomic_init(&c.n, 0);
-    util_src *src;
-    assert_int_equal(util_src_open_custom(&src, blen, counted_read, &c, NULL, &e), 0);
-    pak_file *p;
-    assert_int_equal(pak_open_src_tables(&p, src, &e), 0);
-    assert_int_equal(pak_read_entry_heads(p, &e), 0);
+    t->c.b = t->bytes;
+    atomic_init(&t->c.n, 0);
+    assert_int_equal(util_src_open_custom(&t->src, blen, counted_read, &t->c, NULL, &e), 0);
+    assert_int_equal(pak_open_src_tables(&t->p, t->src, &e), 0);
+    assert_int_equal(pak_read_entry_heads(t->p, &e), 0);
     /* entry 9's deflate stream after its first 8 bytes: 0xFF (a block of a reserved type) */
-    const pak_entry *bad = &p->entries[NAHEAD - 1];
+    const pak_entry *bad = &t->p->entries[NAHEAD - 1];
     assert_true(bad->compressed && bad->size > 16);
-    memset(bytes + bad->offset + 8, 0xFF, bad->size - 8);
+    memset(t->bytes + bad->offset + 8, 0xFF, bad->size - 8);
+}
 
-    ing_pipeline pl;
-    assert_int_equal(ing_pipeline_start(&pl, 2, 0, &e), 0);
-    assert_int_equal(pl.nthreads, 2);
-    size_t base = pl.limit;
-    int before = atomic_load(&c.n);
-    ing_pipeline_ahead_begin(&pl, p, base);
-    /* until every entry is hashed ahead: each end of a worker's last one wakes this wait */
-    pthread_mutex_lock(&pl.mu);
+static void ahead_pak_close(ahead_pak *t)
+{
+    pak_close(t->p);
+    util_src_close(t->src);
+    for (uint32_t k = 0; k < NAHEAD; k++)
+        free(t->data[k]);
+    free(t->bytes);
+}
+
+/* Wait until every entry of slot s but the ANCS is hashed ahead (each end of a worker's last
+ * one wakes this wait), then check each state. */
+static void wait_hashed_ahead(ing_pipeline *pl, const ing_ahead_pak *s)
+{
+    pthread_mutex_lock(&pl->mu);
     for (;;) {
-        int left = pl.ah_running > 0;
+        int left = s->running > 0;
         for (uint32_t k = 1; k < NAHEAD; k++)
-            left |= pl.ah[k].state == ING_AH_NONE || pl.ah[k].state == ING_AH_RUNNING;
+            left |= s->ah[k].state == ING_AH_NONE || s->ah[k].state == ING_AH_RUNNING;
         if (!left)
             break;
-        pthread_cond_wait(&pl.done, &pl.mu);
+        pthread_cond_wait(&pl->done, &pl->mu);
     }
-    assert_int_equal(pl.ah[0].state, ING_AH_NONE);
+    assert_int_equal(s->ah[0].state, ING_AH_NONE);
     for (uint32_t k = 1; k < NAHEAD - 1; k++)
-        assert_int_equal(pl.ah[k].state, ING_AH_DONE);
-    assert_int_equal(pl.ah[NAHEAD - 1].state, ING_AH_FAILED);
-    pthread_mutex_unlock(&pl.mu);
-    assert_int_equal(atomic_load(&c.n), before + NAHEAD - 1); /* one read each */
+        assert_int_equal(s->ah[k].state, ING_AH_DONE);
+    assert_int_equal(s->ah[NAHEAD - 1].state, ING_AH_FAILED);
+    pthread_mutex_unlock(&pl->mu);
+}
 
-    /* the jobs: each takes its entry's results; only the ANCS and the damaged entry read */
+/* The jobs of t's PAK from job base: each takes its entry's results; only the ANCS and the
+ * damaged entry read (two reads). */
+static void run_jobs(ing_pipeline *pl, ahead_pak *t, size_t base)
+{
+    int before = atomic_load(&t->c.n);
     for (uint32_t k = 0; k < NAHEAD; k++) {
-        ing_job *j = hand_out(&pl, p, base + k, k, 0);
-        ing_pipeline_release(&pl, base + k + 1);
-        ing_pipeline_wait(&pl, j);
+        ing_job *j = hand_out(pl, t->p, base + k, k, 0);
+        ing_pipeline_release(pl, base + k + 1);
+        ing_pipeline_wait(pl, j);
         if (k == NAHEAD - 1) {
             assert_false(j->hashed);
             assert_int_not_equal(j->e.code, 0); /* the job's own read says why */
         } else {
             assert_true(j->hashed);
-            assert_true(j->hash == XXH3_64bits(data[k], len[k])); /* no trailing 0xFF */
+            assert_true(j->hash == XXH3_64bits(t->data[k], t->len[k])); /* no trailing 0xFF */
             assert_int_equal(j->has_stored_hash, k >= 5);
             if (k >= 5)
                 assert_true(j->stored_hash ==
-                            XXH3_64bits(bytes + p->entries[k].offset, p->entries[k].size));
+                            XXH3_64bits(t->bytes + t->p->entries[k].offset, t->p->entries[k].size));
             else
-                assert_int_equal(j->unpadded, len[k]); /* the padding left out */
+                assert_int_equal(j->unpadded, t->len[k]); /* the padding left out */
         }
         ing_job_clear(j);
     }
-    assert_int_equal(atomic_load(&c.n), before + NAHEAD - 1 + 2);
-    ing_pipeline_ahead_end(&pl);
-    assert_null(pl.ah);
+    assert_int_equal(atomic_load(&t->c.n), before + 2);
+}
+
+static void test_hashed_ahead(void **state)
+{
+    (void)state;
+    util_err e;
+    util_err_clear(&e);
+    ahead_pak t;
+    ahead_pak_open(&t);
+    ing_pipeline pl;
+    assert_int_equal(ing_pipeline_start(&pl, 2, 0, &e), 0);
+    assert_int_equal(pl.nthreads, 2);
+    size_t base = pl.limit;
+    int before = atomic_load(&t.c.n);
+    ing_pipeline_ahead_begin(&pl, t.p, base);
+    wait_hashed_ahead(&pl, &pl.ah[0]);
+    assert_int_equal(atomic_load(&t.c.n), before + NAHEAD - 1); /* one read each */
+    run_jobs(&pl, &t, base);
+    ing_pipeline_ahead_end(&pl, t.p);
+    assert_null(pl.ah[0].ah);
     ing_pipeline_stop(&pl);
-    pak_close(p);
-    util_src_close(src);
-    for (uint32_t k = 0; k < NAHEAD; k++)
-        free(data[k]);
-    free(bytes);
+    ahead_pak_close(&t);
+}
+
+/* The next PAK offered while the one before has nothing to hash ahead (a single ANCS): the
+ * workers hash its entries; the results stay when the PAK before ends and when it begins,
+ * and its jobs take them. A PAK offered and ended without beginning (skipped) leaves
+ * nothing. */
+static void test_hashed_ahead_next(void **state)
+{
+    (void)state;
+    util_err e;
+    util_err_clear(&e);
+    uint8_t *first_bytes, *ancs = tu_bytes(400, 900);
+    size_t first_len;
+    pak_builder *b = pak_builder_new();
+    assert_non_null(b);
+    assert_int_equal(pak_builder_add(b, FC_ANCS, 400, ancs, 900, PAK_CODEC_NONE, &e), 0);
+    assert_int_equal(pak_builder_finish_mem(b, &first_bytes, &first_len, &e), 0);
+    pak_builder_free(b);
+    pak_file *first;
+    assert_int_equal(pak_open_mem(&first, first_bytes, first_len, &e), 0);
+    ahead_pak t;
+    ahead_pak_open(&t);
+
+    ing_pipeline pl;
+    assert_int_equal(ing_pipeline_start(&pl, 2, 0, &e), 0);
+    assert_int_equal(pl.nthreads, 2);
+    int before = atomic_load(&t.c.n);
+    ing_pipeline_ahead_begin(&pl, first, pl.limit);
+    ing_pipeline_ahead_next(&pl, t.p);
+    assert_true(pl.ah[1].p == t.p);
+    wait_hashed_ahead(&pl, &pl.ah[1]);
+    assert_int_equal(atomic_load(&t.c.n), before + NAHEAD - 1); /* one read each */
+    ing_job *j = hand_out(&pl, first, pl.limit, 0, 0);
+    ing_pipeline_release(&pl, j->seq + 1);
+    ing_pipeline_wait(&pl, j);
+    assert_true(j->hashed && j->hash == XXH3_64bits(ancs, 900));
+    ing_job_clear(j);
+    ing_pipeline_ahead_end(&pl, first);
+    assert_null(pl.ah[0].ah);
+    assert_true(pl.ah[1].p == t.p); /* the next PAK's results outlive the one before */
+
+    size_t base = pl.limit;
+    ing_pipeline_ahead_begin(&pl, t.p, base);
+    assert_true(pl.ah[0].p == t.p && pl.ah[0].base == base);
+    assert_null(pl.ah[1].ah);
+    wait_hashed_ahead(&pl, &pl.ah[0]); /* already: nothing is hashed again */
+    assert_int_equal(atomic_load(&t.c.n), before + NAHEAD - 1);
+    run_jobs(&pl, &t, base);
+    ing_pipeline_ahead_end(&pl, t.p);
+
+    /* offered, then ended unread (as a PAK skipped, or after the run stops) */
+    ing_pipeline_ahead_next(&pl, first);
+    assert_true(pl.ah[1].p == first);
+    ing_pipeline_ahead_end(&pl, NULL);
+    assert_null(pl.ah[0].ah);
+    assert_null(pl.ah[1].ah);
+    ing_pipeline_stop(&pl);
+    ahead_pak_close(&t);
+    pak_close(first);
+    free(first_bytes);
+    free(ancs);
 }
 
 int main(void)
@@ -238,6 +330,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_drain_frees_bytes_read_ahead),
         cmocka_unit_test(test_hashed_ahead),
+        cmocka_unit_test(test_hashed_ahead_next),
     };
     return tu_status(cmocka_run_group_tests(tests, NULL, NULL));
 }
