@@ -162,6 +162,10 @@ typedef struct ing_ahead_hash {
     uint64_t hash, stored_hash;
 } ing_ahead_hash;
 enum { ING_AH_NONE, ING_AH_RUNNING, ING_AH_DONE, ING_AH_FAILED };
+/* PAKs whose entries are hashed ahead at once: the current one and the next ones the
+ * read-ahead thread has opened (at most ING_AHEAD_ITEMS past the current one) */
+#define ING_AHEAD_PAKS 3
+_Static_assert(ING_AHEAD_PAKS - 1 <= ING_AHEAD_ITEMS, "a PAK offered is one the thread opens");
 /* A PAK whose entries are hashed ahead: ah[k] for its entry k; next: the first entry not
  * looked at yet; n: its entries, 0 once no more are to start. */
 typedef struct ing_ahead_pak {
@@ -193,8 +197,8 @@ typedef struct ing_pipeline {
     int info_reading;    /* workers reading an unclaimed job's sizes (see ing_job.lazy_p) */
     int draining;        /* the writer waits for those reads to end (ing_pipeline_drain) */
     /* entries hashed ahead: ah[0] of the PAK whose jobs are handed out
-     * (ing_pipeline_ahead_begin), ah[1] of the next one (ing_pipeline_ahead_next) */
-    ing_ahead_pak ah[2];
+     * (ing_pipeline_ahead_begin), then of the next ones in order (ing_pipeline_ahead_next) */
+    ing_ahead_pak ah[ING_AHEAD_PAKS];
     int ah_waiting; /* workers whose claimed job waits for its entry hashed ahead */
 } ing_pipeline;
 
@@ -220,10 +224,10 @@ void ing_pipeline_drain(ing_pipeline *pl, size_t from);
  * for the jobs close ahead, nor where each entry's sizes are read just before its job.
  * When p is the next PAK already offered, what was hashed of it stays. */
 void ing_pipeline_ahead_begin(ing_pipeline *pl, const pak_file *p, size_t base);
-/* Offer p, the PAK after the one whose jobs are handed out, opened ahead and with every
- * entry's sizes in: once that one has nothing left to hash ahead, idle workers hash p's
- * entries until it begins (ing_pipeline_ahead_begin) or ends. A PAK is offered once; an
- * offer while another is pending is ignored. */
+/* Offer p, a PAK after the one whose jobs are handed out (offered in their order), opened
+ * ahead and with every entry's sizes in: once the PAKs before it have nothing left to hash
+ * ahead, idle workers hash p's entries until it begins (ing_pipeline_ahead_begin) or ends.
+ * An offer of a PAK offered already, or with ING_AHEAD_PAKS - 1 pending, is ignored. */
 void ing_pipeline_ahead_next(ing_pipeline *pl, const pak_file *p);
 /* No more entries of p (NULL: of every PAK) are hashed ahead; waits for those running and
  * drops the results. */

@@ -354,6 +354,24 @@ static void ahead_fill(ing_pipeline *pl, ing_ahead_pak *s, const pak_file *p, si
         pthread_cond_broadcast(&pl->work);
 }
 
+/* Under the lock: the slot of p, or NULL. */
+static ing_ahead_pak *ahead_slot(ing_pipeline *pl, const pak_file *p)
+{
+    for (int i = 0; i < ING_AHEAD_PAKS; i++)
+        if (pl->ah[i].ah && pl->ah[i].p == p)
+            return &pl->ah[i];
+    return NULL;
+}
+
+/* Under the lock: slot i emptied (it must be), the later ones moved down into it, so that
+ * the next PAKs stay in order after the first free slot. */
+static void ahead_close_gap(ing_pipeline *pl, int i)
+{
+    for (; i + 1 < ING_AHEAD_PAKS; i++)
+        pl->ah[i] = pl->ah[i + 1];
+    memset(&pl->ah[ING_AHEAD_PAKS - 1], 0, sizeof pl->ah[0]);
+}
+
 void ing_pipeline_ahead_begin(ing_pipeline *pl, const pak_file *p, size_t base)
 {
     if (pl->nthreads == 0 || p->entry_count == 0)
@@ -361,10 +379,13 @@ void ing_pipeline_ahead_begin(ing_pipeline *pl, const pak_file *p, size_t base)
     pthread_mutex_lock(&pl->mu);
     if (pl->ah[0].ah) /* ended first by its PAK: only to be safe */
         ahead_drop(pl, &pl->ah[0]);
-    if (pl->ah[1].ah && pl->ah[1].p == p) { /* the next PAK, begun: what is hashed stays */
-        pl->ah[0] = pl->ah[1];
+    ing_ahead_pak *s = ahead_slot(pl, p);
+    if (s) { /* a next PAK, begun: what is hashed of it stays, first; the others after it */
+        int i = (int)(s - pl->ah);
+        pl->ah[0] = *s;
         pl->ah[0].base = base;
-        memset(&pl->ah[1], 0, sizeof pl->ah[1]);
+        memset(s, 0, sizeof *s);
+        ahead_close_gap(pl, i);
     } else {
         ahead_fill(pl, &pl->ah[0], p, base);
     }
@@ -376,8 +397,12 @@ void ing_pipeline_ahead_next(ing_pipeline *pl, const pak_file *p)
     if (pl->nthreads == 0 || p->entry_count == 0)
         return;
     pthread_mutex_lock(&pl->mu);
-    if (!pl->ah[1].ah && pl->ah[0].p != p)
-        ahead_fill(pl, &pl->ah[1], p, SIZE_MAX);
+    if (!ahead_slot(pl, p))
+        for (int i = 1; i < ING_AHEAD_PAKS; i++)
+            if (!pl->ah[i].ah) {
+                ahead_fill(pl, &pl->ah[i], p, SIZE_MAX);
+                break;
+            }
     pthread_mutex_unlock(&pl->mu);
 }
 
@@ -386,9 +411,12 @@ void ing_pipeline_ahead_end(ing_pipeline *pl, const pak_file *p)
     if (pl->nthreads == 0)
         return;
     pthread_mutex_lock(&pl->mu);
-    for (int i = 0; i < 2; i++)
-        if (pl->ah[i].ah && (!p || pl->ah[i].p == p))
+    for (int i = ING_AHEAD_PAKS - 1; i >= 0; i--)
+        if (pl->ah[i].ah && (!p || pl->ah[i].p == p)) {
             ahead_drop(pl, &pl->ah[i]);
+            if (i > 0)
+                ahead_close_gap(pl, i);
+        }
     pthread_mutex_unlock(&pl->mu);
 }
 
@@ -414,17 +442,18 @@ static size_t ahead_candidate(ing_pipeline *pl, ing_ahead_pak *s)
     return k;
 }
 
-/* Under the lock: the slot with an entry to hash ahead (*k), the current PAK's first. */
+/* Under the lock: the slot with an entry to hash ahead (*k), the PAKs in their order. */
 static ing_ahead_pak *ahead_pick(ing_pipeline *pl, size_t *k)
 {
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < ING_AHEAD_PAKS; i++)
         if (pl->ah[i].ah && (*k = ahead_candidate(pl, &pl->ah[i])) != SIZE_MAX)
             return &pl->ah[i];
     return NULL;
 }
 
 /* Under the lock, which it leaves and takes again: hash entry k of slot s ahead of its job.
- * Meanwhile the writer may begin s's PAK, which moves the slot (not its results). */
+ * Meanwhile the writer may begin or end another PAK, which moves the slot (not its
+ * results): it is found again by them. */
 static void hash_ahead(ing_pipeline *pl, ing_ahead_pak *s, size_t k)
 {
     ing_ahead_hash *ah = s->ah;
@@ -445,7 +474,9 @@ static void hash_ahead(ing_pipeline *pl, ing_ahead_pak *s, size_t k)
     free(j.buf);
     util_arena_free(&j.arena);
     pthread_mutex_lock(&pl->mu);
-    s = pl->ah[0].ah == ah ? &pl->ah[0] : &pl->ah[1];
+    for (int i = 0; i < ING_AHEAD_PAKS; i++)
+        if (pl->ah[i].ah == ah)
+            s = &pl->ah[i];
     if (j.hashed) {
         a->hash = j.hash;
         a->stored_hash = j.stored_hash;

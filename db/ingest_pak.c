@@ -321,13 +321,16 @@ static void hand_out_first(ing *g, pak_jobs *q)
 #define ING_ENTRY_ROWS 256
 #endif
 
-/* The next PAK, once the read-ahead thread has opened it, offered to the workers to hash ahead
- * when they have nothing left of this one. */
+/* The next PAKs, once the read-ahead thread has opened them, offered to the workers to hash
+ * ahead when they have nothing left of this one. */
 static void offer_next(ing *g, const ing_pak_at *at)
 {
-    const pak_file *next = g->ahead ? ing_ahead_peek(g->ahead, at->item + 1) : NULL;
-    if (next)
+    for (size_t i = 1; g->ahead && i < ING_AHEAD_PAKS; i++) {
+        const pak_file *next = ing_ahead_peek(g->ahead, at->item + i);
+        if (!next)
+            break; /* in order: not one after a PAK not offered */
         ing_pipeline_ahead_next(&g->pl, next);
+    }
 }
 
 /* The rows: consume the jobs in entry order (ing_finish_entry writes each entry's rows),

@@ -131,12 +131,13 @@ static int ahead_wait(ing_ahead *a, size_t i, int wait)
 
 enum { AHEAD_NONE, AHEAD_OPENING, AHEAD_OPENED, AHEAD_TAKEN };
 
-/* Item i's tables and entry sizes, once the writer is at the item before it. */
+/* Item i's tables and entry sizes, once the writer is at most ING_AHEAD_PAKS - 1 items
+ * before it. */
 static void ahead_open_pak(ing_ahead *a, size_t i)
 {
     ing_ahead_item *it = &a->items[i];
     pthread_mutex_lock(&a->mu);
-    while (!a->quit && it->state == AHEAD_NONE && i > a->cur + 1)
+    while (!a->quit && it->state == AHEAD_NONE && i > a->cur + ING_AHEAD_PAKS - 1)
         pthread_cond_wait(&a->cv, &a->mu);
     int mine = !a->quit && it->state == AHEAD_NONE;
     if (mine)

@@ -266,8 +266,8 @@ static void test_hashed_ahead(void **state)
 
 /* The next PAK offered while the one before has nothing to hash ahead (a single ANCS): the
  * workers hash its entries; the results stay when the PAK before ends and when it begins,
- * and its jobs take them. A PAK offered and ended without beginning (skipped) leaves
- * nothing. */
+ * and its jobs take them. The PAKs offered keep their order as others begin and end. A PAK
+ * offered and ended without beginning (skipped) leaves nothing. */
 static void test_hashed_ahead_next(void **state)
 {
     (void)state;
@@ -288,10 +288,18 @@ static void test_hashed_ahead_next(void **state)
     ing_pipeline pl;
     assert_int_equal(ing_pipeline_start(&pl, 2, 0, &e), 0);
     assert_int_equal(pl.nthreads, 2);
+    /* a third PAK, offered after t's: it stays after it */
+    uint8_t *x_bytes;
+    size_t x_len, x_size = 500;
+    build_pak(500, &x_size, 1, &x_bytes, &x_len);
+    pak_file *x;
+    assert_int_equal(pak_open_mem(&x, x_bytes, x_len, &e), 0);
     int before = atomic_load(&t.c.n);
     ing_pipeline_ahead_begin(&pl, first, pl.limit);
     ing_pipeline_ahead_next(&pl, t.p);
-    assert_true(pl.ah[1].p == t.p);
+    ing_pipeline_ahead_next(&pl, x);
+    ing_pipeline_ahead_next(&pl, t.p); /* offered already: nothing changes */
+    assert_true(pl.ah[1].p == t.p && pl.ah[2].p == x);
     wait_hashed_ahead(&pl, &pl.ah[1]);
     assert_int_equal(atomic_load(&t.c.n), before + NAHEAD - 1); /* one read each */
     ing_job *j = hand_out(&pl, first, pl.limit, 0, 0);
@@ -306,22 +314,29 @@ static void test_hashed_ahead_next(void **state)
     size_t base = pl.limit;
     ing_pipeline_ahead_begin(&pl, t.p, base);
     assert_true(pl.ah[0].p == t.p && pl.ah[0].base == base);
-    assert_null(pl.ah[1].ah);
+    assert_true(pl.ah[1].p == x); /* still next */
+    assert_null(pl.ah[2].ah);
     wait_hashed_ahead(&pl, &pl.ah[0]); /* already: nothing is hashed again */
     assert_int_equal(atomic_load(&t.c.n), before + NAHEAD - 1);
     run_jobs(&pl, &t, base);
     ing_pipeline_ahead_end(&pl, t.p);
+    assert_null(pl.ah[0].ah);
+    assert_true(pl.ah[1].p == x);
 
     /* offered, then ended unread (as a PAK skipped, or after the run stops) */
     ing_pipeline_ahead_next(&pl, first);
-    assert_true(pl.ah[1].p == first);
+    assert_true(pl.ah[2].p == first);
+    ing_pipeline_ahead_end(&pl, x);
+    assert_true(pl.ah[1].p == first); /* moved down: the order stays */
     ing_pipeline_ahead_end(&pl, NULL);
-    assert_null(pl.ah[0].ah);
-    assert_null(pl.ah[1].ah);
+    for (int i = 0; i < ING_AHEAD_PAKS; i++)
+        assert_null(pl.ah[i].ah);
     ing_pipeline_stop(&pl);
     ahead_pak_close(&t);
     pak_close(first);
+    pak_close(x);
     free(first_bytes);
+    free(x_bytes);
     free(ancs);
 }
 
