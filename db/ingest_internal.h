@@ -30,11 +30,13 @@ void ing_prefetch(const ing *g, const iw_item *it);
  * ING_AHEAD_ITEMS past the one being read, so the disk works while the workers inflate and
  * hash (a cold page cache). Only a hint: what it cannot open it leaves to the read proper;
  * it reads nothing but its plan, made before it starts.
- * It also opens the next PAK file of a folder without a disc header (whose game its codecs
- * decide, so that every entry's sizes and codec are read before its first job): its tables
- * and those sizes, read while the PAK before is written, are handed to the writer
- * (ing_ahead_take), whose workers waited for them between two PAKs (1x: 0.06 s in all).
- * Every such file but the first is opened there, so a fault in one is reported from there. */
+ * It also opens the next PAK files of a folder without a disc header (whose game its codecs
+ * decide, so that every entry's sizes and codec are read before its first job), at most
+ * ING_AHEAD_PAKS - 1 past the current one: their tables and those sizes, read while the PAKs
+ * before are written, are handed to the writer (ing_ahead_take), whose workers waited for
+ * them between two PAKs (1x: 0.06 s in all), and whose idle workers hash their entries ahead
+ * (ing_ahead_peek, ing_pipeline_ahead_next). Every such file but the first is opened there,
+ * so a fault in one is reported from there. */
 #define ING_AHEAD_ITEMS 2
 typedef struct ing_opened {
     util_src *src;
@@ -153,8 +155,8 @@ void ing_job_clear(ing_job *j);
  * reads, inflates and hashes an entry of the current PAK that is not handed out yet and not
  * decoded (its results are a few numbers, not bytes), so that the workers keep busy while the
  * writer spends a while on rows; the entry's job later takes these results and reads nothing.
- * Once the current PAK has no such entry left, it hashes one of the next PAK, when the
- * read-ahead thread has opened it (ing_pipeline_ahead_next). */
+ * Once the current PAK has no such entry left, it hashes one of the next PAKs the read-ahead
+ * thread has opened (ing_pipeline_ahead_next). */
 typedef struct ing_ahead_hash {
     uint8_t state; /* ING_AH_NONE, ING_AH_RUNNING, ING_AH_DONE, ING_AH_FAILED (its job runs it) */
     uint8_t inflated, has_stored_hash, has_unpadded;

@@ -206,7 +206,7 @@ void ing_job_run(ing_job *j)
     j->hlen = hlen;
     j->hash = XXH3_64bits(j->buf, hlen);
     j->hashed = 1;
-    /* known at once to every later job: the same stored bytes in the next PAK, hashed ahead
+    /* known at once to every later job: the same stored bytes in a later PAK, hashed ahead
      * before the writer reaches this entry, are not inflated again */
     if (j->has_stored_hash && j->pl)
         ing_cache_put(j->pl, j->stored_hash, e->size, j->hash);

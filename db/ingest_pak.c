@@ -529,8 +529,8 @@ int ing_do_pak(ing *g, const iw_item *it)
         if (stat(file, &sb) != 0) {
             char msg[192];
             snprintf(msg, sizeof msg, "cannot stat: %s", strerror(errno));
-            /* not read: what was hashed ahead of it (offered as the next PAK) is dropped, the
-             * one before has ended */
+            /* not read: what was hashed ahead of the PAKs offered (it may be one) is dropped;
+             * the one before has ended */
             ing_pipeline_ahead_end(&g->pl, NULL);
             return ing_fault(g, it->path, NULL, -1, 0, 0, "pak", UINT64_MAX, msg);
         }
