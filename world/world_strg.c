@@ -6,13 +6,15 @@
  * string offset must fall inside its table and the string must end (a 16-bit 0) inside it,
  * be whole UTF-16 code units and pair its surrogates (UTIL_EFORMAT, at the fault).
  *
- * Byte-exact round trip: the decoder encodes what it decoded the way the encoder lays tables
- * out (strings back to back in index order, tables back to back in language order, names back
- * to back in entry order); when that differs from the input, it keeps the input's body
- * (raw_body) for the encoder to write verbatim. Languages that share a table, and strings that
- * share their bytes, could make the decoded strings many times larger than the file: what one
- * STRG decodes into is capped at a multiple of its size and by its arena's limit (UTIL_EFORMAT
- * past it). */
+ * Byte-exact round trip: the decoder checks, as it reads, that the input is laid out the way
+ * the encoder lays tables out (strings back to back in index order, tables back to back in
+ * language order, names back to back in entry order, every offset and size the one the
+ * encoder computes); when it is not, it keeps the input's body (raw_body) for the encoder to
+ * write verbatim. (UTF-16 read back as UTF-8 encodes to the same code units: the decoder
+ * accepts no lone surrogate, so the strings' bytes are the encoder's.) Languages that share
+ * a table, and strings that share their bytes, could make the decoded strings many times
+ * larger than the file: what one STRG decodes into is capped at a multiple of its size and
+ * by its arena's limit (UTIL_EFORMAT past it). */
 #include "world_int.h"
 
 #include <stddef.h>
@@ -40,6 +42,8 @@ typedef struct sdec {
     uint64_t budget; /* bytes still allowed */
     uint64_t cap;    /* bytes allowed in all */
     int by_limit;    /* cap set by the arena's limit */
+    int laid_out;    /* 1 while every offset and size read is the one the encoder writes */
+    uint64_t next;   /* where the encoder puts the next language table (from the data start) */
 } sdec;
 
 /* Bytes the arena takes for n bytes (n > 0). */
@@ -74,8 +78,10 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 /* Check the UTF-16BE string at absolute offset `at`, which must end (a 16-bit 0) before `end`
- * (absolute); *utf8 receives the bytes of its UTF-8 form, terminator excluded. */
-static int measure_utf16(const wdec *d, uint64_t at, uint64_t end, const char *what, uint64_t *utf8)
+ * (absolute); *utf8 receives the bytes of its UTF-8 form, terminator excluded, *utf16 its own
+ * bytes, terminator included. */
+static int measure_utf16(const wdec *d, uint64_t at, uint64_t end, const char *what, uint64_t *utf8,
+                         uint64_t *utf16)
 {
     const uint8_t *p = d->r.p;
     uint64_t q = at, n = 0;
@@ -90,8 +96,10 @@ static int measure_utf16(const wdec *d, uint64_t at, uint64_t end, const char *w
                              (unsigned long long)end);
         }
         uint16_t u = be16(p + q);
-        if (u == 0)
+        if (u == 0) {
+            *utf16 = q + 2 - at;
             break;
+        }
         if (u >= 0xD800 && u <= 0xDBFF) {
             if (end - q < 4 || be16(p + q + 2) < 0xDC00 || be16(p + q + 2) > 0xDFFF)
                 return util_fail(d->err, UTIL_EFORMAT, q,
@@ -165,6 +173,7 @@ static int dec_names(sdec *s, world_strg *g)
     uint64_t *keys = NULL;
     TRY(util_dec_array(d, &keys, g->name_count, sizeof *keys));
     uint64_t end = start + g->name_table_size;
+    uint64_t laid = (uint64_t)NAME_ENTRY * g->name_count; /* where the encoder puts name i */
     for (uint32_t i = 0; i < g->name_count; i++) {
         world_strg_name *n = &g->names[i];
         uint64_t off = util_rd_off(&d->r);
@@ -183,10 +192,14 @@ static int dec_names(sdec *s, world_strg *g)
         if (!nul)
             return util_fail(d->err, UTIL_EFORMAT, at,
                              "name %u has no terminator before its name table ends", i);
-        TRY(spend(s, (uint64_t)(nul - (d->r.p + at)) + 1, off, "name table"));
+        uint64_t len = (uint64_t)(nul - (d->r.p + at)) + 1;
+        TRY(spend(s, len, off, "name table"));
         n->name = (const char *)(d->r.p + at);
+        s->laid_out &= n->name_offset == laid;
+        laid += len;
         keys[i] = (uint64_t)n->string_index << 32 | i;
     }
+    s->laid_out &= laid == g->name_table_size;
     d->r.pos = end; /* past the names; inside the input (checked above) */
     /* the names of string i in table order, found by a binary search (world_strg_name_of) */
     if (keys)
@@ -212,6 +225,7 @@ static int dec_table(sdec *s, world_strg *g, uint32_t k, uint64_t data_start, ui
                          (unsigned long long)(data_start + l->offset), (unsigned long long)len);
     uint64_t at = data_start + l->offset;
     uint64_t size_off = entry_off + 8; /* MP2: the size in the language entry */
+    s->laid_out &= l->offset == s->next;
     if (!mp2) {
         if (len - at < 4)
             return util_fail(d->err, UTIL_ETRUNC, entry_off + 4,
@@ -228,6 +242,7 @@ static int dec_table(sdec *s, world_strg *g, uint32_t k, uint64_t data_start, ui
                          lang, l->size, (unsigned long long)at, (unsigned long long)len);
     uint64_t end = at + l->size;
     *table_end = end;
+    s->next += (uint64_t)l->size + (mp2 ? 0 : 4);
     if ((uint64_t)g->string_count * 4 > l->size)
         return util_fail(d->err, UTIL_EFORMAT, size_off,
                          "language %s table of %u bytes cannot hold %u string offsets", lang,
@@ -243,7 +258,7 @@ static int dec_table(sdec *s, world_strg *g, uint32_t k, uint64_t data_start, ui
     TRY(util_dec_array(d, &l->strings, g->string_count, sizeof *l->strings));
     /* The table's text goes in one arena block: each string costs its UTF-8 bytes, not a
      * block of its own. */
-    uint64_t text = 0;
+    uint64_t text = 0, laid = 4ull * g->string_count; /* where the encoder puts string i */
     for (uint32_t i = 0; i < g->string_count; i++) {
         uint64_t off = at + 4ull * i;
         const uint8_t *p = d->r.p + off;
@@ -254,11 +269,14 @@ static int dec_table(sdec *s, world_strg *g, uint32_t k, uint64_t data_start, ui
                              "language %s string %u at offset %u is outside its table (%u bytes)",
                              lang, i, o, l->size);
         snprintf(what, sizeof what, "language %s string %u", lang, i);
-        uint64_t n = 0;
-        TRY(measure_utf16(d, at + o, end, what, &n));
+        uint64_t n = 0, n16 = 0;
+        TRY(measure_utf16(d, at + o, end, what, &n, &n16));
         TRY(spend(s, n + 1, off, what));
         text += n + 1;
+        s->laid_out &= o == laid;
+        laid += n16;
     }
+    s->laid_out &= laid == l->size;
     if (!g->string_count)
         return 0;
     char *o = util_arena_alloc(d->a, (size_t)text); /* text: within the budget */
@@ -288,6 +306,7 @@ int world_strg_decode(world_strg *out, const uint8_t *buf, size_t len, util_aren
         }
     }
     s->budget = s->cap;
+    s->laid_out = 1;
     world_strg *g = out;
 
     TRY(util_rd_u32(&d->r, &g->magic, err));
@@ -344,18 +363,14 @@ int world_strg_decode(world_strg *out, const uint8_t *buf, size_t len, util_aren
     }
     d->r.pos = (size_t)end;
 
-    /* Same layout as the encoder's? If not, keep the body for an exact round trip. */
-    util_wr w;
-    util_wr_init(&w);
-    int rc = world_strg_encode(&w, g, err);
-    if (rc == 0 && (w.len != end || memcmp(w.buf, d->r.p, w.len) != 0)) {
+    /* Not the encoder's layout: keep the body, to the end of the table that ends last, for
+     * an exact round trip. */
+    if (!s->laid_out) {
         g->raw_body = d->r.p + lang_end;
         g->raw_body_len = (size_t)(end - lang_end);
-        rc = util_dec_warn(d, lang_end, "strg_layout",
-                           "string tables not laid out back to back in order (kept as stored)");
+        TRY(util_dec_warn(d, lang_end, "strg_layout",
+                          "string tables not laid out back to back in order (kept as stored)"));
     }
-    util_wr_free(&w);
-    TRY(rc);
     return util_dec_finish(d);
 }
 

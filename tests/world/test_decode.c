@@ -580,6 +580,12 @@ enum {
     SF_STR_OFFSET,  /* a string offset = its table's size */
     SF_LANG_PAST,   /* a language table placed past the end */
     SF_GAP,         /* two bytes between two strings (decodes; kept as stored) */
+    SF_TABLE_GAP,   /* two bytes between the two tables (the same) */
+    SF_TABLE_TAIL,  /* the first table two bytes longer than its strings (the same) */
+    SF_STR_SWAP,    /* ENGL's strings 0 and 2 stored in each other's place (the same) */
+    SF_NAME_GAP,    /* MP2: a byte between the two names (the same; MP1 has none) */
+    SF_NAME_SWAP,   /* MP2: the two names stored in each other's place (the same) */
+    SF_NAME_TAIL,   /* MP2: the name table one byte longer than its names (the same) */
     SF_NO_PAD,      /* no padding */
 };
 
@@ -625,15 +631,23 @@ static void build_strg(util_wr *w, int mp2, int fault, strg_marks *k)
         size_t size_at = w->len;
         util_wr_u32(w, 0);
         size_t start = w->len;
+        int swap = fault == SF_NAME_SWAP;
         k->name_entry[0] = w->len;
-        util_wr_u32(w, fault == SF_NAME_PAST ? 0 : 16); /* patched below for NAME_PAST */
+        util_wr_u32(w, fault == SF_NAME_PAST ? 0 : swap ? 21 : 16); /* patched for NAME_PAST */
         util_wr_u32(w, 2);
         k->name_entry[1] = w->len;
-        util_wr_u32(w, 22);
+        util_wr_u32(w, fault == SF_NAME_GAP ? 23 : swap ? 16 : 22);
         util_wr_u32(w, fault == SF_NAME_INDEX ? 3 : 0);
+        if (swap)
+            util_wr_bytes(w, "Beta", 5);
         util_wr_bytes(w, "Alpha", 6);
+        if (fault == SF_NAME_GAP)
+            util_wr_u8(w, 'X');
         k->name_last = w->len;
-        util_wr_bytes(w, "Beta", fault == SF_NAME_NOTERM ? 4 : 5);
+        if (!swap)
+            util_wr_bytes(w, "Beta", fault == SF_NAME_NOTERM ? 4 : 5);
+        if (fault == SF_NAME_TAIL)
+            util_wr_u8(w, 0);
         uint32_t size = (uint32_t)(w->len - start);
         util_wr_put_u32_at(w, size_at, size);
         if (fault == SF_NAME_PAST)
@@ -641,6 +655,8 @@ static void build_strg(util_wr *w, int mp2, int fault, strg_marks *k)
     }
     size_t data = w->len;
     for (int l = 0; l < 2; l++) {
+        if (fault == SF_TABLE_GAP && l == 1)
+            util_wr_u16(w, 0x4343);
         size_t table = w->len;
         util_wr_put_u32_at(w, lang_pos[l] + 4,
                            fault == SF_LANG_PAST && l == 1 ? 0x100000u : (uint32_t)(table - data));
@@ -649,7 +665,8 @@ static void build_strg(util_wr *w, int mp2, int fault, strg_marks *k)
         size_t offs = w->len;
         for (int i = 0; i < 3; i++)
             util_wr_u32(w, 0);
-        for (int i = 0; i < 3; i++) {
+        for (int j = 0; j < 3; j++) {
+            int i = fault == SF_STR_SWAP && l == 1 ? 2 - j : j;
             int last = l == 1 && i == 2;
             if (fault == SF_GAP && l == 0 && i == 1)
                 util_wr_u16(w, 0x4242);
@@ -676,6 +693,8 @@ static void build_strg(util_wr *w, int mp2, int fault, strg_marks *k)
                 util_wr_u16(w, 0);
             }
         }
+        if (fault == SF_TABLE_TAIL && l == 0)
+            util_wr_u16(w, 0x4444);
         uint32_t size = (uint32_t)(w->len - offs);
         if (mp2)
             util_wr_put_u32_at(w, lang_pos[l] + 8, size);
@@ -854,14 +873,15 @@ static void test_strg_layout(void **state)
             world_strg s;
             assert_int_equal(world_strg_decode(&s, w.buf, w.len, &a, &err), 0);
             assert_string_equal(s.languages[0].strings[1], UTF8[0][1]);
-            if (fault == SF_GAP) {
+            if (fault != SF_NO_PAD && (fault < SF_NAME_GAP || mp2)) {
                 assert_non_null(s.raw_body);
                 assert_int_equal(s.report.warning_count, 1);
                 assert_string_equal(s.report.warnings->code, "strg_layout");
             } else {
                 assert_null(s.raw_body);
                 assert_int_equal(s.report.warning_count, 0);
-                assert_int_equal(s.report.trailing_len, 0);
+                if (fault == SF_NO_PAD)
+                    assert_int_equal(s.report.trailing_len, 0);
             }
             round_trip_strg(&s, &w);
             util_arena_free(&a);
