@@ -4,8 +4,12 @@
 # ($BENCH_DIR/images-1x and images-10x; run.sh writes them, or `ancsdb demo --images-only`).
 #   - "with": this tree's release binary; "without": the same sources with MLVL and STRG left
 #     undecoded (ing_decoded_type patched to ANCS/EVNT only, in a copy built apart), so the
-#     two differ by the world decoding, its rows and its final pass only;
-#   - the four images of each size ingested into an empty database, the two binaries
+#     two differ by the world decoding, its rows and its final pass only; "decoded": the same
+#     sources with MLVL and STRG decoded but none of their rows written (db_put_mlvl,
+#     db_put_mlvl_refs and db_put_strg patched to write nothing, in a third copy), so that
+#     "decoded" against "without" is what the decoders cost, "with" against "decoded" what the
+#     rows cost;
+#   - the four images of each size ingested into an empty database, the three binaries
 #     alternating, BENCH_REPS (default 5) runs each: median user+sys CPU and median wall;
 #   - with BENCH_FOLDERS=1, the PAK folders of bench/run.sh too (real-size resources: 1x, and
 #     10x with BENCH_REAL10=1; run.sh BENCH_FOLDERS=1 builds them), measured the same way;
@@ -32,6 +36,17 @@ grep -q 'return type == UTIL_FCC_ANCS || type == UTIL_FCC_EVNT;' "$NW/src/db/ing
     { echo "bench/worlds.sh: could not patch ing_decoded_type" >&2; exit 1; }
 cmake -S "$NW/src" -B "$NW/build" -DCMAKE_BUILD_TYPE=Release -DANCSDB_SANITIZE=OFF >/dev/null
 cmake --build "$NW/build" -j "$(nproc)" --target ancsdb >/dev/null
+# the same sources decoding the worlds but writing none of their rows
+ND=$W/decodeonly
+rm -rf "$ND/src"
+mkdir -p "$ND/src"
+git ls-files -z -c -o --exclude-standard | xargs -0 tar -c | tar -x -C "$ND/src"
+perl -pi -e 's/^(\s*)return (put_keyed\(d, game, content_id, put_(?:mlvl_any|mlvl_refs|strg_any),.*);$/$1return 0 ? $2 : 0;/' \
+    "$ND/src/db/rows_world.c"
+[ "$(grep -c 'return 0 ? put_keyed(' "$ND/src/db/rows_world.c")" = 3 ] ||
+    { echo "bench/worlds.sh: could not patch db_put_mlvl, db_put_mlvl_refs, db_put_strg" >&2; exit 1; }
+cmake -S "$ND/src" -B "$ND/build" -DCMAKE_BUILD_TYPE=Release -DANCSDB_SANITIZE=OFF >/dev/null
+cmake --build "$ND/build" -j "$(nproc)" --target ancsdb >/dev/null
 
 median() { sort -g | awk '{a[NR]=$1} END {if (NR) print a[int((NR+1)/2)]; else print "n/a"}'; }
 # one ingest: prints "cpu wall"
@@ -50,20 +65,23 @@ echo "machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), $(
 row() {
     local label=$1 name=$2
     shift 2
-    : >"$W/worlds-a" && : >"$W/worlds-b"
+    : >"$W/worlds-a" && : >"$W/worlds-b" && : >"$W/worlds-d"
     for ((i = 0; i < REPS; i++)); do
         one "$NW/build/ancsdb" "$W/worlds-without-$name.db" "$@" >>"$W/worlds-a"
+        one "$ND/build/ancsdb" "$W/worlds-decoded-$name.db" "$@" >>"$W/worlds-d"
         one "$B/ancsdb" "$W/worlds-with-$name.db" "$@" >>"$W/worlds-b"
     done
+    rm -f "$W/worlds-decoded-$name.db"*
     ca=$(cut -d' ' -f1 "$W/worlds-a" | median) wa=$(cut -d' ' -f2 "$W/worlds-a" | median)
+    cdec=$(cut -d' ' -f1 "$W/worlds-d" | median) wd=$(cut -d' ' -f2 "$W/worlds-d" | median)
     cb=$(cut -d' ' -f1 "$W/worlds-b" | median) wb=$(cut -d' ' -f2 "$W/worlds-b" | median)
     nw=$("$B/ancsdb" sql --db "$W/worlds-with-$name.db" --format tsv \
         "SELECT count(*) FROM contents WHERE type IN ('MLVL', 'STRG')" | sed -n 2p)
-    echo "| $label | $nw | $ca ($wa) | $cb ($wb) | $(awk "BEGIN {printf \"%.3f\", $cb / $ca}") | $REPS |"
-    echo "  runs without: $(tr '\n' ';' <"$W/worlds-a")  with: $(tr '\n' ';' <"$W/worlds-b")" >&2
+    echo "| $label | $nw | $ca ($wa) | $cdec ($wd) | $cb ($wb) | $(awk "BEGIN {printf \"%.3f\", $cdec / $ca}") | $(awk "BEGIN {printf \"%.3f\", $cb / $ca}") | $REPS |"
+    echo "  runs without: $(tr '\n' ';' <"$W/worlds-a")  decoded: $(tr '\n' ';' <"$W/worlds-d")  with: $(tr '\n' ';' <"$W/worlds-b")" >&2
 }
-echo "| corpus | MLVL + STRG contents | without: CPU s (wall s) | with: CPU s (wall s) | CPU with/without | runs each |"
-echo "|---|---|---|---|---|---|"
+echo "| corpus | MLVL + STRG contents | without: CPU s (wall s) | decoded, no rows: CPU s (wall s) | with: CPU s (wall s) | CPU decoded/without | CPU with/without | runs each |"
+echo "|---|---|---|---|---|---|---|---|"
 for size in $SIZES; do
     idir=$W/images-$size
     imgs=("$idir/GM8E01_00.iso" "$idir/GM8E01_02.iso" "$idir/G2ME01_00.iso" "$idir/G2MP01_00.iso")
