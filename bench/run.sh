@@ -88,6 +88,14 @@ for size in $( [ "${BENCH_FOLDERS:-0}" = 0 ] || echo "$SIZES"); do
     fi
     paks_bytes=$(du -sb "$dir" | cut -f1)
     "$B/bench/bench_read_all" "$dir" >/dev/null # warm the page cache
+    # A "warm" run reads from the disk whatever the page cache could not keep (other files,
+    # earlier databases): say so, with how much of the corpus it holds.
+    if command -v fincore >/dev/null; then
+        pct=$(find "$dir" -type f -exec fincore --bytes --noheadings --output RES,SIZE {} + |
+            awk '{r += $1; s += $2} END {printf "%.1f", s ? 100 * r / s : 100}')
+        awk -v p="$pct" 'BEGIN {exit !(p < 99)}' &&
+            echo "bench/run.sh: only $pct% of $dir is in the page cache after reading it: the warm runs will read from the disk (free memory: remove earlier databases)" >&2
+    fi
     measure "$B/bench/bench_read_all" "$dir"; a_wall=$wall; a_rss=$rss
     measure "$B/bench/bench_read_all" --full "$dir"; f_wall=$wall; f_cpu=$cpu
     measure "$B/bench/bench_minimal" "$dir"; b_wall=$wall; b_rss=$rss
