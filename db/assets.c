@@ -547,8 +547,12 @@ static int write_census(ing *g, acalc *a)
 int ing_rebuild_assets(ing *g)
 {
     acalc a = {0};
+    ing_indexes x = {0};
     int rc = 0;
-    if ((rc = dbi_exec(g->d,
+    /* Every row is written again: its index is built after them (one sort), not kept up to
+     * date row by row. */
+    if ((rc = ing_drop_indexes(g->d, "assets", &x, g->err)) != 0 ||
+        (rc = dbi_exec(g->d,
                        "DELETE FROM assets; DELETE FROM release_assets; DELETE FROM warnings "
                        "WHERE code = 'id_type_conflict'",
                        g->err)) != 0)
@@ -568,7 +572,10 @@ int ing_rebuild_assets(ing *g)
         rc = frc;
     if (!rc)
         rc = write_census(g, &a);
+    if (!rc)
+        rc = ing_create_indexes(g->d, &x, 0, g->err);
 done:
+    ing_indexes_free(&x);
     acalc_free(&a);
     return rc;
 }
