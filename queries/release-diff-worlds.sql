@@ -12,13 +12,13 @@ WITH r AS (
     SELECT (SELECT release_id FROM releases WHERE label = ?1) AS ra,
            (SELECT release_id FROM releases WHERE label = ?2) AS rb
 ),
-held AS MATERIALIZED (
-    SELECT DISTINCT p.release_id AS rid, e.type, p.game, e.asset_id, e.content_id
-    FROM r CROSS JOIN paks p CROSS JOIN pak_entries e ON e.pak_id = p.pak_id
-    WHERE p.release_id IN (r.ra, r.rb) AND e.type IN ('MLVL', 'STRG')
-      AND e.content_id IS NOT NULL
+-- the MLVL contents each release holds (contents first: a few rows, then their entries)
+mc AS MATERIALIZED (
+    SELECT DISTINCT p.release_id AS rid, p.game, c.asset_id AS mlvl_id, c.content_id
+    FROM r CROSS JOIN contents c CROSS JOIN pak_entries e ON e.content_id = c.content_id
+    CROSS JOIN paks p ON p.pak_id = e.pak_id
+    WHERE c.type = 'MLVL' AND p.release_id IN (r.ra, r.rb)
 ),
-mc AS (SELECT rid, game, asset_id AS mlvl_id, content_id FROM held WHERE type = 'MLVL'),
 -- worlds: on which side, and whether the sides' content sets differ
 ws AS (
     SELECT m.game, m.mlvl_id, max(m.rid = r.ra) AS in_a, max(m.rid = r.rb) AS in_b,
@@ -27,13 +27,32 @@ ws AS (
     FROM (SELECT * FROM mc ORDER BY content_id) m CROSS JOIN r
     GROUP BY m.game, m.mlvl_id
 ),
--- the English name of a STRG in a release
+-- the STRGs that name those worlds and their areas
+need AS (
+    SELECT m.game, w.world_name_strg AS strg_id
+    FROM mc m JOIN mlvl_worlds w ON w.game = m.game AND w.mlvl_id = m.mlvl_id
+                                AND w.content_id = m.content_id
+    UNION
+    SELECT m.game, a.name_strg
+    FROM mc m JOIN mlvl_areas a ON a.game = m.game AND a.mlvl_id = m.mlvl_id
+                               AND a.content_id = m.content_id
+),
+-- their contents each release holds
+sh AS MATERIALIZED (
+    SELECT DISTINCT p.release_id AS rid, p.game, c.asset_id AS strg_id, c.content_id
+    FROM r CROSS JOIN need n
+    CROSS JOIN contents c ON c.game = n.game AND c.type = 'STRG' AND c.asset_id = n.strg_id
+    CROSS JOIN pak_entries e ON e.content_id = c.content_id
+    CROSS JOIN paks p ON p.pak_id = e.pak_id
+    WHERE p.release_id IN (r.ra, r.rb)
+),
+-- the English name of such a STRG in a release
 nm(rid, game, strg_id, name) AS (
-    SELECT h.rid, h.game, h.asset_id, max(s.text)
-    FROM held h JOIN strings s ON s.game = h.game AND s.strg_id = h.asset_id
-                              AND s.content_id = h.content_id
-    WHERE h.type = 'STRG' AND s.language = 'ENGL' AND s.string_index = 0
-    GROUP BY h.rid, h.game, h.asset_id
+    SELECT h.rid, h.game, h.strg_id, max(s.text)
+    FROM sh h JOIN strings s ON s.game = h.game AND s.strg_id = h.strg_id
+                            AND s.content_id = h.content_id
+    WHERE s.language = 'ENGL' AND s.string_index = 0
+    GROUP BY h.rid, h.game, h.strg_id
 ),
 -- world names per side
 wn AS (
@@ -51,21 +70,17 @@ an AS (
     LEFT JOIN nm n ON n.rid = m.rid AND n.game = m.game AND n.strg_id = a.name_strg
     GROUP BY m.rid, m.game, m.mlvl_id, a.area_index
 ),
--- the dependency entries of the worlds whose contents differ, per side
-dd AS (
-    SELECT DISTINCT m.rid, d.game, d.mlvl_id, d.area_index, d.layer_index, d.type, d.asset_id
-    FROM ws CROSS JOIN mc m ON m.game = ws.game AND m.mlvl_id = ws.mlvl_id
+-- the dependency entries of the worlds whose contents differ, with the sides holding them
+ch AS (
+    SELECT d.game, d.mlvl_id, d.area_index, d.layer_index, d.type, d.asset_id,
+           CASE WHEN max(m.rid = r.ra) THEN 'removed' ELSE 'added' END AS change,
+           NULL AS name_a, NULL AS name_b
+    FROM r CROSS JOIN ws CROSS JOIN mc m ON m.game = ws.game AND m.mlvl_id = ws.mlvl_id
     CROSS JOIN area_deps d ON d.game = m.game AND d.mlvl_id = m.mlvl_id
                           AND d.content_id = m.content_id
     WHERE ws.in_a AND ws.in_b AND ws.ca IS NOT ws.cb
-),
-ch AS (
-    SELECT d.game, d.mlvl_id, d.area_index, d.layer_index, d.type, d.asset_id,
-           CASE WHEN max(d.rid = r.ra) THEN 'removed' ELSE 'added' END AS change,
-           NULL AS name_a, NULL AS name_b
-    FROM dd d CROSS JOIN r
     GROUP BY d.game, d.mlvl_id, d.area_index, d.layer_index, d.type, d.asset_id
-    HAVING max(d.rid = r.ra) <> max(d.rid = r.rb)
+    HAVING max(m.rid = r.ra) <> max(m.rid = r.rb)
     UNION ALL
     SELECT x.game, x.mlvl_id, x.area_index, NULL, NULL, NULL, 'area renamed', x.name, y.name
     FROM r CROSS JOIN an x
