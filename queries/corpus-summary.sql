@@ -1,15 +1,23 @@
 -- Counts per game (release '(all)') and per game and release: PAKs, entries, distinct assets per type, decoded ANCS/EVNT contents, characters, errors, warnings
+-- (each table read once: the entries per game and release, the decoded contents per release)
+WITH ent AS MATERIALIZED (
+    SELECT p.game, p.release_id, count(*) AS n, sum(e.compressed <> 0) AS nc
+    FROM pak_entries e JOIN paks p USING (pak_id)
+    GROUP BY p.game, p.release_id
+),
+cr AS MATERIALIZED (
+    SELECT DISTINCT content_id, game, type, release FROM v_content_releases
+    WHERE type IN ('ANCS', 'EVNT')
+)
 SELECT game, item, count, release FROM (
 SELECT game, '(all)' AS release, o, item, count FROM (
     SELECT game, 1 AS o, 'paks' AS item, count(*) AS count FROM paks GROUP BY game
     UNION ALL
     SELECT game, 2, 'paks_unreadable', count(*) FROM paks WHERE status <> 'ok' GROUP BY game
     UNION ALL
-    SELECT p.game, 3, 'entries', count(*) FROM pak_entries e JOIN paks p USING (pak_id)
-    GROUP BY p.game
+    SELECT game, 3, 'entries', sum(n) FROM ent GROUP BY game
     UNION ALL
-    SELECT p.game, 4, 'entries_compressed', count(*) FROM pak_entries e JOIN paks p USING (pak_id)
-    WHERE e.compressed <> 0 GROUP BY p.game
+    SELECT game, 4, 'entries_compressed', sum(nc) FROM ent GROUP BY game HAVING sum(nc) > 0
     UNION ALL
     SELECT game, 5, 'assets', count(*) FROM assets GROUP BY game
     UNION ALL
@@ -48,21 +56,21 @@ SELECT game, release, o, item, count FROM (
     SELECT p.game, r.label AS release, 1 AS o, 'paks' AS item, count(*) AS count
     FROM paks p JOIN releases r USING (release_id) GROUP BY p.game, r.label
     UNION ALL
-    SELECT p.game, r.label, 3, 'entries', count(*)
-    FROM pak_entries e JOIN paks p USING (pak_id) JOIN releases r USING (release_id)
-    GROUP BY p.game, r.label
+    SELECT e.game, r.label, 3, 'entries', sum(e.n)
+    FROM ent e JOIN releases r USING (release_id)
+    GROUP BY e.game, r.label
     UNION ALL
     SELECT a.game, r.label, 5, 'assets', count(*)
     FROM release_assets a JOIN releases r USING (release_id) GROUP BY a.game, r.label
     UNION ALL
-    SELECT game, release, 7, 'ancs_decoded', count(*) FROM v_content_releases
+    SELECT game, release, 7, 'ancs_decoded', count(*) FROM cr
     WHERE type = 'ANCS' GROUP BY game, release
     UNION ALL
     SELECT v.game, v.release, 8, 'characters', count(*)
-    FROM v_content_releases v JOIN characters c ON c.content_id = v.content_id
+    FROM cr v JOIN characters c ON c.content_id = v.content_id
     GROUP BY v.game, v.release
     UNION ALL
-    SELECT game, release, 10, 'evnt_decoded', count(*) FROM v_content_releases
+    SELECT game, release, 10, 'evnt_decoded', count(*) FROM cr
     WHERE type = 'EVNT' GROUP BY game, release
     UNION ALL
     SELECT ifnull(l.game, '?'), r.label, 14, 'load_errors', count(*)
