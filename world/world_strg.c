@@ -71,22 +71,44 @@ static int spend(sdec *s, uint64_t n, uint64_t off, const char *what)
     return 0;
 }
 
+/* What a language table (i = TABLE) or its string i is called in messages, in buf. Made only
+ * for a message: formatting it for every string was a third of what decoding a STRG cost. */
+#define TABLE UINT32_MAX
+static const char *what_of(char *buf, size_t n, const char *lang, uint32_t i)
+{
+    if (i == TABLE)
+        snprintf(buf, n, "language %s table", lang);
+    else
+        snprintf(buf, n, "language %s string %u", lang, i);
+    return buf;
+}
+
+/* spend for language lang's table or its string i. */
+static int spend_in(sdec *s, uint64_t n, uint64_t off, const char *lang, uint32_t i)
+{
+    char what[48];
+    return n <= s->budget ? spend(s, n, off, "")
+                          : spend(s, n, off, what_of(what, sizeof what, lang, i));
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
     return (x > y) - (x < y);
 }
 
-/* Check the UTF-16BE string at absolute offset `at`, which must end (a 16-bit 0) before `end`
- * (absolute); *utf8 receives the bytes of its UTF-8 form, terminator excluded, *utf16 its own
- * bytes, terminator included. */
-static int measure_utf16(const wdec *d, uint64_t at, uint64_t end, const char *what, uint64_t *utf8,
-                         uint64_t *utf16)
+/* Check the UTF-16BE string at absolute offset `at` (string i of language lang's table), which
+ * must end (a 16-bit 0) before `end` (absolute); *utf8 receives the bytes of its UTF-8 form,
+ * terminator excluded, *utf16 its own bytes, terminator included. */
+static int measure_utf16(const wdec *d, uint64_t at, uint64_t end, const char *lang, uint32_t i,
+                         uint64_t *utf8, uint64_t *utf16)
 {
     const uint8_t *p = d->r.p;
     uint64_t q = at, n = 0;
+    char what[48];
     while (1) {
         if (end - q < 2) {
+            what_of(what, sizeof what, lang, i);
             if (end - q == 1)
                 return util_fail(d->err, UTIL_EFORMAT, q,
                                  "%s: odd-length UTF-16 (one byte left before its table ends)",
@@ -103,13 +125,15 @@ static int measure_utf16(const wdec *d, uint64_t at, uint64_t end, const char *w
         if (u >= 0xD800 && u <= 0xDBFF) {
             if (end - q < 4 || be16(p + q + 2) < 0xDC00 || be16(p + q + 2) > 0xDFFF)
                 return util_fail(d->err, UTIL_EFORMAT, q,
-                                 "%s: high surrogate 0x%04X not followed by a low one", what, u);
+                                 "%s: high surrogate 0x%04X not followed by a low one",
+                                 what_of(what, sizeof what, lang, i), u);
             n += 4;
             q += 4;
             continue;
         }
         if (u >= 0xDC00 && u <= 0xDFFF)
-            return util_fail(d->err, UTIL_EFORMAT, q, "%s: lone low surrogate 0x%04X", what, u);
+            return util_fail(d->err, UTIL_EFORMAT, q, "%s: lone low surrogate 0x%04X",
+                             what_of(what, sizeof what, lang, i), u);
         n += u < 0x80 ? 1 : u < 0x800 ? 2 : 3;
         q += 2;
     }
@@ -247,13 +271,11 @@ static int dec_table(sdec *s, world_strg *g, uint32_t k, uint64_t data_start, ui
         return util_fail(d->err, UTIL_EFORMAT, size_off,
                          "language %s table of %u bytes cannot hold %u string offsets", lang,
                          l->size, g->string_count);
-    char what[48];
-    snprintf(what, sizeof what, "language %s table", lang);
     if (g->string_count)
-        TRY(spend(s,
-                  arena_bytes((uint64_t)g->string_count * sizeof *l->string_offsets) +
-                      arena_bytes((uint64_t)g->string_count * sizeof *l->strings) + ARENA_ALIGN,
-                  entry_off + 4, what));
+        TRY(spend_in(s,
+                     arena_bytes((uint64_t)g->string_count * sizeof *l->string_offsets) +
+                         arena_bytes((uint64_t)g->string_count * sizeof *l->strings) + ARENA_ALIGN,
+                     entry_off + 4, lang, TABLE));
     TRY(util_dec_array(d, &l->string_offsets, g->string_count, sizeof *l->string_offsets));
     TRY(util_dec_array(d, &l->strings, g->string_count, sizeof *l->strings));
     /* The table's text goes in one arena block: each string costs its UTF-8 bytes, not a
@@ -268,10 +290,9 @@ static int dec_table(sdec *s, world_strg *g, uint32_t k, uint64_t data_start, ui
             return util_fail(d->err, UTIL_EFORMAT, off,
                              "language %s string %u at offset %u is outside its table (%u bytes)",
                              lang, i, o, l->size);
-        snprintf(what, sizeof what, "language %s string %u", lang, i);
         uint64_t n = 0, n16 = 0;
-        TRY(measure_utf16(d, at + o, end, what, &n, &n16));
-        TRY(spend(s, n + 1, off, what));
+        TRY(measure_utf16(d, at + o, end, lang, i, &n, &n16));
+        TRY(spend_in(s, n + 1, off, lang, i));
         text += n + 1;
         s->laid_out &= o == laid;
         laid += n16;

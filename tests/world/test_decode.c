@@ -812,7 +812,8 @@ static void test_strg_mp2(void **state)
     strg_valid(1);
 }
 
-static void strg_bad(int mp2, int fault, int code, size_t off)
+/* The fault's code and offset; its message names `names` when not NULL. */
+static void strg_bad_named(int mp2, int fault, int code, size_t off, const char *names)
 {
     util_wr w;
     util_wr_init(&w);
@@ -827,8 +828,16 @@ static void strg_bad(int mp2, int fault, int code, size_t off)
     if (rc != code || err.offset != off)
         fail_msg("STRG fault %d (%s): rc %d @%llu, want %d @%zu (%s)", fault, mp2 ? "MP2" : "MP1",
                  rc, (unsigned long long)err.offset, code, off, err.msg);
+    if (names && !strstr(err.msg, names))
+        fail_msg("STRG fault %d (%s): '%s' does not name %s", fault, mp2 ? "MP2" : "MP1", err.msg,
+                 names);
     util_arena_free(&a);
     util_wr_free(&w);
+}
+
+static void strg_bad(int mp2, int fault, int code, size_t off)
+{
+    strg_bad_named(mp2, fault, code, off, NULL);
 }
 
 static void test_strg_bad(void **state)
@@ -841,10 +850,12 @@ static void test_strg_bad(void **state)
 #define MARKS(f) (util_wr_free(&w), util_wr_init(&w), build_strg(&w, mp2, (f), &k), k)
         strg_bad(mp2, SF_VERSION, UTIL_EFORMAT, 4);
         strg_bad(mp2, SF_LANGS, UTIL_EFORMAT, 8);
-        strg_bad(mp2, SF_UNTERM, UTIL_EFORMAT, MARKS(SF_UNTERM).str_start);
-        strg_bad(mp2, SF_ODD, UTIL_EFORMAT, MARKS(SF_ODD).odd_byte);
-        strg_bad(mp2, SF_LONE_HIGH, UTIL_EFORMAT, MARKS(SF_LONE_HIGH).bad_unit);
-        strg_bad(mp2, SF_LONE_LOW, UTIL_EFORMAT, MARKS(SF_LONE_LOW).bad_unit);
+        /* the faulty string is ENGL's string 2 */
+        const char *e2 = "language ENGL string 2";
+        strg_bad_named(mp2, SF_UNTERM, UTIL_EFORMAT, MARKS(SF_UNTERM).str_start, e2);
+        strg_bad_named(mp2, SF_ODD, UTIL_EFORMAT, MARKS(SF_ODD).odd_byte, e2);
+        strg_bad_named(mp2, SF_LONE_HIGH, UTIL_EFORMAT, MARKS(SF_LONE_HIGH).bad_unit, e2);
+        strg_bad_named(mp2, SF_LONE_LOW, UTIL_EFORMAT, MARKS(SF_LONE_LOW).bad_unit, e2);
         strg_bad(mp2, SF_STR_OFFSET, UTIL_EFORMAT, MARKS(SF_STR_OFFSET).str_offset_field);
         strg_bad(mp2, SF_LANG_PAST, UTIL_ETRUNC, MARKS(SF_LANG_PAST).lang1_entry + 4);
         if (mp2) {
