@@ -25,28 +25,32 @@ QREPS=${BENCH_QREPS:-11}
 SIZES=${BENCH_SIZES:-"1x 10x"}
 cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DANCSDB_SANITIZE=OFF >/dev/null
 cmake --build "$B" -j "$(nproc)" --target ancsdb >/dev/null
+# a copy of this tree's sources in $1/src (patched by the caller), and its build in $1/build
+copy_sources() {
+    rm -rf "$1/src"
+    mkdir -p "$1/src"
+    git ls-files -z -c -o --exclude-standard | xargs -0 tar -c | tar -x -C "$1/src"
+}
+build_copy() {
+    cmake -S "$1/src" -B "$1/build" -DCMAKE_BUILD_TYPE=Release -DANCSDB_SANITIZE=OFF >/dev/null
+    cmake --build "$1/build" -j "$(nproc)" --target ancsdb >/dev/null
+}
 # the same sources without world decoding
 NW=$W/noworld
-rm -rf "$NW/src"
-mkdir -p "$NW/src"
-git ls-files -z -c -o --exclude-standard | xargs -0 tar -c | tar -x -C "$NW/src"
+copy_sources "$NW"
 perl -0pi -e 's/type == UTIL_FCC_ANCS \|\| type == UTIL_FCC_EVNT \|\| type == UTIL_FCC_MLVL \|\|\s*type == UTIL_FCC_STRG;/type == UTIL_FCC_ANCS || type == UTIL_FCC_EVNT;/' \
     "$NW/src/db/ingest_jobs.c"
 grep -q 'return type == UTIL_FCC_ANCS || type == UTIL_FCC_EVNT;' "$NW/src/db/ingest_jobs.c" ||
     { echo "bench/worlds.sh: could not patch ing_decoded_type" >&2; exit 1; }
-cmake -S "$NW/src" -B "$NW/build" -DCMAKE_BUILD_TYPE=Release -DANCSDB_SANITIZE=OFF >/dev/null
-cmake --build "$NW/build" -j "$(nproc)" --target ancsdb >/dev/null
+build_copy "$NW"
 # the same sources decoding the worlds but writing none of their rows
 ND=$W/decodeonly
-rm -rf "$ND/src"
-mkdir -p "$ND/src"
-git ls-files -z -c -o --exclude-standard | xargs -0 tar -c | tar -x -C "$ND/src"
+copy_sources "$ND"
 perl -pi -e 's/^(\s*)return (put_keyed\(d, game, content_id, put_(?:mlvl_any|mlvl_refs|strg_any),.*);$/$1return 0 ? $2 : 0;/' \
     "$ND/src/db/rows_world.c"
 [ "$(grep -c 'return 0 ? put_keyed(' "$ND/src/db/rows_world.c")" = 3 ] ||
     { echo "bench/worlds.sh: could not patch db_put_mlvl, db_put_mlvl_refs, db_put_strg" >&2; exit 1; }
-cmake -S "$ND/src" -B "$ND/build" -DCMAKE_BUILD_TYPE=Release -DANCSDB_SANITIZE=OFF >/dev/null
-cmake --build "$ND/build" -j "$(nproc)" --target ancsdb >/dev/null
+build_copy "$ND"
 
 median() { sort -g | awk '{a[NR]=$1} END {if (NR) print a[int((NR+1)/2)]; else print "n/a"}'; }
 # one ingest: prints "cpu wall"
