@@ -242,74 +242,121 @@ typedef struct mlvl_refs_in {
     const char *const *area_names;
 } mlvl_refs_in;
 
-/* head, then ` 'name'` when name is not NULL, then tail: malloc'd, NULL when out of memory. */
-static char *label_of(const char *head, const char *name, const char *tail)
+/* One asset_refs row of an MLVL. A world's rows are gathered and written in the order of
+ * asset_refs_key (by target, then via): in the order of the file, a world's thousands of
+ * dependencies land at random places of that index. */
+typedef struct mlvl_ref {
+    uint32_t dst, type;
+    const char *via;
+} mlvl_ref;
+
+typedef struct mlvl_refs {
+    UTIL_VEC(mlvl_ref) v;
+    util_arena labels; /* every via */
+} mlvl_refs;
+
+/* head, then ` 'name'` when name is not NULL, then tail: in the arena, NULL when out of
+ * memory. */
+static char *label_of(util_arena *ar, const char *head, const char *name, const char *tail)
 {
     size_t n = strlen(head) + (name ? strlen(name) + 3 : 0) + strlen(tail) + 1;
-    char *s = malloc(n);
+    char *s = util_arena_alloc(ar, n);
     if (s)
         snprintf(s, n, "%s%s%s%s%s", head, name ? " '" : "", name ? name : "", name ? "'" : "",
                  tail);
     return s;
 }
 
-/* One area's rows: its dependencies (`via` its label and their layer's), its MREA, its name
- * STRG, and its mlvl_ref_labels row. */
-static int put_area_refs(db *d, uint32_t mlvl_id, const world_area *a, uint32_t ai,
-                         const char *name, util_err *err)
+static int add_ref(mlvl_refs *x, uint32_t type, uint32_t dst, const char *via, util_err *err)
 {
-    int rc = 0;
-    char head[48], fc[5];
+    if (!via)
+        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    return util_vec_push(&x->v, ((mlvl_ref){dst, type, via}), err);
+}
+
+/* In the order of asset_refs_key past its MLVL: dst_id, dst_type (a FourCC's text sorts as
+ * its big-endian value), via. */
+static int cmp_ref(const void *pa, const void *pb)
+{
+    const mlvl_ref *a = pa, *b = pb;
+    if (a->dst != b->dst)
+        return a->dst < b->dst ? -1 : 1;
+    if (a->type != b->type)
+        return a->type < b->type ? -1 : 1;
+    return strcmp(a->via, b->via);
+}
+
+/* One area's rows: its dependencies (`via` its label and their layer's), its MREA and its
+ * name STRG gathered in x; its mlvl_ref_labels row written. */
+static int area_refs(db *d, mlvl_refs *x, uint32_t mlvl_id, const world_area *a, uint32_t ai,
+                     const char *name, util_err *err)
+{
+    char head[48];
     snprintf(head, sizeof head, "area %u", ai);
-    char *label = label_of(head, name, "");
+    const char *label = label_of(&x->labels, head, name, "");
     /* layer i's `via` at i + 1; the area's own group (layer -1) at 0 */
-    char **via = calloc((size_t)a->layer_count + 1, sizeof *via);
-    if (!label || !via) {
-        rc = util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
-        goto out;
-    }
-    via[0] = label_of(label, NULL, " > area");
+    const char **via = util_arena_array(&x->labels, (size_t)a->layer_count + 1, sizeof *via);
+    if (!label || !via)
+        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    via[0] = label_of(&x->labels, label, NULL, " > area");
     for (uint32_t i = 0; via[0] && i < a->layer_count; i++) {
         char lh[48];
         snprintf(lh, sizeof lh, " > layer %u", i);
-        char *ll = label_of(lh, a->layers[i].name, "");
-        via[i + 1] = ll ? label_of(label, NULL, ll) : NULL;
-        free(ll);
-        if (!via[i + 1])
+        const char *ll = label_of(&x->labels, lh, a->layers[i].name, "");
+        if (!(via[i + 1] = ll ? label_of(&x->labels, label, NULL, ll) : NULL))
             break;
     }
-    if (!via[0] || (a->layer_count && !via[a->layer_count])) {
-        rc = util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
-        goto out;
-    }
-    for (uint32_t k = 0; k < a->dep_count && !rc; k++) {
+    if (!via[0] || (a->layer_count && !via[a->layer_count]))
+        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    TRY(util_vec_reserve(&x->v, a->dep_count, err));
+    for (uint32_t k = 0; k < a->dep_count; k++) {
         const world_dep *dep = &a->deps[k];
         int32_t li = dep->layer_index;
         if (!dbi_id_none(dep->id) && li >= -1 && li < (int64_t)a->layer_count)
-            rc = dbi_put_ref(d, "MLVL", mlvl_id, dbi_fourcc(dep->type, fc), dep->id, -1,
-                             via[li + 1], err);
+            x->v.items[x->v.len++] = (mlvl_ref){dep->id, dep->type, via[li + 1]};
     }
-    if (!rc && !dbi_id_none(a->mrea_id))
-        rc = dbi_put_ref(d, "MLVL", mlvl_id, "MREA", a->mrea_id, -1, label, err);
-    if (!rc && !dbi_id_none(a->name_strg)) {
-        char *v = label_of(label, NULL, " > name");
-        rc = v ? dbi_put_ref(d, "MLVL", mlvl_id, "STRG", a->name_strg, -1, v, err)
-               : util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
-        free(v);
-    }
+    if (!dbi_id_none(a->mrea_id))
+        TRY(add_ref(x, UTIL_FOURCC('M', 'R', 'E', 'A'), a->mrea_id, label, err));
+    if (!dbi_id_none(a->name_strg))
+        TRY(add_ref(x, UTIL_FOURCC('S', 'T', 'R', 'G'), a->name_strg,
+                    label_of(&x->labels, label, NULL, " > name"), err));
     db_row r;
-    if (!rc && (rc = dbi_row_begin(&r, d, TBL(mlvl_ref_labels), err)) == 0) {
-        dbi_int(&r, COL(mlvl_ref_labels, mlvl_id), mlvl_id);
-        dbi_int(&r, COL(mlvl_ref_labels, area_index), ai);
-        dbi_text(&r, COL(mlvl_ref_labels, label), label);
-        rc = dbi_row_end(&r, err);
+    TRY(dbi_row_begin(&r, d, TBL(mlvl_ref_labels), err));
+    dbi_int(&r, COL(mlvl_ref_labels, mlvl_id), mlvl_id);
+    dbi_int(&r, COL(mlvl_ref_labels, area_index), ai);
+    dbi_text(&r, COL(mlvl_ref_labels, label), label);
+    return dbi_row_end(&r, err);
+}
+
+/* The world's own references (names, save info, map, skybox, MP1's audio groups) gathered in
+ * x. */
+static int world_refs(mlvl_refs *x, const world_mlvl *m, util_err *err)
+{
+    int mp2 = m->game == WORLD_GAME_MP2;
+    const uint32_t strg = UTIL_FOURCC('S', 'T', 'R', 'G');
+    const struct {
+        int on;
+        uint32_t type;
+        uint32_t id;
+        const char *via;
+    } world[] = {
+        {1, strg, m->world_name_strg, "world name"},
+        {mp2, strg, m->dark_world_name_strg, "dark world name"},
+        {1, UTIL_FOURCC('S', 'A', 'V', 'W'), m->savw_id, "save info"},
+        {1, UTIL_FOURCC('M', 'A', 'P', 'W'), m->mapw_id, "world map"},
+        {1, UTIL_FOURCC('C', 'M', 'D', 'L'), m->default_skybox_id, "default skybox"},
+    };
+    for (size_t k = 0; k < sizeof world / sizeof world[0]; k++)
+        if (world[k].on && !dbi_id_none(world[k].id))
+            TRY(add_ref(x, world[k].type, world[k].id, world[k].via, err));
+    for (uint32_t k = 0; !mp2 && k < m->audio_group_count; k++) {
+        char via[32];
+        snprintf(via, sizeof via, "audio group %u", m->audio_groups[k].group_id);
+        if (!dbi_id_none(m->audio_groups[k].agsc_id))
+            TRY(add_ref(x, UTIL_FOURCC('A', 'G', 'S', 'C'), m->audio_groups[k].agsc_id,
+                        util_arena_strdup(&x->labels, via), err));
     }
-out:
-    for (uint32_t i = 0; via && i <= a->layer_count; i++)
-        free(via[i]);
-    free(via);
-    free(label);
-    return rc;
+    return 0;
 }
 
 static int put_mlvl_refs(db *d, const char *game, uint32_t id, const void *v, util_err *err)
@@ -317,31 +364,22 @@ static int put_mlvl_refs(db *d, const char *game, uint32_t id, const void *v, ut
     (void)game;
     const mlvl_refs_in *in = v;
     const world_mlvl *m = in->m;
+    mlvl_refs x = {0};
+    util_arena_init(&x.labels);
     int rc = 0;
-    for (uint32_t ai = 0; ai < m->area_count; ai++)
-        TRY(put_area_refs(d, id, &m->areas[ai], ai, in->area_names[ai], err));
-    int mp2 = m->game == WORLD_GAME_MP2;
-    const struct {
-        int on;
-        const char *type;
-        uint32_t id;
-        const char *via;
-    } world[] = {
-        {1, "STRG", m->world_name_strg, "world name"},
-        {mp2, "STRG", m->dark_world_name_strg, "dark world name"},
-        {1, "SAVW", m->savw_id, "save info"},
-        {1, "MAPW", m->mapw_id, "world map"},
-        {1, "CMDL", m->default_skybox_id, "default skybox"},
-    };
-    for (size_t k = 0; k < sizeof world / sizeof world[0]; k++)
-        if (world[k].on && !dbi_id_none(world[k].id))
-            TRY(dbi_put_ref(d, "MLVL", id, world[k].type, world[k].id, -1, world[k].via, err));
-    for (uint32_t k = 0; !mp2 && k < m->audio_group_count; k++) {
-        char via[32];
-        snprintf(via, sizeof via, "audio group %u", m->audio_groups[k].group_id);
-        if (!dbi_id_none(m->audio_groups[k].agsc_id))
-            TRY(dbi_put_ref(d, "MLVL", id, "AGSC", m->audio_groups[k].agsc_id, -1, via, err));
+    for (uint32_t ai = 0; ai < m->area_count && !rc; ai++)
+        rc = area_refs(d, &x, id, &m->areas[ai], ai, in->area_names[ai], err);
+    if (!rc)
+        rc = world_refs(&x, m, err);
+    if (!rc && x.v.len > 1)
+        qsort(x.v.items, x.v.len, sizeof *x.v.items, cmp_ref);
+    for (size_t k = 0; k < x.v.len && !rc; k++) {
+        char fc[5];
+        const mlvl_ref *r = &x.v.items[k];
+        rc = dbi_put_ref(d, "MLVL", id, dbi_fourcc(r->type, fc), r->dst, -1, r->via, err);
     }
+    util_vec_free(&x.v);
+    util_arena_free(&x.labels);
     return rc;
 }
 
