@@ -68,7 +68,7 @@ typedef struct dupcount {
     int64_t count;
 } dupcount;
 
-/* One row of a group as per_release sorts it: by release, PAK, type. */
+/* One release's copy of an asset, as count_dups reads it. */
 typedef struct relrow {
     uint32_t release, pak, type, flags;
     uint64_t h;
@@ -83,7 +83,7 @@ typedef struct acalc {
     int64_t max_pak;
     UTIL_VEC(flagcount) flags;
     UTIL_VEC(dupcount) dups;
-    UTIL_VEC(relrow) rel; /* per_release's buffer */
+    UTIL_VEC(relrow) rel; /* release_row's buffer */
 } acalc;
 
 static void acalc_free(acalc *a)
@@ -393,16 +393,6 @@ static int write_group(ing *g, const acalc *a, const agroup *gr)
     return dbi_row_end(&w, g->err);
 }
 
-static int cmp_relrow(const void *x, const void *y)
-{
-    const relrow *a = x, *b = y;
-    if (a->release != b->release)
-        return a->release < b->release ? -1 : 1;
-    if (a->pak != b->pak)
-        return a->pak < b->pak ? -1 : 1;
-    return a->type < b->type ? -1 : a->type > b->type;
-}
-
 /* Adds one asset held more than once to a->dups. */
 static int count_dup(acalc *a, uint32_t kind, uint32_t release, uint32_t game, uint32_t same,
                      util_err *err)
@@ -441,48 +431,117 @@ static int count_dups(acalc *a, size_t k, size_t m, uint32_t game, util_err *err
     return count_dup(a, DUP_FLAG, rr[k].release, game, (uint32_t)fsame, err);
 }
 
-/* The group's rows per release: a release_assets row for each release holding the asset,
- * and a->dups counted for those holding it more than once (rows sorted in a->rel, a buffer
- * kept between groups). */
-static int per_release(ing *g, acalc *a, const agroup *gr)
+/* One release's rows of one asset, a->rows[idx[0]], ..., a->rows[idx[n - 1]] (n > 0, in
+ * the sorted order, so by PAK): its release_assets row, and a->dups counted when the release
+ * holds the asset more than once (rows copied to a->rel, a buffer kept between assets). */
+static int release_row(ing *g, acalc *a, uint32_t release, const uint32_t *idx, size_t n)
 {
-    size_t n = gr->j - gr->i;
+    const arow *r = &a->rows[idx[0]];
+    int64_t paks = 1;
+    uint32_t type = r_type(r);
+    for (size_t k = 1; k < n; k++) {
+        const arow *x = &a->rows[idx[k]];
+        paks += r_pak(x) != r_pak(&a->rows[idx[k - 1]]);
+        if (r_type(x) < type)
+            type = r_type(x);
+    }
+    char fc[5];
+    util_fourcc_str(type, fc);
+    db_row w;
+    TRY(dbi_row_begin(&w, g->d, TBL(release_assets), g->err));
+    dbi_int(&w, COL(release_assets, release_id), release);
+    dbi_text(&w, COL(release_assets, game), a->games[r_game(r)]);
+    dbi_int(&w, COL(release_assets, asset_id), r_asset(r));
+    dbi_text(&w, COL(release_assets, type), fc);
+    dbi_int(&w, COL(release_assets, copies), (int64_t)n);
+    dbi_int(&w, COL(release_assets, pak_count), paks);
+    TRY(dbi_row_end(&w, g->err));
+    if (n == 1)
+        return 0;
     a->rel.len = 0;
     TRY(util_vec_reserve(&a->rel, n, g->err));
-    relrow *rr = a->rel.items;
     for (size_t k = 0; k < n; k++) {
-        const arow *r = &a->rows[gr->i + k];
-        rr[k] =
-            (relrow){(uint32_t)(a->pak_info[r_pak(r)] >> 8), r_pak(r), r_type(r), r_flags(r), r->h};
+        const arow *x = &a->rows[idx[k]];
+        a->rel.items[k] = (relrow){release, r_pak(x), r_type(x), r_flags(x), x->h};
     }
-    if (n > 1)
-        qsort(rr, n, sizeof *rr, cmp_relrow);
-    const arow *r = &a->rows[gr->i];
-    for (size_t k = 0; k < n;) {
-        size_t m = k + 1;
-        int64_t paks = 1;
-        uint32_t type = rr[k].type;
-        for (; m < n && rr[m].release == rr[k].release; m++) {
-            paks += rr[m].pak != rr[m - 1].pak;
-            if (rr[m].type < type)
-                type = rr[m].type;
+    return count_dups(a, 0, n, r_game(r), g->err);
+}
+
+static int cmp_u32(const void *x, const void *y)
+{
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* release_assets, one release after another in release_id order: written asset by asset,
+ * each asset's rows of every release would land at as many places of the table's key
+ * (twice the time of writing them in key order, measured). The rows of each release are
+ * listed first (a counting sort by release of the row numbers; the order within a release
+ * stays the sorted one). */
+static int write_releases(ing *g, acalc *a)
+{
+    int rc = 0;
+    uint32_t *rel = NULL, *dense = NULL, *idx = NULL;
+    size_t nrel = 0, *start = NULL;
+    if (a->n > UINT32_MAX)
+        return util_fail(g->err, UTIL_ESQL, UINT64_MAX, "rebuild assets: %zu entries", a->n);
+    /* the releases holding a PAK with a game, and each such PAK's release as its position */
+    size_t np = (size_t)a->max_pak + 1;
+    rel = malloc(np * sizeof *rel);
+    dense = malloc(np * sizeof *dense);
+    idx = malloc((a->n ? a->n : 1) * sizeof *idx);
+    if (!rel || !dense || !idx) {
+        rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+        goto done;
+    }
+    for (size_t p = 0; p < np; p++)
+        if (a->pak_info[p] >= 0)
+            rel[nrel++] = (uint32_t)(a->pak_info[p] >> 8);
+    if (nrel > 1)
+        qsort(rel, nrel, sizeof *rel, cmp_u32);
+    size_t nr = 0;
+    for (size_t k = 0; k < nrel; k++)
+        if (nr == 0 || rel[nr - 1] != rel[k])
+            rel[nr++] = rel[k];
+    for (size_t p = 0; p < np; p++) {
+        if (a->pak_info[p] < 0)
+            continue;
+        uint32_t want = (uint32_t)(a->pak_info[p] >> 8);
+        size_t lo = 0, hi = nr;
+        while (hi - lo > 1) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (rel[mid] <= want)
+                lo = mid;
+            else
+                hi = mid;
         }
-        char fc[5];
-        util_fourcc_str(type, fc);
-        db_row w;
-        TRY(dbi_row_begin(&w, g->d, TBL(release_assets), g->err));
-        dbi_int(&w, COL(release_assets, release_id), rr[k].release);
-        dbi_text(&w, COL(release_assets, game), a->games[r_game(r)]);
-        dbi_int(&w, COL(release_assets, asset_id), r_asset(r));
-        dbi_text(&w, COL(release_assets, type), fc);
-        dbi_int(&w, COL(release_assets, copies), (int64_t)(m - k));
-        dbi_int(&w, COL(release_assets, pak_count), paks);
-        TRY(dbi_row_end(&w, g->err));
-        if (m - k > 1)
-            TRY(count_dups(a, k, m, r_game(r), g->err));
-        k = m;
+        dense[p] = (uint32_t)lo;
     }
-    return 0;
+    if (!(start = calloc(nr + 1, sizeof *start))) {
+        rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < a->n; i++)
+        start[dense[r_pak(&a->rows[i])] + 1]++;
+    for (size_t k = 0; k < nr; k++)
+        start[k + 1] += start[k];
+    for (size_t i = 0; i < a->n; i++)
+        idx[start[dense[r_pak(&a->rows[i])]]++] = (uint32_t)i;
+    /* start[k] is now the end of release k's rows, the start of release k + 1's */
+    for (size_t k = 0, from = 0; k < nr && !rc; from = start[k++])
+        for (size_t i = from; i < start[k] && !rc;) {
+            size_t m = i + 1;
+            while (m < start[k] && a->rows[idx[m]].hi == a->rows[idx[i]].hi)
+                m++;
+            rc = release_row(g, a, rel[k], idx + i, m - i);
+            i = m;
+        }
+done:
+    free(rel);
+    free(dense);
+    free(idx);
+    free(start);
+    return rc;
 }
 
 /* In the order census_pak's rows are written: kind, release, game, disagree before agree. */
@@ -564,9 +623,9 @@ int ing_rebuild_assets(ing *g)
     for (size_t i = 0; i < a.n && !rc;) {
         i = next_group(&a, i, &gr);
         rc = write_group(g, &a, &gr);
-        if (!rc)
-            rc = per_release(g, &a, &gr);
     }
+    if (!rc)
+        rc = write_releases(g, &a);
     int frc = dbi_batch_end(g->d, rc != 0, g->err);
     if (!rc)
         rc = frc;
