@@ -211,8 +211,8 @@ static int settle_releases(ing *g)
  * one GROUP BY each where they read many rows (one statement with ~50 kept every sorter
  * until it ended, each up to the page cache's size: the peak memory grew with the corpus).
  * Its counts and its sum per set of releases are made in C where the script says so
- * (db/census_run.c); its counts of the new ANCS and EVNT contents come from h when there is
- * one. */
+ * (db/census_run.c); its counts of the contents the row writer did not count (of an earlier
+ * ancsdb, and every MLVL and STRG content) come from h when there is one. */
 static int refill_census(ing *g, census_helper *h)
 {
     return dbi_census_run(g->d, db_census_sql, h, g->err);
@@ -258,7 +258,7 @@ static int final_pass_steps(ing *g, db_checkpointer *ck)
         set_cache(g, INGEST_CACHE_KIB);
         return rc;
     }
-    census_helper *h = g->bulk ? NULL : dbi_census_helper_start(g->d, db_census_sql);
+    census_helper *h = dbi_census_helper_start(g->d, db_census_sql);
     if ((rc = ing_tx_begin(g)) == 0) {
         if ((rc = ing_restore_indexes(g->d, g->err)) == 0 && (rc = ing_tx_commit(g)) == 0)
             dbi_checkpoint_more(ck);
