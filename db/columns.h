@@ -483,7 +483,7 @@
     CV("poi.particle.duration", census_ev, duration, "kind = 'particle'")                             \
     CV("poi.particle.parented_mode", census_ev, parented_mode, "kind = 'particle'")
 
-/* The same for the MLVL and STRG contents, counted by db/census/20_world.sql.in. */
+/* The same for the MLVL and STRG contents, counted by db/census/census.sql.in. */
 #define DB_CENSUS_WORLD_FIELDS(CV, CX)                                                             \
     CX("mlvl.version", mlvl_worlds, "printf('0x%X', version)", "", "version")                      \
     CV("mlvl.unknown_after_area_count", mlvl_worlds, unknown_after_area_count,                     \
