@@ -176,48 +176,46 @@ static void sort_rows(arow *r, size_t n, int depth)
             arow_swap(&r[k], &r[k - 1]);
 }
 
-static int fail(ing *g)
+static int fail(db *d, util_err *err)
 {
-    return dbi_sql_fail(g->d, g->err, "rebuild assets");
+    return dbi_sql_fail(d, err, "rebuild assets");
 }
 
 /* The game of every PAK (index into a->games, -1: none), games sorted by name. */
-static int collect_games(ing *g, acalc *a, int64_t **game_of_pak, int64_t *max_pak)
+static int collect_games(db *d, acalc *a, int64_t **game_of_pak, int64_t *max_pak, util_err *err)
 {
     sqlite3_stmt *st = NULL;
     int s, rc = 0;
     *game_of_pak = NULL;
-    if (sqlite3_prepare_v2(g->d->h,
+    if (sqlite3_prepare_v2(d->h,
                            "SELECT DISTINCT game FROM paks WHERE game IS NOT NULL "
                            "ORDER BY game",
                            -1, &st, NULL) != SQLITE_OK)
-        return fail(g);
+        return fail(d, err);
     while ((s = sqlite3_step(st)) == SQLITE_ROW) {
         const char *gm = (const char *)sqlite3_column_text(st, 0);
         if (a->ngames == 8 || strlen(gm) >= sizeof a->games[0]) {
-            rc = util_fail(g->err, UTIL_ESQL, UINT64_MAX, "rebuild assets: game '%s'", gm);
+            rc = util_fail(err, UTIL_ESQL, UINT64_MAX, "rebuild assets: game '%s'", gm);
             break;
         }
         snprintf(a->games[a->ngames++], sizeof a->games[0], "%s", gm);
     }
     sqlite3_finalize(st);
     if (rc || s != SQLITE_DONE)
-        return rc ? rc : fail(g);
-    TRY(dbi_query_int(g->d, "SELECT max(pak_id) FROM paks", max_pak, g->err));
+        return rc ? rc : fail(d, err);
+    TRY(dbi_query_int(d, "SELECT max(pak_id) FROM paks", max_pak, err));
     if (*max_pak < 0 || *max_pak > MAX_PAK_ID ||
         *max_pak > (int64_t)(SIZE_MAX / sizeof **game_of_pak) - 1)
-        return util_fail(g->err, UTIL_ESQL, UINT64_MAX, "rebuild assets: pak_id %" PRId64,
-                         *max_pak);
+        return util_fail(err, UTIL_ESQL, UINT64_MAX, "rebuild assets: pak_id %" PRId64, *max_pak);
     int64_t *gp = malloc(((size_t)*max_pak + 1) * sizeof *gp);
     if (!gp)
-        return util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
     for (int64_t i = 0; i <= *max_pak; i++)
         gp[i] = -1;
     *game_of_pak = gp;
-    if (sqlite3_prepare_v2(g->d->h,
-                           "SELECT pak_id, game, release_id FROM paks WHERE game IS NOT NULL", -1,
-                           &st, NULL) != SQLITE_OK)
-        return fail(g);
+    if (sqlite3_prepare_v2(d->h, "SELECT pak_id, game, release_id FROM paks WHERE game IS NOT NULL",
+                           -1, &st, NULL) != SQLITE_OK)
+        return fail(d, err);
     while ((s = sqlite3_step(st)) == SQLITE_ROW) {
         int64_t id = sqlite3_column_int64(st, 0);
         const char *gm = (const char *)sqlite3_column_text(st, 1);
@@ -229,7 +227,7 @@ static int collect_games(ing *g, acalc *a, int64_t **game_of_pak, int64_t *max_p
             gp[id] = rel << 8 | k;
     }
     sqlite3_finalize(st);
-    return s == SQLITE_DONE ? 0 : fail(g);
+    return s == SQLITE_DONE ? 0 : fail(d, err);
     return rc;
 }
 
@@ -248,34 +246,34 @@ static int count_flag(acalc *a, uint32_t release, uint32_t game, int64_t flag, u
 
 /* Every pak_entries row of a PAK with a game, sorted by game, asset ID, PAK, type; the
  * compressed flags counted. */
-static int collect(ing *g, acalc *a)
+static int collect(db *d, acalc *a, util_err *err)
 {
     sqlite3_stmt *st = NULL;
     int64_t *game_of_pak = NULL, max_pak = 0;
     size_t cap = 0;
     int rc = 0, s;
-    rc = collect_games(g, a, &game_of_pak, &max_pak);
+    rc = collect_games(d, a, &game_of_pak, &max_pak, err);
     a->pak_info = game_of_pak; /* freed with a */
     a->max_pak = max_pak;
     if (rc)
         goto done;
     /* every entry of a PAK has a row: its resource count sizes the list (no doubling) */
     int64_t hint = 0;
-    if ((rc = dbi_query_int(g->d, "SELECT coalesce(sum(resource_count), 0) FROM paks", &hint,
-                            g->err)) != 0)
+    if ((rc = dbi_query_int(d, "SELECT coalesce(sum(resource_count), 0) FROM paks", &hint, err)) !=
+        0)
         goto done;
     if (hint > 0 && (uint64_t)hint < SIZE_MAX / sizeof *a->rows) {
         if (!(a->rows = malloc((size_t)hint * sizeof *a->rows))) {
-            rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+            rc = util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
             goto done;
         }
         cap = (size_t)hint;
     }
-    if (sqlite3_prepare_v2(g->d->h,
+    if (sqlite3_prepare_v2(d->h,
                            "SELECT pak_id, asset_id, type, compressed, content_hash FROM "
                            "pak_entries",
                            -1, &st, NULL) != SQLITE_OK)
-        if ((rc = fail(g)) != 0)
+        if ((rc = fail(d, err)) != 0)
             goto done;
     while ((s = sqlite3_step(st)) == SQLITE_ROW) {
         int64_t pid = sqlite3_column_int64(st, 0);
@@ -283,14 +281,14 @@ static int collect(ing *g, acalc *a)
         if (pid < 0 || pid > max_pak || game_of_pak[pid] < 0)
             continue;
         if (!t || sqlite3_column_bytes(st, 2) != 4)
-            if ((rc = util_fail(g->err, UTIL_ESQL, UINT64_MAX,
-                                "rebuild assets: type of 4 bytes")) != 0)
+            if ((rc = util_fail(err, UTIL_ESQL, UINT64_MAX, "rebuild assets: type of 4 bytes")) !=
+                0)
                 goto done;
         if (a->n == cap) {
             cap = cap ? cap + cap / 2 : 4096;
             arow *nr = realloc(a->rows, cap * sizeof *nr);
             if (!nr)
-                if ((rc = util_fail(g->err, UTIL_ENOMEM, UINT64_MAX, "out of memory")) != 0)
+                if ((rc = util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory")) != 0)
                     goto done;
             a->rows = nr;
         }
@@ -303,11 +301,11 @@ static int collect(ing *g, acalc *a)
         r->hi = (uint64_t)game << 32 | (uint32_t)sqlite3_column_int64(st, 1);
         r->lo = (uint64_t)pid << 34 | flags << 32 | type;
         r->h = hashed ? (uint64_t)sqlite3_column_int64(st, 4) : 0;
-        if ((rc = count_flag(a, (uint32_t)(game_of_pak[pid] >> 8), game, flag, g->err)) != 0)
+        if ((rc = count_flag(a, (uint32_t)(game_of_pak[pid] >> 8), game, flag, err)) != 0)
             goto done;
     }
     if (s != SQLITE_DONE)
-        if ((rc = fail(g)) != 0)
+        if ((rc = fail(d, err)) != 0)
             goto done;
     int depth = 0;
     for (size_t k = a->n; k > 1; k >>= 1)
@@ -568,7 +566,7 @@ static int write_census(ing *g, acalc *a)
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(g->d->h, "INSERT INTO temp.census_pak VALUES (?1, ?2, ?3, ?4, ?5)", -1,
                            &st, NULL) != SQLITE_OK)
-        return fail(g);
+        return fail(g->d, g->err);
     if (a->dups.len > 1)
         qsort(a->dups.items, a->dups.len, sizeof *a->dups.items, cmp_dupcount);
     int rc = 0;
@@ -596,14 +594,47 @@ static int write_census(ing *g, acalc *a)
         sqlite3_bind_text(st, 4, value, -1, SQLITE_TRANSIENT);
         sqlite3_bind_int64(st, 5, count);
         if (sqlite3_step(st) != SQLITE_DONE)
-            rc = fail(g);
+            rc = fail(g->d, g->err);
         sqlite3_reset(st);
     }
     sqlite3_finalize(st);
     return rc;
 }
 
-int ing_rebuild_assets(ing *g)
+/* The rows the rebuild reads, collected on a reader (connection.c) while the final pass's
+ * second transaction builds the indexes (at 10x, 1.8 G instructions of the rebuild's 9.5 G,
+ * off the writer): no step between the first transaction's commit and the rebuild changes a
+ * PAK or an entry. */
+struct ing_assets_pre {
+    db_reader *r;
+    acalc a;
+};
+
+static int pre_collect(db *rd, void *arg, util_err *err)
+{
+    return collect(rd, &((ing_assets_pre *)arg)->a, err);
+}
+
+ing_assets_pre *ing_assets_pre_start(db *d)
+{
+    ing_assets_pre *p = calloc(1, sizeof *p);
+    if (p && !(p->r = dbi_reader_start(d, "PRAGMA cache_size = -2048", pre_collect, p))) {
+        free(p);
+        p = NULL;
+    }
+    return p;
+}
+
+void ing_assets_pre_free(ing_assets_pre *p)
+{
+    if (!p)
+        return;
+    dbi_reader_free(p->r);
+    acalc_free(&p->a);
+    free(p);
+}
+
+int ing_rebuild_assets(ing *g, ing_assets_pre *pre)
 {
     acalc a = {0};
     ing_indexes x = {0};
@@ -616,8 +647,13 @@ int ing_rebuild_assets(ing *g)
                        "WHERE code = 'id_type_conflict'",
                        g->err)) != 0)
         goto done;
-    if ((rc = collect(g, &a)) != 0)
+    /* the reader's rows, or (it failed, or there is none) collected here */
+    if (pre && dbi_reader_join(pre->r) == 0) {
+        a = pre->a;
+        memset(&pre->a, 0, sizeof pre->a);
+    } else if ((rc = collect(g->d, &a, g->err)) != 0) {
         goto done;
+    }
     dbi_batch_begin(g->d);
     agroup gr;
     for (size_t i = 0; i < a.n && !rc;) {
@@ -645,13 +681,13 @@ int ing_assets_differ(ing *g, int *out)
     sqlite3_stmt *st = NULL;
     int rc = 0, s = SQLITE_DONE;
     *out = 0;
-    if ((rc = collect(g, &a)) != 0)
+    if ((rc = collect(g->d, &a, g->err)) != 0)
         goto done;
     if (sqlite3_prepare_v2(g->d->h,
                            "SELECT game, asset_id, type, copies, pak_count FROM assets "
                            "ORDER BY game, asset_id",
                            -1, &st, NULL) != SQLITE_OK)
-        if ((rc = fail(g)) != 0)
+        if ((rc = fail(g->d, g->err)) != 0)
             goto done;
     agroup gr;
     size_t i = 0;
@@ -672,7 +708,7 @@ int ing_assets_differ(ing *g, int *out)
                sqlite3_column_int64(st, 4) != gr.pak_count;
     }
     if (!*out && s != SQLITE_ROW && s != SQLITE_DONE)
-        if ((rc = fail(g)) != 0)
+        if ((rc = fail(g->d, g->err)) != 0)
             goto done;
     if (!*out && s == SQLITE_DONE && i < a.n)
         *out = 1;

@@ -28,7 +28,6 @@
  * The groups are db/groups.c's. */
 #define _POSIX_C_SOURCE 200809L /* strndup */
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -274,11 +273,8 @@ static int parallel_section(const char *script, const char **begin, const char *
  * reads are committed, and dbi_census_run copies its rows into census_contents where the
  * section stands in the script. */
 struct census_helper {
-    db *d;
+    db_reader *r;
     char *section; /* the section's statements, NUL-terminated */
-    pthread_t thread;
-    int started, joined, rc;
-    util_err err;
 };
 
 static int run_text(db *d, const char *p, const char *table, census_helper *h, util_err *err);
@@ -295,27 +291,17 @@ static int prepare_insert(db *d, const char *table, sqlite3_stmt **ins, util_err
     return 0;
 }
 
-static void *helper_main(void *arg)
+static int helper_run(db *rd, void *arg, util_err *err)
 {
-    census_helper *h = arg;
-    h->rc = dbi_exec(h->d, "BEGIN", &h->err);
-    if (!h->rc)
-        h->rc = run_text(h->d, h->section, "temp.census_out", NULL, &h->err);
-    /* the TEMP rows stay; only the snapshot of the committed rows ends */
-    if (!h->rc)
-        h->rc = dbi_exec(h->d, "COMMIT", &h->err);
-    else
-        sqlite3_exec(h->d->h, "ROLLBACK", NULL, NULL, NULL);
-    return NULL;
+    const census_helper *h = arg;
+    return run_text(rd, h->section, "temp.census_out", NULL, err);
 }
 
 void dbi_census_helper_free(census_helper *h)
 {
     if (!h)
         return;
-    if (h->started && !h->joined)
-        pthread_join(h->thread, NULL);
-    db_close(h->d);
+    dbi_reader_free(h->r);
     free(h->section);
     free(h);
 }
@@ -323,24 +309,19 @@ void dbi_census_helper_free(census_helper *h)
 census_helper *dbi_census_helper_start(db *d, const char *script)
 {
     const char *b, *e;
-    if (!parallel_section(script, &b, &e) || !dbi_wal_file(d))
+    if (!parallel_section(script, &b, &e))
         return NULL;
     census_helper *h = calloc(1, sizeof *h);
-    if (!h)
-        return NULL;
-    /* opened here, in the thread that uses SQLite so far (db_open configures the library) */
-    if (db_open(&h->d, sqlite3_db_filename(d->h, "main"), DB_OPEN_READONLY, &h->err) != 0 ||
-        dbi_exec(h->d,
-                 "PRAGMA query_only = 0; PRAGMA temp_store = FILE; PRAGMA cache_size = -2048; "
-                 "CREATE TEMP TABLE census_out(content_id INTEGER, game TEXT, field TEXT, "
-                 "value TEXT, count INTEGER)",
-                 &h->err) != 0 ||
-        !(h->section = strndup(b, (size_t)(e - b))) ||
-        pthread_create(&h->thread, NULL, helper_main, h) != 0) {
+    if (!h || !(h->section = strndup(b, (size_t)(e - b))) ||
+        !(h->r = dbi_reader_start(d,
+                                  "PRAGMA query_only = 0; PRAGMA temp_store = FILE; "
+                                  "PRAGMA cache_size = -2048; CREATE TEMP TABLE "
+                                  "census_out(content_id INTEGER, game TEXT, field TEXT, "
+                                  "value TEXT, count INTEGER)",
+                                  helper_run, h))) {
         dbi_census_helper_free(h);
         return NULL;
     }
-    h->started = 1;
     return h;
 }
 
@@ -352,27 +333,26 @@ census_helper *dbi_census_helper_start(db *d, const char *script)
 static int take_helper_rows(db *d, census_helper *h, int *taken, util_err *err)
 {
     *taken = 0;
-    pthread_join(h->thread, NULL);
-    h->joined = 1;
-    if (h->rc)
+    if (dbi_reader_join(h->r) != 0)
         return 0;
+    db *hd = dbi_reader_db(h->r);
     sqlite3_stmt *sel = NULL, *ins = NULL;
     int rc = 0, s = SQLITE_DONE;
     int64_t have = 0, add = 0; /* upper bounds, enough to choose */
     ing_indexes idx = {NULL, 0};
     if ((rc = dbi_query_int(d, "SELECT ifnull(max(rowid), 0) FROM census_contents", &have, err)) !=
             0 ||
-        (rc = dbi_query_int(h->d, "SELECT ifnull(max(rowid), 0) FROM temp.census_out", &add,
-                            err)) != 0 ||
+        (rc = dbi_query_int(hd, "SELECT ifnull(max(rowid), 0) FROM temp.census_out", &add, err)) !=
+            0 ||
         (add > have && (rc = ing_drop_indexes(d, "census_contents", &idx, err)) != 0)) {
         ing_indexes_free(&idx);
         return rc;
     }
-    if (sqlite3_prepare_v2(h->d->h,
+    if (sqlite3_prepare_v2(hd->h,
                            "SELECT content_id, game, field, value, count FROM temp.census_out "
                            "ORDER BY rowid",
                            -1, &sel, NULL) != SQLITE_OK)
-        rc = dbi_sql_fail(h->d, err, "census");
+        rc = dbi_sql_fail(hd, err, "census");
     else
         rc = prepare_insert(d, "census_contents", &ins, err);
     while (!rc && (s = sqlite3_step(sel)) == SQLITE_ROW) {
@@ -383,7 +363,7 @@ static int take_helper_rows(db *d, census_helper *h, int *taken, util_err *err)
         sqlite3_reset(ins);
     }
     if (!rc && s != SQLITE_DONE)
-        rc = dbi_sql_fail(h->d, err, "census");
+        rc = dbi_sql_fail(hd, err, "census");
     sqlite3_finalize(sel);
     sqlite3_finalize(ins);
     if (!rc)

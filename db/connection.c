@@ -563,6 +563,75 @@ unsigned dbi_checkpoint_finish(db_checkpointer *c)
     return done;
 }
 
+/* ---- a reader thread ------------------------------------------------------------------ */
+
+struct db_reader {
+    db *d;
+    int (*fn)(db *rd, void *arg, util_err *err);
+    void *arg;
+    pthread_t thread;
+    int started, joined, rc;
+    util_err err;
+};
+
+static void *reader_main(void *arg)
+{
+    db_reader *r = arg;
+    r->rc = dbi_exec(r->d, "BEGIN", &r->err);
+    if (!r->rc)
+        r->rc = r->fn(r->d, r->arg, &r->err);
+    /* the TEMP rows stay; only the snapshot of the committed rows ends */
+    if (!r->rc)
+        r->rc = dbi_exec(r->d, "COMMIT", &r->err);
+    else
+        sqlite3_exec(r->d->h, "ROLLBACK", NULL, NULL, NULL);
+    return NULL;
+}
+
+db_reader *dbi_reader_start(db *d, const char *setup, int (*fn)(db *, void *, util_err *),
+                            void *arg)
+{
+    if (!dbi_wal_file(d))
+        return NULL;
+    db_reader *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->fn = fn;
+    r->arg = arg;
+    /* opened here, in the thread that uses SQLite so far (db_open configures the library) */
+    if (db_open(&r->d, sqlite3_db_filename(d->h, "main"), DB_OPEN_READONLY, &r->err) != 0 ||
+        (setup && dbi_exec(r->d, setup, &r->err) != 0) ||
+        pthread_create(&r->thread, NULL, reader_main, r) != 0) {
+        dbi_reader_free(r);
+        return NULL;
+    }
+    r->started = 1;
+    return r;
+}
+
+int dbi_reader_join(db_reader *r)
+{
+    if (r->started && !r->joined) {
+        pthread_join(r->thread, NULL);
+        r->joined = 1;
+    }
+    return r->rc;
+}
+
+db *dbi_reader_db(db_reader *r)
+{
+    return r->d;
+}
+
+void dbi_reader_free(db_reader *r)
+{
+    if (!r)
+        return;
+    dbi_reader_join(r);
+    db_close(r->d);
+    free(r);
+}
+
 void db_close(db *d)
 {
     if (!d)

@@ -259,6 +259,7 @@ static int final_pass_steps(ing *g, db_checkpointer *ck)
         return rc;
     }
     census_helper *h = dbi_census_helper_start(g->d, db_census_sql);
+    ing_assets_pre *pre = ing_assets_pre_start(g->d);
     if ((rc = ing_tx_begin(g)) == 0) {
         if ((rc = ing_restore_indexes(g->d, g->err)) == 0 && (rc = ing_tx_commit(g)) == 0)
             dbi_checkpoint_more(ck);
@@ -266,13 +267,14 @@ static int final_pass_steps(ing *g, db_checkpointer *ck)
             ing_tx_rollback(g);
     }
     if (!rc && (rc = ing_tx_begin(g)) == 0) {
-        if ((rc = ing_rebuild_assets(g)) == 0 && (rc = settle_releases(g)) == 0 &&
+        if ((rc = ing_rebuild_assets(g, pre)) == 0 && (rc = settle_releases(g)) == 0 &&
             (rc = db_names_refresh_pak(g->d, g->err)) == 0 && /* asset_names 'pak' */
             (rc = refill_census(g, h)) == 0 && (rc = ing_set_pending(g, 0)) == 0)
             rc = ing_tx_commit(g);
         if (rc)
             ing_tx_rollback(g);
     }
+    ing_assets_pre_free(pre);
     dbi_census_helper_free(h);
     int crc = set_cache(g, INGEST_CACHE_KIB);
     return rc ? rc : crc;

@@ -422,8 +422,14 @@ int ing_final_pass(ing *g);
 int ing_final_pass_needed(ing *g, int *out);
 
 /* assets.c: rebuild `assets` and the id_type_conflict warnings (inside the caller's
- * transaction); whether `assets` differs from what pak_entries say (*out). */
-int ing_rebuild_assets(ing *g);
+ * transaction), from the rows pre collected (NULL, or it failed: collected here); whether
+ * `assets` differs from what pak_entries say (*out). pre_start collects on a reader
+ * (connection.c) what the rebuild reads (NULL: no reader); the final pass starts it once
+ * its first transaction is committed, and frees it after the rebuild. */
+typedef struct ing_assets_pre ing_assets_pre;
+ing_assets_pre *ing_assets_pre_start(db *d);
+void ing_assets_pre_free(ing_assets_pre *p);
+int ing_rebuild_assets(ing *g, ing_assets_pre *pre);
 int ing_assets_differ(ing *g, int *out);
 
 /* bulk.c: the non-unique secondary indexes (of every table, or of table only), dropped

@@ -276,6 +276,18 @@ typedef struct db_checkpointer db_checkpointer;
 db_checkpointer *dbi_checkpoint_start(db *d);
 void dbi_checkpoint_more(db_checkpointer *c);
 unsigned dbi_checkpoint_finish(db_checkpointer *c);
+/* connection.c: work that only reads committed rows, on a read-only connection of its own
+ * to d's file, in a thread: setup (SQL, or NULL) runs first, here, then fn(rd, arg, err)
+ * inside one read transaction, from the last commit, in the thread. NULL when d is no file
+ * in WAL mode or the thread cannot start (the caller then does the work itself). join
+ * waits for fn and says what it returned (0: done); the connection (dbi_reader_db), with
+ * what fn left in its TEMP tables, stays open until free, which joins first. */
+typedef struct db_reader db_reader;
+db_reader *dbi_reader_start(db *d, const char *setup, int (*fn)(db *rd, void *arg, util_err *err),
+                            void *arg);
+int dbi_reader_join(db_reader *r);
+db *dbi_reader_db(db_reader *r);
+void dbi_reader_free(db_reader *r);
 /* census_run.c: the parallel section of a census script (`-- @parallel` ... `-- @end
  * parallel`) run on a read-only connection of its own to d's file, in a thread, from the
  * last commit: started once the rows it reads are committed, taken by dbi_census_run. NULL
