@@ -1,5 +1,7 @@
 /* connection.c — opening and closing the database: pragmas, the schema check or creation,
- * the statements prepared once per connection (transactions and SQL helpers: sql.c). */
+ * the statements prepared once per connection (transactions and SQL helpers: sql.c); and
+ * the two kinds of thread that work beside the writer on a connection of their own, the
+ * checkpointer and the reader. */
 #define _DEFAULT_SOURCE /* realpath */
 #include <errno.h>
 #include <fcntl.h>

@@ -5,7 +5,8 @@
  *
  * The files of db/, one job each:
  *   sql.c           SQL helpers (dbi_exec, dbi_sql_fail, ...) and transactions
- *   connection.c    open/close, pragmas, schema check or creation
+ *   connection.c    open/close, pragmas, schema check or creation; the checkpointer and
+ *                   reader threads, each on a connection of its own
  *   exec.c          db_exec: the statement runner of named queries and `ancsdb sql`
  *   names.c         asset name maps: import and export
  *   tables.h        every table the row writer fills, columns named in C
