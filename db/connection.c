@@ -495,6 +495,23 @@ struct db_checkpointer {
     int stop;       /* dbi_checkpoint_finish: no more */
 };
 
+/* The checkpointer's and the readers' threads run SQLite on stacks of 2 MiB, not the
+ * default 8: their statements are the project's own, shallow ones, and under an address-space
+ * limit (`ulimit -v`, tests/cli/e2e_ulimit.sh) every thread's stack counts whole. */
+#define SIDE_STACK (2u << 20)
+
+static int side_thread(pthread_t *t, void *(*fn)(void *), void *arg)
+{
+    pthread_attr_t at;
+    if (pthread_attr_init(&at) != 0)
+        return -1;
+    int rc = pthread_attr_setstacksize(&at, SIDE_STACK);
+    if (rc == 0)
+        rc = pthread_create(t, &at, fn, arg);
+    pthread_attr_destroy(&at);
+    return rc;
+}
+
 static void *checkpoint_main(void *arg)
 {
     db_checkpointer *c = arg;
@@ -528,7 +545,7 @@ db_checkpointer *dbi_checkpoint_start(db *d)
     /* opened here, in the thread that uses SQLite so far */
     if (sqlite3_open_v2(sqlite3_db_filename(d->h, "main"), &c->h,
                         SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK ||
-        pthread_create(&c->thread, NULL, checkpoint_main, c) != 0) {
+        side_thread(&c->thread, checkpoint_main, c) != 0) {
         sqlite3_close(c->h);
         pthread_cond_destroy(&c->cv);
         pthread_mutex_destroy(&c->mu);
@@ -603,7 +620,7 @@ db_reader *dbi_reader_start(db *d, const char *setup, int (*fn)(db *, void *, ut
     /* opened here, in the thread that uses SQLite so far (db_open configures the library) */
     if (db_open(&r->d, sqlite3_db_filename(d->h, "main"), DB_OPEN_READONLY, &r->err) != 0 ||
         (setup && dbi_exec(r->d, setup, &r->err) != 0) ||
-        pthread_create(&r->thread, NULL, reader_main, r) != 0) {
+        side_thread(&r->thread, reader_main, r) != 0) {
         dbi_reader_free(r);
         return NULL;
     }
