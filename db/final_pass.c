@@ -232,10 +232,11 @@ static int set_cache(ing *g, int kib)
 }
 
 /* Three transactions. The first settles which contents stay and their rows (re-decoding
- * some); once it is committed, the census's counts of contents the row writer did not count
- * are read on a second connection, in a thread (db/census_run.c), while the second builds
- * the indexes a bulk load left to it (bulk.c). Once that is committed, ck copies those
- * indexes' pages into the database file while the third rebuilds the assets, makes
+ * some); once it is committed, two readers (connection.c) work in threads while the second
+ * builds the indexes a bulk load left to it (bulk.c): one counts the census of the contents
+ * the row writer did not count (db/census_run.c), the other collects the rows the assets
+ * rebuild reads (assets.c). Once that is committed, ck copies those indexes' pages into
+ * the database file while the third rebuilds the assets from those rows, makes
  * char_reach and the worlds' rows for contents without them, then takes those counts and
  * sums the census.
  * ingest_state.final_pass_pending stays set until the last commits: a run stopped in
