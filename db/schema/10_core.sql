@@ -488,9 +488,9 @@ CREATE TABLE asset_refs (
                                      -- half_transition, default_transition, event_set
     content_id INTEGER NOT NULL DEFAULT 0 -- contents.content_id: the content the rows come from
 );
+-- a content's rows are found by their key's first columns (game, src_type, src_id, content_id)
 CREATE UNIQUE INDEX asset_refs_key ON asset_refs(game, src_type, src_id, content_id, dst_id,
     ifnull(dst_type, ''), ifnull(char_index, -2), via);
-CREATE INDEX asset_refs_content ON asset_refs(content_id);
 CREATE INDEX asset_refs_dst ON asset_refs(dst_id, game);
 
 CREATE TABLE load_errors (
