@@ -181,21 +181,30 @@ static int count_step(db *d, sqlite3_stmt *sel, sqlite3_stmt *ins, const char *t
     return rc;
 }
 
-int dbi_census_sum(db *d, util_err *err)
+int dbi_census_sum(db *d, const char *also, util_err *err)
 {
     dbi_groups g;
     memset(&g, 0, sizeof g);
     sqlite3_stmt *st = NULL, *ins = NULL;
     int rc = 0, s = SQLITE_DONE;
-    if (sqlite3_prepare_v2(d->h,
-                           "SELECT s.rs, c.game, c.field, c.value, c.count FROM census_contents c "
-                           "JOIN temp.census_cs s ON s.content_id = c.content_id",
-                           -1, &st, NULL) != SQLITE_OK ||
+    char *sel = sqlite3_mprintf("SELECT s.rs, c.game, c.field, c.value, c.count FROM "
+                                "census_contents c JOIN temp.census_cs s ON s.content_id = "
+                                "c.content_id%s%s%s",
+                                also ? " UNION ALL SELECT s.rs, c.game, c.field, c.value, "
+                                       "c.count FROM "
+                                     : "",
+                                also ? also : "",
+                                also ? " c JOIN temp.census_cs s ON s.content_id = c.content_id"
+                                     : "");
+    if (!sel)
+        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    if (sqlite3_prepare_v2(d->h, sel, -1, &st, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(d->h,
                            "INSERT INTO temp.census_acc(rs, game, field, value, count) "
                            "VALUES (?1, ?2, ?3, ?4, ?5)",
                            -1, &ins, NULL) != SQLITE_OK)
         rc = dbi_sql_fail(d, err, "census sum");
+    sqlite3_free(sel);
     while (!rc && (s = sqlite3_step(st)) == SQLITE_ROW) {
         if ((rc = make_key(&g, st, 0, 4, err)) == 0)
             rc = dbi_groups_add(&g, sqlite3_column_int64(st, 4), err);
@@ -325,19 +334,93 @@ census_helper *dbi_census_helper_start(db *d, const char *script)
     return h;
 }
 
-/* At the end of the parallel section: the second connection's rows into census_contents
- * (1), or 0 when it failed (the section then runs here). When they outnumber the rows
- * census_contents holds (a first ingest: it holds none), its index is built after them:
- * kept up to date row by row, in the section's order (field after field, each over every
- * content), it was most of the copy's time (10x: 0.8 of 1.2 s). */
+/* Every row of hd's query sel_sql (in its order) into table of d. */
+static int copy_rows(db *hd, const char *sel_sql, db *d, const char *table, util_err *err)
+{
+    sqlite3_stmt *sel = NULL, *ins = NULL;
+    int rc = 0, s = SQLITE_DONE;
+    if (sqlite3_prepare_v2(hd->h, sel_sql, -1, &sel, NULL) != SQLITE_OK)
+        return dbi_sql_fail(hd, err, "census");
+    int n = sqlite3_column_count(sel);
+    sqlite3_str *q = sqlite3_str_new(d->h);
+    sqlite3_str_appendf(q, "INSERT INTO %s VALUES (", table);
+    for (int c = 0; c < n; c++)
+        sqlite3_str_appendall(q, c ? ",?" : "?");
+    sqlite3_str_appendall(q, ")");
+    char *ins_sql = sqlite3_str_finish(q);
+    if (!ins_sql)
+        rc = util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    else if (sqlite3_prepare_v2(d->h, ins_sql, -1, &ins, NULL) != SQLITE_OK)
+        rc = dbi_sql_fail(d, err, "census");
+    sqlite3_free(ins_sql);
+    while (!rc && (s = sqlite3_step(sel)) == SQLITE_ROW) {
+        for (int c = 0; c < n; c++)
+            sqlite3_bind_value(ins, c + 1, sqlite3_column_value(sel, c));
+        if (sqlite3_step(ins) != SQLITE_DONE)
+            rc = dbi_sql_fail(d, err, "census");
+        sqlite3_reset(ins);
+    }
+    if (!rc && s != SQLITE_DONE)
+        rc = dbi_sql_fail(hd, err, "census");
+    sqlite3_finalize(sel);
+    sqlite3_finalize(ins);
+    return rc;
+}
+
+/* The parallel section's TEMP tables the rest of the script reads (db/census/census.sql.in,
+ * part 2a): made on the first connection as the second made them, with their rows (those
+ * the section made). */
+static const char *const section_tables[] = {"census_sets", "census_acc"};
+
+static int take_table(db *hd, db *d, const char *name, util_err *err)
+{
+    static const char create[] = "CREATE TABLE ";
+    char *q = sqlite3_mprintf("SELECT sql FROM temp.sqlite_master WHERE type = 'table' AND "
+                              "name = '%q'",
+                              name);
+    sqlite3_stmt *st = NULL;
+    int rc = 0;
+    if (!q)
+        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    if (sqlite3_prepare_v2(hd->h, q, -1, &st, NULL) != SQLITE_OK)
+        rc = dbi_sql_fail(hd, err, "census");
+    sqlite3_free(q);
+    const char *sql = NULL;
+    if (!rc && sqlite3_step(st) == SQLITE_ROW)
+        sql = (const char *)sqlite3_column_text(st, 0);
+    if (!rc && !sql) { /* a section that does not make it: nothing to take */
+        sqlite3_finalize(st);
+        return 0;
+    }
+    if (!rc && strncmp(sql, create, strlen(create)) != 0)
+        rc = util_fail(err, UTIL_ESQL, UINT64_MAX, "census: %s made as %.40s", name, sql);
+    char *make = rc ? NULL : sqlite3_mprintf("CREATE TEMP TABLE %s", sql + strlen(create));
+    char *rows = rc ? NULL : sqlite3_mprintf("SELECT * FROM temp.\"%w\" ORDER BY rowid", name);
+    char *into = rc ? NULL : sqlite3_mprintf("temp.\"%w\"", name);
+    sqlite3_finalize(st);
+    if (!rc && (!make || !rows || !into))
+        rc = util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    if (!rc && (rc = dbi_exec(d, make, err)) == 0)
+        rc = copy_rows(hd, rows, d, into, err);
+    sqlite3_free(make);
+    sqlite3_free(rows);
+    sqlite3_free(into);
+    return rc;
+}
+
+/* At the end of the parallel section: the second connection's rows into census_contents and
+ * its tables of section_tables into this connection's TEMP tables (1), or 0 when it failed
+ * (the section then runs here). When the counted rows outnumber the rows census_contents
+ * holds (a first ingest: it holds none), its index is built after them: kept up to date row
+ * by row, in the section's order (field after field, each over every content), it was most
+ * of the copy's time (10x: 0.8 of 1.2 s). */
 static int take_helper_rows(db *d, census_helper *h, int *taken, util_err *err)
 {
     *taken = 0;
     if (dbi_reader_join(h->r) != 0)
         return 0;
     db *hd = dbi_reader_db(h->r);
-    sqlite3_stmt *sel = NULL, *ins = NULL;
-    int rc = 0, s = SQLITE_DONE;
+    int rc = 0;
     int64_t have = 0, add = 0; /* upper bounds, enough to choose */
     ing_indexes idx = {NULL, 0};
     if ((rc = dbi_query_int(d, "SELECT ifnull(max(rowid), 0) FROM census_contents", &have, err)) !=
@@ -348,27 +431,15 @@ static int take_helper_rows(db *d, census_helper *h, int *taken, util_err *err)
         ing_indexes_free(&idx);
         return rc;
     }
-    if (sqlite3_prepare_v2(hd->h,
-                           "SELECT content_id, game, field, value, count FROM temp.census_out "
-                           "ORDER BY rowid",
-                           -1, &sel, NULL) != SQLITE_OK)
-        rc = dbi_sql_fail(hd, err, "census");
-    else
-        rc = prepare_insert(d, "census_contents", &ins, err);
-    while (!rc && (s = sqlite3_step(sel)) == SQLITE_ROW) {
-        for (int c = 0; c < 5; c++)
-            sqlite3_bind_value(ins, c + 1, sqlite3_column_value(sel, c));
-        if (sqlite3_step(ins) != SQLITE_DONE)
-            rc = dbi_sql_fail(d, err, "census");
-        sqlite3_reset(ins);
-    }
-    if (!rc && s != SQLITE_DONE)
-        rc = dbi_sql_fail(hd, err, "census");
-    sqlite3_finalize(sel);
-    sqlite3_finalize(ins);
+    rc = copy_rows(hd,
+                   "SELECT content_id, game, field, value, count FROM temp.census_out "
+                   "ORDER BY rowid",
+                   d, "census_contents", err);
     if (!rc)
         rc = ing_create_indexes(d, &idx, 0, err);
     ing_indexes_free(&idx);
+    for (size_t i = 0; !rc && i < sizeof section_tables / sizeof section_tables[0]; i++)
+        rc = take_table(hd, d, section_tables[i], err);
     *taken = !rc;
     return rc;
 }
@@ -401,7 +472,9 @@ static int run_text(db *d, const char *p, const char *table, census_helper *h, u
             if (rc || !taken)
                 continue;
         }
-        if (m.sum && (rc = dbi_census_sum(d, err)) != 0)
+        /* on the second connection the section's counted rows are in its temp.census_out */
+        if (m.sum && (rc = dbi_census_sum(d, strcmp(table, "census_contents") ? table : NULL,
+                                          err)) != 0)
             break;
         if (!*p)
             break;

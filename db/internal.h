@@ -254,8 +254,9 @@ int dbi_exec(db *d, const char *sql, util_err *err);
 /* Prepare sql, bind ?1 to text (when not NULL) or else to id, step once, finalize. */
 int dbi_exec_bind(db *d, const char *sql, int64_t id, const char *text, util_err *err);
 /* census_run.c: temp.census_acc's rows per set of releases, game, field and value, from
- * census_contents and temp.census_cs (the step `-- @step census_sum` of the census script). */
-int dbi_census_sum(db *d, util_err *err);
+ * census_contents, with the rows of also (a table of the same columns) when not NULL, and
+ * temp.census_cs (the step `-- @step census_sum` of the census script). */
+int dbi_census_sum(db *d, const char *also, util_err *err);
 
 /* census_rows.c: the census of one decode (an ANCS or an EVNT) counted from the rows it
  * writes, as db/census/census.sql counts a content it finds without census_contents rows:

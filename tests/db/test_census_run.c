@@ -101,7 +101,7 @@ static void test_sum_matches_group_by(void **state)
     exec_ok(d, "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 2999) "
                "INSERT INTO census_contents(content_id, game, field, value, count) "
                "SELECT 1 + i % 4, 'MP1', 'many', i % 1500, 1 FROM n");
-    assert_int_equal(dbi_census_sum(d, &e), 0);
+    assert_int_equal(dbi_census_sum(d, NULL, &e), 0);
     static const char order[] = " ORDER BY rs, game, field, value, typeof(value), count";
     char sql[512];
     snprintf(sql, sizeof sql, "SELECT rs, game, field, value, count FROM temp.census_acc%s", order);
@@ -124,6 +124,32 @@ static void test_sum_matches_group_by(void **state)
     assert_null(strstr(got, "NULL|t:MP1|t:char.unknown_a|"));
     free(got);
     free(want);
+    db_close(d);
+}
+
+/* The second connection sums census_contents with the rows it counted itself (its
+ * temp.census_out, not in census_contents yet): a group may have rows in both. */
+static void test_sum_with_counted_rows(void **state)
+{
+    (void)state;
+    db *d = open_sum_tables();
+    util_err e;
+    util_err_clear(&e);
+    exec_ok(d, "CREATE TEMP TABLE census_out(content_id INTEGER, game TEXT, field TEXT, "
+               "value TEXT, count INTEGER);"
+               "INSERT INTO temp.census_cs VALUES (1, '1'), (2, '1,2'), (3, '1');"
+               "INSERT INTO census_contents(content_id, game, field, value, count) VALUES "
+               "(1, 'MP1', 'f', '0', 3), (2, 'MP1', 'f', '0', 5);"
+               /* content 3's count joins content 1's group; content 4 has no set */
+               "INSERT INTO temp.census_out VALUES (3, 'MP1', 'f', '0', 4), "
+               "(2, 'MP1', 'mlvl.x', '7', 2), (4, 'MP1', 'f', '0', 100);");
+    assert_int_equal(dbi_census_sum(d, "temp.census_out", &e), 0);
+    char *got = rows_text(d, "SELECT rs, game, field, value, sum(count) FROM temp.census_acc "
+                             "GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4");
+    assert_string_equal(got, "t:1|t:MP1|t:f|t:0|t:7|\n"
+                             "t:1,2|t:MP1|t:f|t:0|t:5|\n"
+                             "t:1,2|t:MP1|t:mlvl.x|t:7|t:2|\n");
+    free(got);
     db_close(d);
 }
 
@@ -194,7 +220,7 @@ static void test_sum_in_parts(void **state)
                "WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 159999) "
                "INSERT INTO census_contents(content_id, game, field, value, count) "
                "SELECT 1 + i % 2, 'MP1', 'many', i % 80000, 1 + i % 3 FROM n");
-    assert_int_equal(dbi_census_sum(d, &e), 0);
+    assert_int_equal(dbi_census_sum(d, NULL, &e), 0);
     char *got = rows_text(d, "SELECT rs, game, field, value, sum(count) FROM temp.census_acc "
                              "GROUP BY rs, game, field, value ORDER BY 1, 2, 3, 4");
     char *want = rows_text(d, "SELECT s.rs, c.game, c.field, c.value, sum(c.count) FROM "
@@ -301,6 +327,24 @@ static void test_parallel_section(void **state)
     db *d = open_file_with_src(&dir);
     run_parallel_script(d, "CREATE TEMP TABLE t1(x);\n", 1, 0);
     run_parallel_script(d, "CREATE TEMP TABLE t1(x);\n", 1, 40);
+    /* the section's census_sets and census_acc, which the rest of the census script reads,
+     * are made on the first connection too, with their rows in their order */
+    run_parallel_script(d,
+                        "CREATE TEMP TABLE census_sets(rs TEXT NOT NULL, release_id INTEGER);\n"
+                        "INSERT INTO census_sets VALUES ('1,2', 2), ('1', 1), ('1,2', 1);\n"
+                        "CREATE TEMP TABLE census_acc(rs TEXT, count INTEGER);\n"
+                        "INSERT INTO census_acc VALUES (NULL, 3), ('1', NULL);\n",
+                        1, 0);
+    char *sets = rows_text(d, "SELECT rs, release_id FROM temp.census_sets ORDER BY rowid");
+    assert_string_equal(sets, "t:1,2|t:2|\nt:1|t:1|\nt:1,2|t:1|\n");
+    free(sets);
+    char *acc = rows_text(d, "SELECT * FROM temp.census_acc ORDER BY rowid");
+    assert_string_equal(acc, "NULL|t:3|\nt:1|NULL|\n");
+    free(acc);
+    char *decl = rows_text(d, "SELECT sql FROM temp.sqlite_master WHERE name = 'census_sets'");
+    assert_string_equal(decl, "t:CREATE TABLE census_sets(rs TEXT NOT NULL, release_id INTEGER)|\n");
+    free(decl);
+    exec_ok(d, "DROP TABLE temp.census_sets; DROP TABLE temp.census_acc");
     db_close(d);
     assert_int_equal(tu_remove_tree(dir), 0);
     free(dir);
@@ -388,6 +432,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sum_matches_group_by),
+        cmocka_unit_test(test_sum_with_counted_rows),
         cmocka_unit_test(test_count_matches_group_by),
         cmocka_unit_test(test_sum_in_parts),
         cmocka_unit_test(test_parallel_section),
