@@ -181,21 +181,20 @@ static int count_step(db *d, sqlite3_stmt *sel, sqlite3_stmt *ins, const char *t
     return rc;
 }
 
+/* the counted rows of table with the set of releases holding their content */
+#define SUM_ROWS(table)                                                                            \
+    "SELECT s.rs, c.game, c.field, c.value, c.count FROM " table " c JOIN temp.census_cs s ON "    \
+    "s.content_id = c.content_id"
+
 int dbi_census_sum(db *d, const char *also, util_err *err)
 {
     dbi_groups g;
     memset(&g, 0, sizeof g);
     sqlite3_stmt *st = NULL, *ins = NULL;
     int rc = 0, s = SQLITE_DONE;
-    char *sel = sqlite3_mprintf("SELECT s.rs, c.game, c.field, c.value, c.count FROM "
-                                "census_contents c JOIN temp.census_cs s ON s.content_id = "
-                                "c.content_id%s%s%s",
-                                also ? " UNION ALL SELECT s.rs, c.game, c.field, c.value, "
-                                       "c.count FROM "
-                                     : "",
-                                also ? also : "",
-                                also ? " c JOIN temp.census_cs s ON s.content_id = c.content_id"
-                                     : "");
+    char *sel =
+        also ? sqlite3_mprintf(SUM_ROWS("census_contents") " UNION ALL " SUM_ROWS("%s"), also)
+             : sqlite3_mprintf(SUM_ROWS("census_contents"));
     if (!sel)
         return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
     if (sqlite3_prepare_v2(d->h, sel, -1, &st, NULL) != SQLITE_OK ||
@@ -473,8 +472,8 @@ static int run_text(db *d, const char *p, const char *table, census_helper *h, u
                 continue;
         }
         /* on the second connection the section's counted rows are in its temp.census_out */
-        if (m.sum && (rc = dbi_census_sum(d, strcmp(table, "census_contents") ? table : NULL,
-                                          err)) != 0)
+        if (m.sum &&
+            (rc = dbi_census_sum(d, strcmp(table, "census_contents") ? table : NULL, err)) != 0)
             break;
         if (!*p)
             break;

@@ -342,7 +342,8 @@ static void test_parallel_section(void **state)
     assert_string_equal(acc, "NULL|t:3|\nt:1|NULL|\n");
     free(acc);
     char *decl = rows_text(d, "SELECT sql FROM temp.sqlite_master WHERE name = 'census_sets'");
-    assert_string_equal(decl, "t:CREATE TABLE census_sets(rs TEXT NOT NULL, release_id INTEGER)|\n");
+    assert_string_equal(decl,
+                        "t:CREATE TABLE census_sets(rs TEXT NOT NULL, release_id INTEGER)|\n");
     free(decl);
     exec_ok(d, "DROP TABLE temp.census_sets; DROP TABLE temp.census_acc");
     db_close(d);
