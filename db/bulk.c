@@ -1,9 +1,10 @@
 /* bulk.c — a bulk load (into a database holding no PAK yet) is one transaction whose
  * non-unique secondary indexes are dropped at its start and built again at its end, which
  * is cheaper than keeping them up to date row by row (the census does the same for the rows
- * it copies, db/census_run.c). Unique indexes stay: INSERT OR IGNORE relies on them. Those
- * its final pass reads first are built at its end, the others by that pass, beside the
- * census it counts on a second connection (ing_restore_indexes). */
+ * it copies, db/census_run.c). Unique indexes stay: INSERT OR IGNORE relies on them; so do
+ * those whose rows come in the order of their key (kept_indexes). Those its final pass reads
+ * first are built at its end, the others by that pass, beside the census it counts on a
+ * second connection (ing_restore_indexes). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,7 +19,22 @@ void ing_indexes_free(ing_indexes *x)
     x->n = 0;
 }
 
-/* Inside the caller's transaction: remember and drop the indexes (of table, or all). */
+/* The indexes a bulk load keeps up to date: their rows come in the order of their key (a
+ * content's census rows are written as the next content begins, and contents are numbered
+ * as they come), so each row goes at the index's end. Built after the load, they were work
+ * for the writer alone once the workers were done. */
+static const char *const kept_indexes[] = {"census_contents_content"};
+
+static int is_kept(const char *name)
+{
+    for (size_t i = 0; i < sizeof kept_indexes / sizeof kept_indexes[0]; i++)
+        if (strcmp(name, kept_indexes[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* Inside the caller's transaction: remember and drop the indexes (of table; or all, except
+ * kept_indexes, for a bulk load). */
 int ing_drop_indexes(db *d, const char *table, ing_indexes *x, util_err *err)
 {
     sqlite3_stmt *st = NULL;
@@ -33,6 +49,8 @@ int ing_drop_indexes(db *d, const char *table, ing_indexes *x, util_err *err)
     sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
     char **names = NULL;
     while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+        if (!table && is_kept((const char *)sqlite3_column_text(st, 0)))
+            continue;
         if (x->n == cap) {
             cap = cap ? cap * 2 : 32;
             char **ns = realloc(x->sql, cap * sizeof *ns);
