@@ -11,7 +11,8 @@
  *   writes them so), and each content's groups are written when the next content begins:
  *   the table holds one content's groups. Should a content come back after another, the
  *   statement's rows are taken out and it runs again with the content in the key.
- * `-- @step census_sum`: census_contents summed per set of releases holding the content
+ * `-- @step census_sum`: census_contents (on the second connection with its own
+ *   temp.census_out) summed per set of releases holding the content
  *   (temp.census_cs.rs), game, field and value into temp.census_acc, as
  *       INSERT INTO census_acc(rs, game, field, value, count)
  *       SELECT s.rs, c.game, c.field, c.value, sum(c.count)
@@ -22,7 +23,8 @@
  *   only TEMP tables and counted rows. dbi_census_helper_start runs them on a read-only
  *   connection of its own, in a thread, counting into its temp.census_out, while the
  *   caller's connection runs the script up to there; dbi_census_run then copies those rows
- *   into census_contents where the section stands. Without a helper (an in-memory
+ *   into census_contents, and the section's tables the rest of the script reads into TEMP
+ *   tables of the caller's connection, where the section stands. Without a helper (an in-memory
  *   database), or when the helper failed, the section runs in place.
  *
  * The groups are db/groups.c's. */
@@ -333,8 +335,10 @@ census_helper *dbi_census_helper_start(db *d, const char *script)
     return h;
 }
 
-/* Every row of hd's query sel_sql (in its order) into table of d. */
-static int copy_rows(db *hd, const char *sel_sql, db *d, const char *table, util_err *err)
+/* Every row of hd's query sel_sql (in its order) into table of d: into its columns cols, or
+ * with cols NULL into all of them in order. */
+static int copy_rows(db *hd, const char *sel_sql, db *d, const char *table, const char *cols,
+                     util_err *err)
 {
     sqlite3_stmt *sel = NULL, *ins = NULL;
     int rc = 0, s = SQLITE_DONE;
@@ -342,7 +346,8 @@ static int copy_rows(db *hd, const char *sel_sql, db *d, const char *table, util
         return dbi_sql_fail(hd, err, "census");
     int n = sqlite3_column_count(sel);
     sqlite3_str *q = sqlite3_str_new(d->h);
-    sqlite3_str_appendf(q, "INSERT INTO %s VALUES (", table);
+    sqlite3_str_appendf(q, "INSERT INTO %s%s%s%s VALUES (", table, cols ? "(" : "",
+                        cols ? cols : "", cols ? ")" : "");
     for (int c = 0; c < n; c++)
         sqlite3_str_appendall(q, c ? ",?" : "?");
     sqlite3_str_appendall(q, ")");
@@ -400,7 +405,7 @@ static int take_table(db *hd, db *d, const char *name, util_err *err)
     if (!rc && (!make || !rows || !into))
         rc = util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
     if (!rc && (rc = dbi_exec(d, make, err)) == 0)
-        rc = copy_rows(hd, rows, d, into, err);
+        rc = copy_rows(hd, rows, d, into, NULL, err);
     sqlite3_free(make);
     sqlite3_free(rows);
     sqlite3_free(into);
@@ -433,7 +438,7 @@ static int take_helper_rows(db *d, census_helper *h, int *taken, util_err *err)
     rc = copy_rows(hd,
                    "SELECT content_id, game, field, value, count FROM temp.census_out "
                    "ORDER BY rowid",
-                   d, "census_contents", err);
+                   d, "census_contents", "content_id, game, field, value, count", err);
     if (!rc)
         rc = ing_create_indexes(d, &idx, 0, err);
     ing_indexes_free(&idx);
