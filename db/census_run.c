@@ -379,32 +379,30 @@ static const char *const section_tables[] = {"census_sets", "census_acc"};
 static int take_table(db *hd, db *d, const char *name, util_err *err)
 {
     static const char create[] = "CREATE TABLE ";
-    char *q = sqlite3_mprintf("SELECT sql FROM temp.sqlite_master WHERE type = 'table' AND "
-                              "name = '%q'",
-                              name);
     sqlite3_stmt *st = NULL;
+    char *make = NULL;
     int rc = 0;
-    if (!q)
-        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
-    if (sqlite3_prepare_v2(hd->h, q, -1, &st, NULL) != SQLITE_OK)
-        rc = dbi_sql_fail(hd, err, "census");
-    sqlite3_free(q);
-    const char *sql = NULL;
-    if (!rc && sqlite3_step(st) == SQLITE_ROW)
-        sql = (const char *)sqlite3_column_text(st, 0);
-    if (!rc && !sql) { /* a section that does not make it: nothing to take */
-        sqlite3_finalize(st);
-        return 0;
+    if (sqlite3_prepare_v2(hd->h,
+                           "SELECT sql FROM temp.sqlite_master WHERE type = 'table' AND name = ?1",
+                           -1, &st, NULL) != SQLITE_OK)
+        return dbi_sql_fail(hd, err, "census");
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        const char *sql = (const char *)sqlite3_column_text(st, 0);
+        if (!sql || strncmp(sql, create, strlen(create)) != 0)
+            rc = util_fail(err, UTIL_ESQL, UINT64_MAX, "census: %s made as %.40s", name,
+                           sql ? sql : "?");
+        else if (!(make = sqlite3_mprintf("CREATE TEMP TABLE %s", sql + strlen(create))))
+            rc = util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
     }
-    if (!rc && strncmp(sql, create, strlen(create)) != 0)
-        rc = util_fail(err, UTIL_ESQL, UINT64_MAX, "census: %s made as %.40s", name, sql);
-    char *make = rc ? NULL : sqlite3_mprintf("CREATE TEMP TABLE %s", sql + strlen(create));
-    char *rows = rc ? NULL : sqlite3_mprintf("SELECT * FROM temp.\"%w\" ORDER BY rowid", name);
-    char *into = rc ? NULL : sqlite3_mprintf("temp.\"%w\"", name);
     sqlite3_finalize(st);
-    if (!rc && (!make || !rows || !into))
+    if (rc || !make) /* a section that does not make it: nothing to take */
+        return rc;
+    char *rows = sqlite3_mprintf("SELECT * FROM temp.\"%w\" ORDER BY rowid", name);
+    char *into = sqlite3_mprintf("temp.\"%w\"", name);
+    if (!rows || !into)
         rc = util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
-    if (!rc && (rc = dbi_exec(d, make, err)) == 0)
+    else if ((rc = dbi_exec(d, make, err)) == 0)
         rc = copy_rows(hd, rows, d, into, NULL, err);
     sqlite3_free(make);
     sqlite3_free(rows);
