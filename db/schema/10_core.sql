@@ -44,13 +44,13 @@ CREATE TABLE pak_entries (
     content_hash INTEGER,            -- XXH3-64 of the inflated bytes without trailing 0xFF bytes
                                      -- (every entry; NULL when it could not be read)
     stored_hash INTEGER,             -- XXH3-64 of the stored bytes of a compressed entry (lets
-                                     -- a later ingest know the content without inflating)
+                                     -- a later ingest know the content without inflating: it
+                                     -- reads them all once, so no index)
     content_id INTEGER,              -- ANCS/EVNT/MLVL/STRG: contents.content_id of these bytes
     PRIMARY KEY (pak_id, entry_index)
 ) WITHOUT ROWID;
 CREATE INDEX pak_entries_asset ON pak_entries(asset_id, type);
 CREATE INDEX pak_entries_content ON pak_entries(content_id) WHERE content_id IS NOT NULL;
-CREATE INDEX pak_entries_stored ON pak_entries(stored_hash) WHERE stored_hash IS NOT NULL;
 
 CREATE TABLE pak_names (
     pak_id INTEGER NOT NULL,         -- paks.pak_id
