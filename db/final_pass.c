@@ -283,10 +283,13 @@ static int final_pass_steps(ing *g, db_checkpointer *ck)
 
 /* The WAL's frames so far (a first ingest's every row), then those of the indexes the pass
  * builds, are copied into the database file beside the pass, which commits with no
- * checkpoint of its own (ingest.c turns them off); what is left, the last close copies. */
-int ing_final_pass(ing *g)
+ * checkpoint of its own (ingest.c turns them off); what is left, the last close copies.
+ * ck: the checkpointer a first ingest started at its rows' commit (NULL: one starts here);
+ * finished here. */
+int ing_final_pass(ing *g, db_checkpointer *ck)
 {
-    db_checkpointer *ck = dbi_checkpoint_start(g->d);
+    if (!ck)
+        ck = dbi_checkpoint_start(g->d);
     int rc = final_pass_steps(g, ck);
     dbi_checkpoint_finish(ck);
     return rc;

@@ -284,15 +284,23 @@ static int run(ing *g, ing_indexes *idx)
      * after a run killed in between). A run that ends here builds them all. Its rows
      * are committed before the final pass, which reads them on a second connection too
      * (final_pass.c); final_pass_pending, set with them, says the pass is still to do.
-     * From here the commits copy no WAL frames into the database file: the final pass has
-     * that done beside it (at 10x, 0.6 s of the bulk load's commit, most of it waiting for
+     * From here the commits copy no WAL frames into the database file: a checkpointer does
+     * that beside the writer (at 10x, 0.6 s of the bulk load's commit, most of it waiting for
      * the disk), the last close copies the rest. */
     if (!rc)
         rc = dbi_exec(g->d, "PRAGMA wal_autocheckpoint = 0", g->err);
+    db_checkpointer *ck = NULL;
     if (g->bulk) {
         /* the indexes the final pass does not read before it has the census counted on a
-         * second connection are built there, beside that count (ing_restore_indexes) */
+         * second connection are built there, beside that count (ing_restore_indexes). The
+         * rows are committed first: the checkpointer copies them while the early indexes
+         * are built, when the other core has nothing else to do (it did so during the final
+         * pass's index builds, beside its two readers). */
         int early = g->changed && !g->st->interrupted;
+        if (!rc && early && (rc = db_commit(g->d, g->err)) == 0) {
+            ck = dbi_checkpoint_start(g->d);
+            rc = db_begin(g->d, g->err);
+        }
         if (!rc)
             rc = ing_create_indexes(g->d, idx, early, g->err);
         if (!rc)
@@ -304,7 +312,9 @@ static int run(ing *g, ing_indexes *idx)
     if (!rc && g->changed && !g->st->interrupted) {
         progress(g, g->L.nitems, "finishing");
         util_test_point("final");
-        rc = ing_final_pass(g);
+        rc = ing_final_pass(g, ck);
+    } else {
+        dbi_checkpoint_finish(ck);
     }
     int arc = dbi_exec(g->d, "PRAGMA wal_autocheckpoint = 1000", g->err); /* SQLite's own */
     return rc ? rc : arc;

@@ -418,7 +418,7 @@ int ing_want_decode(ing *g, const char *game, const pak_entry *e);
 /* final_pass.c: what spans PAKs, recomputed after any PAK changed: unknown games, contents
  * no entry holds, contents whose copy is gone, copy_differs, `assets`, releases; whether a
  * killed run left that undone (*out). */
-int ing_final_pass(ing *g);
+int ing_final_pass(ing *g, db_checkpointer *ck);
 int ing_final_pass_needed(ing *g, int *out);
 
 /* assets.c: rebuild `assets` and the id_type_conflict warnings (inside the caller's
