@@ -293,9 +293,10 @@ static int run(ing *g, ing_indexes *idx)
     if (g->bulk) {
         /* the indexes the final pass does not read before it has the census counted on a
          * second connection are built there, beside that count (ing_restore_indexes). The
-         * rows are committed first: the checkpointer copies them while the early indexes
-         * are built, when the other core has nothing else to do (it did so during the final
-         * pass's index builds, beside its two readers). */
+         * rows are committed first, so that the checkpointer copies them while the early
+         * indexes are built, when the other core is otherwise idle (in the pass it would
+         * share that core with the two readers). A run killed in between leaves the early
+         * indexes to the next pass too. */
         int early = g->changed && !g->st->interrupted;
         if (!rc && early && (rc = db_commit(g->d, g->err)) == 0) {
             ck = dbi_checkpoint_start(g->d);
