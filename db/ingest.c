@@ -299,6 +299,7 @@ static int run(ing *g, ing_indexes *idx)
          * indexes to the next pass too. */
         int early = g->changed && !g->st->interrupted;
         if (!rc && early && (rc = db_commit(g->d, g->err)) == 0) {
+            util_test_point("rows");
             ck = dbi_checkpoint_start(g->d);
             rc = db_begin(g->d, g->err);
         }
