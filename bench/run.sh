@@ -23,6 +23,8 @@
 #   as root), --jobs 1 vs 2, unknown-census, release-diff, who-references/deps/find (median
 #   whole process) and peak RSS of ingest, queries and `report`.
 # BENCH_FOLDERS=1 adds the PAK-folder table (a)-(e) above; BENCH_IMAGES=0 skips the image table.
+# BENCH_PAKS=N (with BENCH_FOLDERS=1) measures the folders' entries re-packed into about N PAKs
+# too (bench_repack), floor and first ingest, as one more table.
 # BENCH_BEFORE=REV (a git revision) measures the image table with that revision's binary too
 # and prints both, before and after, with the ratios.
 # Corpora are kept in $BENCH_DIR (default build/bench) and reused when present.
@@ -33,7 +35,7 @@ command -v /usr/bin/time >/dev/null || apt-get install -y -qq time >/dev/null
 # BENCH_BUILD: the build folder (default build/release, an optimised build without sanitizers)
 B=${BENCH_BUILD:-build/release}
 cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DANCSDB_SANITIZE=OFF >/dev/null
-cmake --build "$B" -j "$(nproc)" --target ancsdb bench_read_all bench_minimal >/dev/null
+cmake --build "$B" -j "$(nproc)" --target ancsdb bench_read_all bench_minimal bench_repack >/dev/null
 W=${BENCH_DIR:-build/bench}
 SIZES=${BENCH_SIZES:-"1x 10x"}
 mkdir -p "$W"
@@ -69,6 +71,7 @@ fi
 
 rows=()
 brows=()
+prows=()
 for size in $( [ "${BENCH_FOLDERS:-0}" = 0 ] || echo "$SIZES"); do
     dir="$W/corpus-$size"
     # 17 GB: the size of the issue's 10x corpus, which fits a 24 GiB page cache beside the
@@ -138,6 +141,25 @@ for size in $( [ "${BENCH_FOLDERS:-0}" = 0 ] || echo "$SIZES"); do
         "$(calc "$db_size/1000000")" \
         "$(calc "$c_wall/$f_wall")" "$(calc "$c_wall/$a_wall")" "$(calc "$c_wall/$b_wall")" \
         "$(calc "100*$d_wall/$c_wall")")")
+    # BENCH_PAKS=N: the same entries re-packed into about N PAKs (bench_repack; the issue's 10x
+    # corpus had 165 PAKs, the fixture's 30): its floor and first ingest beside these. It takes
+    # the corpus's disk space again, and at 10x the page cache cannot hold both: it is read
+    # once before it is measured.
+    if [ -n "${BENCH_PAKS:-}" ]; then
+        rdir="$dir-paks$BENCH_PAKS"
+        if [ ! -f "$rdir/.complete" ]; then
+            rm -rf "$rdir"
+            "$B/bench/bench_repack" "$BENCH_PAKS" "$dir" "$rdir" >&2
+            touch "$rdir/.complete"
+        fi
+        "$B/bench/bench_read_all" "$rdir" >/dev/null # warm the page cache
+        npaks=$(find "$rdir" -type f -iname '*.pak' | wc -l)
+        measure "$B/bench/bench_read_all" --full "$rdir"; rf_wall=$wall
+        rm -f "$db" "$db-wal" "$db-shm"
+        measure "$B/ancsdb" ingest --quiet --db "$db" "$rdir"
+        prows+=("$size|$(find "$dir" -type f -iname '*.pak' | wc -l)|$f_wall|$c_wall ($c_cpu)|$c_rss|$(printf "%.2f" "$(calc "$c_wall/$f_wall")")|$npaks|$rf_wall|$wall ($cpu)|$rss|$(printf "%.2f" "$(calc "$wall/$rf_wall")")")
+        rm -f "$db" "$db-wal" "$db-shm"
+    fi
 done
 
 if [ "${BENCH_IMAGES:-1}" != 0 ]; then
@@ -159,6 +181,13 @@ echo "machine: $(nproc) cores, $(uname -sr), $(date -u +%Y-%m-%d); ingest --jobs
 [ ${#rows[@]} -gt 0 ] && echo "| size | PAK bytes | (a) read-all s | RSS MiB | (f) floor s | (b) minimal s | RSS MiB | (c) ingest s | cores used | RSS MiB | (d) re-ingest s | RSS MiB | (e) who-references median | RSS MiB | census s | RSS MiB | db size | c/f | c/a | c/b | d/c |"
 [ ${#rows[@]} -gt 0 ] && echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for r in "${rows[@]}"; do echo "| ${r//|/ | } |"; done
+if [ ${#prows[@]} -gt 0 ]; then
+    echo
+    echo "the same entries in more PAKs (BENCH_PAKS=$BENCH_PAKS, bench_repack): floor (f) and first ingest (c), one run each:"
+    echo "| size | PAKs | floor s | ingest s (CPU s) | RSS MiB | ratio | PAKs | floor s | ingest s (CPU s) | RSS MiB | ratio |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|"
+    for r in "${prows[@]}"; do echo "| ${r//|/ | } |"; done
+fi
 if [ ${#brows[@]} -gt 0 ]; then
     echo
     echo "first ingest of the PAK folders against the one-thread floor (f), before: $BENCH_BEFORE ($(git log -1 --format='%h %cs' "$BENCH_BEFORE")), after: this tree ($(git log -1 --format='%h %cs' HEAD)):"

@@ -170,6 +170,11 @@ int pak_builder_add_named(pak_builder *b, uint32_t type, uint32_t id, const char
  * LZO1X-999 in 0x4000-byte segments, storing a segment raw when it would not shrink. */
 int pak_builder_add(pak_builder *b, uint32_t type, uint32_t id, const uint8_t *data, size_t len,
                     pak_codec codec, util_err *err);
+/* Add a resource as a PAK stores it: bytes (for a compressed one its size prefix, payload and
+ * any padding) copied as they are, with the compressed flag given; a PAK re-packed keeps
+ * every entry's bytes (bench/repack.c). */
+int pak_builder_add_stored(pak_builder *b, uint32_t type, uint32_t id, const uint8_t *bytes,
+                           size_t len, uint32_t compressed, util_err *err);
 /* Write header, tables, 32-aligned data with 0xFF padding. owned: caller free()s *out. */
 int pak_builder_finish_mem(pak_builder *b, uint8_t **out, size_t *out_len, util_err *err);
 /* The same written to the file path, created or truncated (util_create_file: never through a

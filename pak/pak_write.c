@@ -149,6 +149,35 @@ done:
     return rc;
 }
 
+/* Append a resource whose stored bytes are bytes[0..len) (taken: freed here on failure). */
+static int push(pak_builder *b, uint32_t type, uint32_t id, uint32_t compressed, uint8_t *bytes,
+                size_t len, util_err *err)
+{
+    if (len > UINT32_MAX - 64) {
+        free(bytes);
+        return util_fail(err, UTIL_EFORMAT, UINT64_MAX, "resource of %zu bytes is too large", len);
+    }
+    if (b->res.len >= UINT32_MAX || util_vec_reserve(&b->res, 1, NULL)) {
+        free(bytes);
+        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory adding a resource");
+    }
+    b->res.items[b->res.len++] = (builder_res){type, id, compressed, bytes, len};
+    return 0;
+}
+
+int pak_builder_add_stored(pak_builder *b, uint32_t type, uint32_t id, const uint8_t *bytes,
+                           size_t len, uint32_t compressed, util_err *err)
+{
+    if (len > UINT32_MAX - 64)
+        return util_fail(err, UTIL_EFORMAT, UINT64_MAX, "resource of %zu bytes is too large", len);
+    uint8_t *copy = malloc(len ? len : 1);
+    if (!copy)
+        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory adding a resource");
+    if (len)
+        memcpy(copy, bytes, len);
+    return push(b, type, id, compressed, copy, len, err);
+}
+
 int pak_builder_add(pak_builder *b, uint32_t type, uint32_t id, const uint8_t *data, size_t len,
                     pak_codec codec, util_err *err)
 {
@@ -157,17 +186,9 @@ int pak_builder_add(pak_builder *b, uint32_t type, uint32_t id, const uint8_t *d
     size_t blen = 0;
     if (len > UINT32_MAX - 64)
         return util_fail(err, UTIL_EFORMAT, UINT64_MAX, "resource of %zu bytes is too large", len);
-    if (b->res.len >= UINT32_MAX || util_vec_reserve(&b->res, 1, NULL))
-        return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory adding a resource");
     switch (codec) {
     case PAK_CODEC_NONE:
-        bytes = malloc(len ? len : 1);
-        if (!bytes)
-            return util_fail(err, UTIL_ENOMEM, UINT64_MAX, "out of memory adding a resource");
-        if (len)
-            memcpy(bytes, data, len);
-        blen = len;
-        break;
+        return pak_builder_add_stored(b, type, id, data, len, 0, err);
     case PAK_CODEC_ZLIB:
         rc = compress_zlib(&bytes, &blen, data, len, err);
         break;
@@ -179,12 +200,7 @@ int pak_builder_add(pak_builder *b, uint32_t type, uint32_t id, const uint8_t *d
     }
     if (rc)
         return rc;
-    if (blen > UINT32_MAX - 64) {
-        free(bytes);
-        return util_fail(err, UTIL_EFORMAT, UINT64_MAX, "compressed resource is too large");
-    }
-    b->res.items[b->res.len++] = (builder_res){type, id, codec != PAK_CODEC_NONE, bytes, blen};
-    return 0;
+    return push(b, type, id, 1, bytes, blen, err);
 }
 
 /* Header, named table, resource table and the zero gap up to the data (§2.1–2.5); fills

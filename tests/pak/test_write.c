@@ -257,6 +257,58 @@ static void test_lzo_stored_segments(void **state)
     free(zeros);
 }
 
+/* Resources added as a PAK stores them: a compressed one's size prefix and zlib stream (made
+ * here by zlib) and a stored one already padded are written as they are, flag as given; the
+ * padding up to 32 is added after the bytes, none to bytes already a multiple of 32. */
+static void test_add_stored(void **state)
+{
+    (void)state;
+    static const char text[] = "Samus Aran, Samus Aran, Samus Aran";
+    uint8_t z[4 + 128];
+    uLongf zlen = sizeof z - 4;
+    assert_int_equal(compress2(z + 4, &zlen, (const Bytef *)text, sizeof text - 1, 9), Z_OK);
+    z[0] = z[1] = z[2] = 0;
+    z[3] = (uint8_t)(sizeof text - 1);
+    size_t clen = 4 + zlen;
+    uint8_t raw[64];
+    memset(raw, 0xFF, sizeof raw);
+    memcpy(raw, "TXTR", 4);
+    pak_builder *b = pak_builder_new();
+    util_err err;
+    assert_int_equal(pak_builder_add_stored(b, FOURCC('C', 'M', 'D', 'L'), 7, z, clen, 1, &err), 0);
+    assert_int_equal(pak_builder_add_stored(b, FOURCC('T', 'X', 'T', 'R'), 8, raw, sizeof raw, 0,
+                                            &err),
+                     0);
+    uint8_t *pak = NULL;
+    size_t len = 0;
+    assert_int_equal(pak_builder_finish_mem(b, &pak, &len, &err), 0);
+    /* header 12 bytes (no names), count, two 20-byte entries: data from 64 */
+    assert_int_equal(get32(pak + 12), 2);
+    const uint8_t *t0 = pak + 16, *t1 = pak + 36;
+    assert_int_equal(get32(t0), 1);
+    assert_int_equal(get32(t0 + 12), (clen + 31) / 32 * 32);
+    assert_int_equal(get32(t0 + 16), 64);
+    assert_memory_equal(pak + 64, z, clen);
+    for (size_t i = clen; i < get32(t0 + 12); i++)
+        assert_int_equal(pak[64 + i], 0xFF);
+    assert_int_equal(get32(t1), 0);
+    assert_int_equal(get32(t1 + 12), sizeof raw);
+    assert_int_equal(get32(t1 + 16), 64 + get32(t0 + 12));
+    assert_memory_equal(pak + get32(t1 + 16), raw, sizeof raw);
+    assert_int_equal(len, get32(t1 + 16) + sizeof raw);
+    pak_file *p = NULL;
+    assert_int_equal(pak_open_mem(&p, pak, len, &err), 0);
+    uint8_t *out = NULL;
+    size_t n = 0;
+    assert_int_equal(pak_inflate(&out, &n, p, 0, PAK_MAX_INFLATE, &err), 0);
+    assert_int_equal(n, sizeof text - 1);
+    assert_memory_equal(out, text, n);
+    free(out);
+    pak_close(p);
+    free(pak);
+    pak_builder_free(b);
+}
+
 static void test_empty_builder(void **state)
 {
     (void)state;
@@ -281,7 +333,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip_none), cmocka_unit_test(test_round_trip_zlib),
         cmocka_unit_test(test_round_trip_lzo),  cmocka_unit_test(test_lzo_stored_segments),
-        cmocka_unit_test(test_empty_builder),
+        cmocka_unit_test(test_add_stored),      cmocka_unit_test(test_empty_builder),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
