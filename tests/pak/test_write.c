@@ -276,9 +276,8 @@ static void test_add_stored(void **state)
     pak_builder *b = pak_builder_new();
     util_err err;
     assert_int_equal(pak_builder_add_stored(b, FOURCC('C', 'M', 'D', 'L'), 7, z, clen, 1, &err), 0);
-    assert_int_equal(pak_builder_add_stored(b, FOURCC('T', 'X', 'T', 'R'), 8, raw, sizeof raw, 0,
-                                            &err),
-                     0);
+    assert_int_equal(
+        pak_builder_add_stored(b, FOURCC('T', 'X', 'T', 'R'), 8, raw, sizeof raw, 0, &err), 0);
     uint8_t *pak = NULL;
     size_t len = 0;
     assert_int_equal(pak_builder_finish_mem(b, &pak, &len, &err), 0);
