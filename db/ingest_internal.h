@@ -37,7 +37,11 @@ void ing_prefetch(const ing *g, const iw_item *it);
  * them between two PAKs (1x: 0.06 s in all), and whose idle workers hash their entries ahead
  * (ing_ahead_peek, ing_pipeline_ahead_next). Every such file but the first is opened there,
  * so a fault in one is reported from there. */
-#define ING_AHEAD_ITEMS 2
+/* Four: with two, a corpus of many small PAKs (the fixture's 1x cut in 175) left the workers
+ * idle between PAKs once the next two were hashed, and its first ingest took 1.41 s against
+ * 1.36 s (docs/benchmark.md); each PAK opened ahead holds its tables and a 24-byte hash
+ * slot per entry (10x, 48,000 entries: about 3.5 MB). */
+#define ING_AHEAD_ITEMS 4
 typedef struct ing_opened {
     util_src *src;
     pak_file *p;
@@ -166,7 +170,7 @@ typedef struct ing_ahead_hash {
 enum { ING_AH_NONE, ING_AH_RUNNING, ING_AH_DONE, ING_AH_FAILED };
 /* PAKs whose entries are hashed ahead at once: the current one and the next ones the
  * read-ahead thread has opened (at most ING_AHEAD_ITEMS past the current one) */
-#define ING_AHEAD_PAKS 3
+#define ING_AHEAD_PAKS 5
 _Static_assert(ING_AHEAD_PAKS - 1 <= ING_AHEAD_ITEMS, "a PAK offered is one the thread opens");
 /* A PAK whose entries are hashed ahead: ah[k] for its entry k; next: the first entry not
  * looked at yet; n: its entries, 0 once no more are to start. */
