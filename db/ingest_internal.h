@@ -27,8 +27,8 @@ typedef struct ing ing;
  * hint: failures are ignored. */
 void ing_prefetch(const ing *g, const iw_item *it);
 /* A first ingest's read-ahead thread: it has the kernel read the PAKs in order, at most
- * ING_AHEAD_ITEMS past the one being read, so the disk works while the workers inflate and
- * hash (a cold page cache). Only a hint: what it cannot open it leaves to the read proper;
+ * ING_AHEAD_ITEMS past the one being read (ING_AHEAD_READ for a PAK it does not open), so
+ * the disk works while the workers inflate and hash (a cold page cache). Only a hint: what it cannot open it leaves to the read proper;
  * it reads nothing but its plan, made before it starts.
  * It also opens the next PAK files of a folder without a disc header (whose game its codecs
  * decide, so that every entry's sizes and codec are read before its first job), at most
@@ -40,8 +40,11 @@ void ing_prefetch(const ing *g, const iw_item *it);
 /* Four: with two, a corpus of many small PAKs (the fixture's 1x cut in 175) left the workers
  * idle between PAKs once the next two were hashed, and its first ingest took 1.41 s against
  * 1.36 s (docs/benchmark.md); each PAK opened ahead holds its tables and a 24-byte hash
- * slot per entry (10x, 48,000 entries: about 3.5 MB). */
+ * slot per entry (10x, 48,000 entries: about 3.5 MB). A PAK in a disc image is not opened
+ * or hashed ahead, and its bytes are read ahead as before, two PAKs ahead: four asked more
+ * of a cold disk at once with nothing to gain. */
 #define ING_AHEAD_ITEMS 4
+#define ING_AHEAD_READ 2
 typedef struct ing_opened {
     util_src *src;
     pak_file *p;

@@ -118,11 +118,12 @@ static int cached(int fd, off_t off)
 }
 
 /* Whether the thread is to stop, or to leave item i (the ingest is past it); else waits
- * while i is more than ING_AHEAD_ITEMS ahead. */
+ * while i is more than ING_AHEAD_ITEMS ahead (ING_AHEAD_READ when it is not to open it). */
 static int ahead_wait(ing_ahead *a, size_t i, int wait)
 {
+    size_t most = a->items[i].open ? ING_AHEAD_ITEMS : ING_AHEAD_READ;
     pthread_mutex_lock(&a->mu);
-    while (wait && !a->quit && i > a->cur + ING_AHEAD_ITEMS)
+    while (wait && !a->quit && i > a->cur + most)
         pthread_cond_wait(&a->cv, &a->mu);
     int leave = a->quit || a->cur > i;
     pthread_mutex_unlock(&a->mu);
