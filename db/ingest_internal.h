@@ -28,8 +28,9 @@ typedef struct ing ing;
 void ing_prefetch(const ing *g, const iw_item *it);
 /* A first ingest's read-ahead thread: it has the kernel read the PAKs in order, at most
  * ING_AHEAD_ITEMS past the one being read (ING_AHEAD_READ for a PAK it does not open), so
- * the disk works while the workers inflate and hash (a cold page cache). Only a hint: what it cannot open it leaves to the read proper;
- * it reads nothing but its plan, made before it starts.
+ * the disk works while the workers inflate and hash (a cold page cache). Only a hint: what
+ * it cannot open it leaves to the read proper; it reads nothing but its plan, made before it
+ * starts.
  * It also opens the next PAK files of a folder without a disc header (whose game its codecs
  * decide, so that every entry's sizes and codec are read before its first job), at most
  * ING_AHEAD_PAKS - 1 past the current one: their tables and those sizes, read while the PAKs
