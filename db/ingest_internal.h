@@ -45,7 +45,7 @@ void ing_prefetch(const ing *g, const iw_item *it);
  * or hashed ahead, and its bytes are read ahead as before, two PAKs ahead: four asked more
  * of a cold disk at once with nothing to gain. */
 #define ING_AHEAD_ITEMS 4
-#define ING_AHEAD_READ 2
+#define ING_AHEAD_READ  2
 typedef struct ing_opened {
     util_src *src;
     pak_file *p;
