@@ -582,8 +582,9 @@ static void *worker_main(void *arg)
  * is 1.3 KB. Past the ring, a worker hashes the PAK's entries ahead of their jobs
  * (ing_pipeline_ahead_begin): with that, each worker of a 10x real-size ingest waited about
  * 1.4 s of the PAK phase, against 4.3 s without; and then the next PAKs' entries
- * (ing_pipeline_ahead_next, up to ING_AHEAD_PAKS - 1 of them), though in that corpus the workers still wait about 1 s each,
- * at the end, on the writer's rows of MP2's PAKs (docs/benchmark.md). */
+ * (ing_pipeline_ahead_next, up to ING_AHEAD_PAKS - 1 of them), though in that corpus the
+ * workers still wait about 1 s each, at the end, on the writer's rows of MP2's PAKs
+ * (docs/benchmark.md). */
 #ifdef ANCSDB_RING_PER_WORKER
 #define RING_PER_WORKER ANCSDB_RING_PER_WORKER /* the test build's (CMakeLists.txt) */
 #else
