@@ -42,6 +42,42 @@ qmed() {
 sqlone() { "$B/ancsdb" sql --db "$1" --format tsv "$2" 2>/dev/null | sed -n 2p; }
 freshdb() { rm -f "$1" "$1-wal" "$1-shm"; }
 
+# throttle_to MBPS DIR: make $W/throttled, a command that runs its arguments with reads from
+# the disk holding DIR held to MBPS MB/s (a cgroup: v2's io.max, else v1's blkio throttle);
+# throttle_how says how, or why not (then it fails). throttle_off removes the cgroup.
+throttle_cg=""
+throttle_to() {
+    local mbps=$1 src disk dev v2=/sys/fs/cgroup
+    throttle_how="no cgroup to throttle reads with"
+    src=$(findmnt -no SOURCE --target "$2" 2>/dev/null) || return 1
+    disk=$(lsblk -no PKNAME "$src" 2>/dev/null | head -1)
+    dev=$(lsblk -dno MAJ:MIN "${disk:+/dev/$disk}${disk:-$src}" 2>/dev/null | tr -d ' ')
+    [ -n "$dev" ] || { throttle_how="no block device under $2 ($src)"; return 1; }
+    throttle_off
+    if grep -qw io "$v2/cgroup.controllers" 2>/dev/null; then
+        grep -qw io "$v2/cgroup.subtree_control" || echo +io >"$v2/cgroup.subtree_control" 2>/dev/null
+        throttle_cg=$v2/ancsdb-bench
+        mkdir -p "$throttle_cg" 2>/dev/null &&
+            echo "$dev rbps=$((mbps * 1000000))" >"$throttle_cg/io.max" 2>/dev/null ||
+            { throttle_off; return 1; }
+        throttle_how="io.max rbps on $dev"
+    elif [ -d /sys/fs/cgroup/blkio ]; then
+        throttle_cg=/sys/fs/cgroup/blkio/ancsdb-bench
+        mkdir -p "$throttle_cg" 2>/dev/null &&
+            echo "$dev $((mbps * 1000000))" >"$throttle_cg/blkio.throttle.read_bps_device" 2>/dev/null ||
+            { throttle_off; return 1; }
+        throttle_how="blkio.throttle.read_bps_device on $dev"
+    else
+        return 1
+    fi
+    printf '#!/bin/sh\necho $$ >"%s/cgroup.procs" && exec "$@"\n' "$throttle_cg" >"$W/throttled"
+    chmod +x "$W/throttled"
+}
+throttle_off() {
+    if [ -n "$throttle_cg" ] && [ -d "$throttle_cg" ]; then rmdir "$throttle_cg" 2>/dev/null || :; fi
+    throttle_cg=""
+}
+
 for size in $SIZES; do
     idir="$W/images-$size"
     if [ ! -f "$idir/.complete" ]; then
@@ -96,8 +132,19 @@ for size in $SIZES; do
         pre="freshdb $db; sync; echo 3 > /proc/sys/vm/drop_caches"
         mrun 1 "$B/bench/bench_read_all" "${all[@]}"; rc_all=$wall
         mrun 1 "$B/ancsdb" ingest --quiet --db "$db" "${all[@]}"; ic=$wall
+        irows+=("ingest four releases, cold cache|$size|$(gb "$all_bytes") GB|$ic s|$rc_all s|$(ratio "$ic" "$rc_all")|<= 1.1|$rss|floor: read-all after dropping the page cache")
+        # BENCH_COLD_MBPS: the same with the disk's reads held to each speed (a slower disk)
+        for mbps in ${BENCH_COLD_MBPS:-}; do
+            if throttle_to "$mbps" "$idir"; then
+                mrun 1 "$W/throttled" "$B/bench/bench_read_all" "${all[@]}"; rc_all=$wall
+                mrun 1 "$W/throttled" "$B/ancsdb" ingest --quiet --db "$db" "${all[@]}"; ic=$wall
+                irows+=("  the same, the disk read at $mbps MB/s|$size|$(gb "$all_bytes") GB|$ic s|$rc_all s|$(ratio "$ic" "$rc_all")|<= 1.1|$rss|reads throttled by a cgroup ($throttle_how)")
+            else
+                irows+=("  the same, the disk read at $mbps MB/s|$size|-|-|-|-|-|-|skipped: $throttle_how")
+            fi
+        done
+        throttle_off
         "$B/bench/bench_read_all" "${all[@]}" >/dev/null # warm again
-        irows+=("ingest four releases, cold cache|$size|$(gb "$all_bytes") GB|$ic s|$rc_all s|$(ratio "$ic" "$rc_all")|-|$rss|floor: read-all after dropping the page cache")
     else
         irows+=("ingest four releases, cold cache|$size|-|-|-|-|-|-|skipped: not root (cannot drop the page cache)")
     fi

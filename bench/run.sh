@@ -25,6 +25,9 @@
 # BENCH_FOLDERS=1 adds the PAK-folder table (a)-(e) above; BENCH_IMAGES=0 skips the image table.
 # BENCH_PAKS=N (with BENCH_FOLDERS=1) measures the folders' entries re-packed into about N PAKs
 # too (bench_repack), floor and first ingest, as one more table.
+# BENCH_COLD_MBPS="800 1200" (as root) adds the cold first ingest of the four 1x images with
+# the disk's reads held to each of those MB/s by a cgroup (a slower disk than this one), beside
+# read-all of them held to the same speed.
 # BENCH_BEFORE=REV (a git revision) measures the image table with that revision's binary too
 # and prints both, before and after, with the ratios.
 # Corpora are kept in $BENCH_DIR (default build/bench) and reused when present.
