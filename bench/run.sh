@@ -25,6 +25,8 @@
 # BENCH_FOLDERS=1 adds the PAK-folder table (a)-(e) above; BENCH_IMAGES=0 skips the image table.
 # BENCH_PAKS=N (with BENCH_FOLDERS=1) measures the folders' entries re-packed into about N PAKs
 # too (bench_repack), floor and first ingest, as one more table.
+# BENCH_LARGE=1 measures PAKs of large compressed entries (bench_bigpak, 1 to 12 MiB each):
+# floor, first ingest and their peak memory, as one more table.
 # BENCH_COLD_MBPS="800 1200" (as root) adds the cold first ingest of the four 1x images with
 # the disk's reads held to each of those MB/s by a cgroup (a slower disk than this one), beside
 # read-all of them held to the same speed.
@@ -38,7 +40,7 @@ command -v /usr/bin/time >/dev/null || apt-get install -y -qq time >/dev/null
 # BENCH_BUILD: the build folder (default build/release, an optimised build without sanitizers)
 B=${BENCH_BUILD:-build/release}
 cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DANCSDB_SANITIZE=OFF >/dev/null
-cmake --build "$B" -j "$(nproc)" --target ancsdb bench_read_all bench_minimal bench_repack >/dev/null
+cmake --build "$B" -j "$(nproc)" --target ancsdb bench_read_all bench_minimal bench_repack bench_bigpak >/dev/null
 W=${BENCH_DIR:-build/bench}
 SIZES=${BENCH_SIZES:-"1x 10x"}
 mkdir -p "$W"
@@ -165,6 +167,31 @@ for size in $( [ "${BENCH_FOLDERS:-0}" = 0 ] || echo "$SIZES"); do
     fi
 done
 
+# BENCH_LARGE=1: PAKs of large compressed entries (bench_bigpak: 150 entries of 1 to 12 MiB
+# inflated, 0.56 GB stored), the fixture's being at most 0.5 MB: floor, first ingest and the
+# peak memory of both, BENCH_REPS runs each (default 3), medians, the largest peak.
+lrows=()
+if [ "${BENCH_LARGE:-0}" = 1 ]; then
+    ldir="$W/corpus-large"
+    if [ ! -f "$ldir/.complete" ]; then
+        rm -rf "$ldir"
+        "$B/bench/bench_bigpak" "$ldir" 3 50 1024 12288 >&2
+        touch "$ldir/.complete"
+    fi
+    "$B/bench/bench_read_all" "$ldir" >/dev/null # warm the page cache
+    fws=() cws=() cks=() fr=0 cr=0
+    for ((i = 0; i < ${BENCH_REPS:-3}; i++)); do
+        measure "$B/bench/bench_read_all" --full "$ldir"; fws+=("$wall"); fr=$(calc "$rss > $fr ? $rss : $fr")
+        rm -f "$W/large.db" "$W/large.db-wal" "$W/large.db-shm"
+        measure "$B/ancsdb" ingest --quiet --db "$W/large.db" "$ldir"; cws+=("$wall"); cks+=("$cpu")
+        cr=$(calc "$rss > $cr ? $rss : $cr")
+    done
+    rm -f "$W/large.db" "$W/large.db-wal" "$W/large.db-shm"
+    mid() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+    lf=$(mid "${fws[@]}") lc=$(mid "${cws[@]}")
+    lrows+=("$(du -sb "$ldir" | awk '{printf "%.2f GB", $1 / 1e9}')|$lf|$fr|$lc ($(mid "${cks[@]}"))|$cr|$(printf "%.2f" "$(calc "$lc/$lf")")")
+fi
+
 if [ "${BENCH_IMAGES:-1}" != 0 ]; then
     birows=()
     if [ -n "$BB" ]; then
@@ -190,6 +217,13 @@ if [ ${#prows[@]} -gt 0 ]; then
     echo "| size | PAKs | floor s | ingest s (CPU s) | RSS MiB | ratio | PAKs | floor s | ingest s (CPU s) | RSS MiB | ratio |"
     echo "|---|---|---|---|---|---|---|---|---|---|---|"
     for r in "${prows[@]}"; do echo "| ${r//|/ | } |"; done
+fi
+if [ ${#lrows[@]} -gt 0 ]; then
+    echo
+    echo "large compressed entries (BENCH_LARGE=1, bench_bigpak: 150 zlib entries of 1 to 12 MiB inflated), medians of ${BENCH_REPS:-3}, peak RSS the largest:"
+    echo "| PAK bytes | floor s | RSS MiB | first ingest s (CPU s) | RSS MiB | ratio |"
+    echo "|---|---|---|---|---|---|"
+    for r in "${lrows[@]}"; do echo "| ${r//|/ | } |"; done
 fi
 if [ ${#brows[@]} -gt 0 ]; then
     echo
