@@ -211,19 +211,21 @@ echo "machine: $(nproc) cores, $(uname -sr), $(date -u +%Y-%m-%d); ingest --jobs
 [ ${#rows[@]} -gt 0 ] && echo "| size | PAK bytes | (a) read-all s | RSS MiB | (f) floor s | (b) minimal s | RSS MiB | (c) ingest s | cores used | RSS MiB | (d) re-ingest s | RSS MiB | (e) who-references median | RSS MiB | census s | RSS MiB | db size | c/f | c/a | c/b | d/c |"
 [ ${#rows[@]} -gt 0 ] && echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for r in "${rows[@]}"; do echo "| ${r//|/ | } |"; done
+# table TITLE HEADER ROW...: a blank line, TITLE and a Markdown table (cells separated by |)
+table() {
+    local head=$2 r
+    printf '\n%s\n| %s |\n|' "$1" "${head//|/ | }"
+    awk -v h="$head" 'BEGIN {n = split(h, c, "|"); for (i = 0; i < n; i++) printf "---|"; print ""}'
+    shift 2
+    for r in "$@"; do echo "| ${r//|/ | } |"; done
+}
 if [ ${#prows[@]} -gt 0 ]; then
-    echo
-    echo "the same entries in more PAKs (BENCH_PAKS=$BENCH_PAKS, bench_repack): floor (f) and first ingest (c), one run each:"
-    echo "| size | PAKs | floor s | ingest s (CPU s) | RSS MiB | ratio | PAKs | floor s | ingest s (CPU s) | RSS MiB | ratio |"
-    echo "|---|---|---|---|---|---|---|---|---|---|---|"
-    for r in "${prows[@]}"; do echo "| ${r//|/ | } |"; done
+    table "the same entries in more PAKs (BENCH_PAKS=$BENCH_PAKS, bench_repack): floor (f) and first ingest (c), one run each:" \
+        "size|PAKs|floor s|ingest s (CPU s)|RSS MiB|ratio|PAKs|floor s|ingest s (CPU s)|RSS MiB|ratio" "${prows[@]}"
 fi
 if [ ${#lrows[@]} -gt 0 ]; then
-    echo
-    echo "large compressed entries (BENCH_LARGE=1, bench_bigpak: 150 zlib entries of 1 to 12 MiB inflated), medians of ${BENCH_REPS:-3}, peak RSS the largest:"
-    echo "| PAK bytes | floor s | RSS MiB | first ingest s (CPU s) | RSS MiB | ratio |"
-    echo "|---|---|---|---|---|---|"
-    for r in "${lrows[@]}"; do echo "| ${r//|/ | } |"; done
+    table "large compressed entries (BENCH_LARGE=1, bench_bigpak: 150 zlib entries of 1 to 12 MiB inflated), medians of ${BENCH_REPS:-3}, peak RSS the largest:" \
+        "PAK bytes|floor s|RSS MiB|first ingest s (CPU s)|RSS MiB|ratio" "${lrows[@]}"
 fi
 if [ ${#brows[@]} -gt 0 ]; then
     echo
