@@ -57,15 +57,19 @@ throttle_to() {
     if grep -qw io "$v2/cgroup.controllers" 2>/dev/null; then
         grep -qw io "$v2/cgroup.subtree_control" || echo +io >"$v2/cgroup.subtree_control" 2>/dev/null
         throttle_cg=$v2/ancsdb-bench
-        mkdir -p "$throttle_cg" 2>/dev/null &&
-            echo "$dev rbps=$((mbps * 1000000))" >"$throttle_cg/io.max" 2>/dev/null ||
-            { throttle_off; return 1; }
+        if ! mkdir -p "$throttle_cg" 2>/dev/null ||
+            ! echo "$dev rbps=$((mbps * 1000000))" >"$throttle_cg/io.max" 2>/dev/null; then
+            throttle_off
+            return 1
+        fi
         throttle_how="io.max rbps on $dev"
     elif [ -d /sys/fs/cgroup/blkio ]; then
         throttle_cg=/sys/fs/cgroup/blkio/ancsdb-bench
-        mkdir -p "$throttle_cg" 2>/dev/null &&
-            echo "$dev $((mbps * 1000000))" >"$throttle_cg/blkio.throttle.read_bps_device" 2>/dev/null ||
-            { throttle_off; return 1; }
+        if ! mkdir -p "$throttle_cg" 2>/dev/null ||
+            ! echo "$dev $((mbps * 1000000))" >"$throttle_cg/blkio.throttle.read_bps_device" 2>/dev/null; then
+            throttle_off
+            return 1
+        fi
         throttle_how="blkio.throttle.read_bps_device on $dev"
     else
         return 1
