@@ -1,5 +1,5 @@
 # images.sh — the disc-image part of bench/run.sh (sourced by it: uses $B, $W, $SIZES,
-# measure and calc). Fills irows (measure|size|bytes|time|floor|ratio|target|RSS|note).
+# measure, calc and median). Fills irows (measure|size|bytes|time|floor|ratio|target|RSS|note).
 # BENCH_REPS (default 3): runs of each ingest/census/release-diff timing, median quoted;
 # BENCH_QREPS (default 31): runs of each who-references/deps/find. BENCH_REPORT_SIZES
 # (default 1x): the sizes whose `report` is timed (10x writes ~175,000 pages: minutes).
@@ -7,7 +7,6 @@ REPS=${BENCH_REPS:-3}
 QREPS=${BENCH_QREPS:-31}
 irows=()
 
-median() { sort -g | awk '{a[NR]=$1} END {if (NR) print a[int((NR+1)/2)]; else print "n/a"}'; }
 gb() { calc "$1/1000000000"; }
 ratio() { awk "BEGIN { if ($2 > 0) printf \"%.2f\", $1 / $2; else print \"n/a\" }"; }
 

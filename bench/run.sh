@@ -58,6 +58,8 @@ measure() {
 }
 
 calc() { awk "BEGIN { x = $1; print x }" 2>/dev/null || echo 0; }
+# the median of the numbers on stdin, one a line
+median() { sort -g | awk '{a[NR]=$1} END {if (NR) print a[int((NR+1)/2)]; else print "n/a"}'; }
 
 # BENCH_BEFORE: that revision's binary (git archive of it, built apart in $W/before-build from
 # scratch: the objects of another revision's build there would be reused), measured beside
@@ -187,9 +189,9 @@ if [ "${BENCH_LARGE:-0}" = 1 ]; then
         cr=$(calc "$rss > $cr ? $rss : $cr")
     done
     rm -f "$W/large.db" "$W/large.db-wal" "$W/large.db-shm"
-    mid() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-    lf=$(mid "${fws[@]}") lc=$(mid "${cws[@]}")
-    lrows+=("$(du -sb "$ldir" | awk '{printf "%.2f GB", $1 / 1e9}')|$lf|$fr|$lc ($(mid "${cks[@]}"))|$cr|$(printf "%.2f" "$(calc "$lc/$lf")")")
+    lf=$(printf '%s\n' "${fws[@]}" | median) lc=$(printf '%s\n' "${cws[@]}" | median)
+    lk=$(printf '%s\n' "${cks[@]}" | median)
+    lrows+=("$(du -sb "$ldir" | awk '{printf "%.2f GB", $1 / 1e9}')|$lf|$fr|$lc ($lk)|$cr|$(printf "%.2f" "$(calc "$lc/$lf")")")
 fi
 
 if [ "${BENCH_IMAGES:-1}" != 0 ]; then
