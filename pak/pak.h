@@ -122,6 +122,26 @@ void pak_close(pak_file *p);
  * the file, UTIL_EIO when the read fails. */
 int pak_entry_read(const pak_file *p, uint32_t i, uint8_t **out, size_t *len, util_err *err);
 
+/* Whether entry i can be read: it exists, p has a source, its bytes lie within it (else
+ * pak_entry_read's error). */
+int pak_entry_check(const pak_file *p, uint32_t i, util_err *err);
+/* *out: entry i with its sizes as pak_read_entry_info_one sets them (one read of its first 8
+ * or last 32 bytes), p left as it is. */
+int pak_entry_sizes_read(const pak_file *p, uint32_t i, pak_entry *out, util_err *err);
+
+/* Bytes of an entry read a window at a time; a non-zero return stops the reading and is
+ * returned (err set by the sink). */
+typedef int (*pak_sink_fn)(void *ctx, const uint8_t *bytes, size_t n, util_err *err);
+/* The window of pak_entry_stream: it reads and hands on at most this many bytes at once. */
+#define PAK_STREAM_WINDOW (256u << 10)
+/* Entry i through sink in order, in pieces of at most PAK_STREAM_WINDOW bytes, holding two
+ * windows (and zlib's state) whatever the entry's size. inflate 0: the stored bytes, as
+ * pak_entry_read gives them; 1: the resource, as pak_inflate gives it (a compressed entry
+ * inflated with the same checks and errors, through zlib's streaming interface, a stored
+ * one its stored bytes). Bytes handed on before an error are part of no result. */
+int pak_entry_stream(const pak_file *p, uint32_t i, int inflate, size_t cap, pak_sink_fn sink,
+                     void *ctx, util_err *err);
+
 /* Which codec a compressed payload uses, by sniffing bytes 4..5 (§2.7 signal 2). */
 pak_codec pak_sniff_codec(const uint8_t *stored, size_t len);
 

@@ -152,18 +152,14 @@ void pak_entry_sizes_from(pak_entry *e, const uint8_t *stored, size_t len)
     sizes_from(e, stored + (r.lo - e->offset), (size_t)(r.hi - r.lo));
 }
 
-int pak_read_entry_info_one(pak_file *p, uint32_t i, util_err *err)
+/* e's sizes (an entry of p, which has a source) read from p's source: the same bytes
+ * pak_read_entry_info reads for it. */
+static int read_sizes_into(const pak_file *p, pak_entry *e, util_err *err)
 {
-    if (!p->src)
-        return util_fail(err, UTIL_EFORMAT, UINT64_MAX, "the PAK was opened without a source");
-    if (i >= p->entry_count)
-        return 0;
-    pak_entry *e = &p->entries[i];
     if (!e->in_bounds || e->size == 0) {
         pak_entry_sizes(e, NULL, 0, NULL, 0);
         return 0;
     }
-    /* the same bytes pak_read_entry_info reads for it */
     uint8_t b[PAK_ALIGN > 8 ? PAK_ALIGN : 8];
     span r = sizes_span(e);
     size_t n = (size_t)(r.hi - r.lo);
@@ -171,6 +167,24 @@ int pak_read_entry_info_one(pak_file *p, uint32_t i, util_err *err)
     if (rc == 0)
         sizes_from(e, b, n);
     return rc;
+}
+
+int pak_read_entry_info_one(pak_file *p, uint32_t i, util_err *err)
+{
+    if (!p->src)
+        return util_fail(err, UTIL_EFORMAT, UINT64_MAX, "the PAK was opened without a source");
+    if (i >= p->entry_count)
+        return 0;
+    return read_sizes_into(p, &p->entries[i], err);
+}
+
+int pak_entry_sizes_read(const pak_file *p, uint32_t i, pak_entry *out, util_err *err)
+{
+    int rc = pak_entry_check(p, i, err);
+    if (rc)
+        return rc;
+    *out = p->entries[i];
+    return read_sizes_into(p, out, err);
 }
 
 int pak_entry_read_sized(pak_file *p, uint32_t i, uint8_t **out, size_t *len, util_err *err)
@@ -228,10 +242,8 @@ int pak_open(pak_file **out, const char *path, util_err *err)
     return rc ? rc : open_owned(out, src, err);
 }
 
-int pak_entry_read(const pak_file *p, uint32_t i, uint8_t **out, size_t *len, util_err *err)
+int pak_entry_check(const pak_file *p, uint32_t i, util_err *err)
 {
-    *out = NULL;
-    *len = 0;
     if (i >= p->entry_count)
         return util_fail(err, UTIL_EFORMAT, UINT64_MAX,
                          "entry %" PRIu32 " does not exist (%" PRIu32 " entries)", i,
@@ -245,8 +257,17 @@ int pak_entry_read(const pak_file *p, uint32_t i, uint8_t **out, size_t *len, ut
                          "entry %" PRIu32 ": data [0x%" PRIx32 ", 0x%" PRIx64
                          ") runs past the end of the file at 0x%zx",
                          i, e->offset, (uint64_t)e->offset + e->size, p->size);
-    int rc = util_src_read_alloc(p->src, out, e->offset, e->size, err);
+    return 0;
+}
+
+int pak_entry_read(const pak_file *p, uint32_t i, uint8_t **out, size_t *len, util_err *err)
+{
+    *out = NULL;
+    *len = 0;
+    int rc = pak_entry_check(p, i, err);
     if (rc == 0)
-        *len = e->size;
+        rc = util_src_read_alloc(p->src, out, p->entries[i].offset, p->entries[i].size, err);
+    if (rc == 0)
+        *len = p->entries[i].size;
     return rc;
 }
