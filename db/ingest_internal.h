@@ -222,7 +222,8 @@ void ing_cache_free(ing_pipeline *pl);
 /* budget: bytes of entry data in flight across the workers (0: DB_INGEST_MEMORY). */
 int ing_pipeline_start(ing_pipeline *pl, int jobs, size_t budget, util_err *err);
 /* Bytes an entry needs in memory: its stored bytes, and its inflated bytes twice (the
- * inflated buffer and the decoder's copy of it). */
+ * inflated buffer and the decoder's copy of it); for an entry always read a window at a time
+ * (a large one not decoded: ingest_jobs.c), the windows. */
 size_t ing_entry_need(const pak_entry *e);
 void ing_pipeline_stop(ing_pipeline *pl);
 void ing_pipeline_wait(ing_pipeline *pl, ing_job *j);

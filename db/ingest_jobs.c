@@ -55,10 +55,92 @@ void ing_job_decode(ing_job *j)
     j->decoded = 1;
 }
 
-size_t ing_entry_need(const pak_entry *e)
+/* ---- large entries --------------------------------------------------------------------- */
+
+/* An entry that is not decoded is read, inflated and hashed a window at a time
+ * (pak_entry_stream: ING_STREAM_NEED bytes, whatever its size) when it is stored uncompressed
+ * and over ING_LARGE bytes (no slower than whole), when it is compressed and holds over
+ * ING_LARGE_WHOLE bytes whole (stored and inflated), or when it would not fit the memory
+ * budget. A compressed one is then inflated by zlib's streaming interface, slower than
+ * libdeflate, which inflates the others whole: a disc's areas and textures, of megabytes,
+ * would otherwise add many megabytes each to the peak RSS (docs/benchmark.md: two workers
+ * each holding an entry of 12 MiB took a first ingest from 57 to 74 MiB). Which way an entry
+ * goes depends on its sizes and the budget alone, so the rows are the same whatever the
+ * threads do. */
+#define ING_LARGE       (1u << 20)
+#define ING_LARGE_WHOLE (4u << 20)
+#define ING_STREAM_NEED (2u * PAK_STREAM_WINDOW + (64u << 10))
+
+/* Bytes entry e holds whole: stored and inflated. */
+static size_t whole_need(const pak_entry *e)
+{
+    return (size_t)e->size + (e->compressed ? (size_t)e->decompressed_size : 0);
+}
+
+/* Bytes entry e needs in memory read whole: its stored bytes, and its inflated bytes twice
+ * (the inflated buffer and the decoder's copy of it). */
+static size_t held_need(const pak_entry *e)
 {
     size_t inflated = e->compressed ? (size_t)e->decompressed_size : (size_t)e->size;
     return (size_t)e->size + 2 * inflated;
+}
+
+/* Whether entry e is read a window at a time whatever the budget. */
+static int always_streamed(const pak_entry *e)
+{
+    return !ing_decoded_type(e->type) &&
+           (e->compressed ? whole_need(e) > ING_LARGE_WHOLE : e->size > ING_LARGE);
+}
+
+size_t ing_entry_need(const pak_entry *e)
+{
+    return always_streamed(e) ? ING_STREAM_NEED : held_need(e);
+}
+
+/* XXH3-64 of the bytes handed to it; with `content`, of all but their trailing 0xFF bytes,
+ * which wait until a byte after them shows they are not the end. */
+typedef struct hash_sink {
+    XXH3_state_t *st;
+    int content;
+    uint64_t ff;
+} hash_sink;
+
+static int hash_bytes(void *ctx, const uint8_t *b, size_t n, util_err *err)
+{
+    (void)err;
+    hash_sink *h = ctx;
+    size_t k = n;
+    if (h->content)
+        while (k > 0 && b[k - 1] == 0xFF)
+            k--;
+    if (k == 0) {
+        h->ff += n;
+        return 0;
+    }
+    if (h->ff > 0) {
+        uint8_t ffs[512];
+        memset(ffs, 0xFF, sizeof ffs);
+        for (size_t m; h->ff > 0; h->ff -= m) {
+            m = h->ff < sizeof ffs ? (size_t)h->ff : sizeof ffs;
+            XXH3_64bits_update(h->st, ffs, m);
+        }
+    }
+    XXH3_64bits_update(h->st, b, k);
+    h->ff = n - k;
+    return 0;
+}
+
+/* XXH3-64 of entry i's stored bytes (inflate 0) or of its content (1: inflated, without the
+ * trailing 0xFF bytes), read a window at a time. */
+static int hash_streamed(const pak_file *p, uint32_t i, int inflate, XXH3_state_t *st,
+                         uint64_t *out, util_err *err)
+{
+    hash_sink h = {.st = st, .content = inflate};
+    XXH3_64bits_reset(st);
+    int rc = pak_entry_stream(p, i, inflate, PAK_MAX_INFLATE, hash_bytes, &h, err);
+    if (rc == 0)
+        *out = XXH3_64bits_digest(st);
+    return rc;
 }
 
 /* ---- the hash cache ------------------------------------------------------------------- */
@@ -151,24 +233,9 @@ void ing_cache_free(ing_pipeline *pl)
 
 /* ---- jobs ------------------------------------------------------------------------------ */
 
-/* Read and hash the entry, inflating it unless its stored bytes are known (ANCS, EVNT, MLVL
- * and STRG are always inflated: they may be decoded); decode it when asked to. */
-void ing_job_run(ing_job *j)
+/* ing_job_run for an entry held whole: read, inflated, hashed, decoded if asked. */
+static void run_whole(ing_job *j, const pak_entry *e, int keep)
 {
-    const pak_entry *e = &j->p->entries[j->entry];
-    int keep = ing_decoded_type(e->type);
-    util_err_clear(&j->e);
-    if (!e->in_bounds || (j->lazy_p && j->info == ING_SIZES_FAILED))
-        return; /* sizes not read: the writer fails the PAK */
-    if (j->budget && ing_entry_need(e) > j->budget) {
-        util_fail(&j->e, UTIL_EFORMAT, e->offset,
-                  "entry needs %zu bytes in memory (%" PRIu32 " stored, %" PRIu32
-                  " inflated, twice: the decoder reads a copy), more than the memory budget "
-                  "of %zu MiB (ingest --memory)",
-                  ing_entry_need(e), e->size, e->compressed ? e->decompressed_size : e->size,
-                  j->budget >> 20);
-        return;
-    }
     uint8_t *stored = j->pre;
     size_t slen = j->pre_len;
     j->pre = NULL;
@@ -217,6 +284,76 @@ void ing_job_run(ing_job *j)
     }
     if (j->want_decode)
         ing_job_decode(j);
+}
+
+/* ing_job_run for an entry read a window at a time: the stored bytes hashed, and (unless
+ * their content is known) the content; a stored entry's size without its padding. */
+static void run_streamed(ing_job *j, const pak_entry *e)
+{
+    XXH3_state_t *st = XXH3_createState();
+    if (!st) {
+        util_fail(&j->e, UTIL_ENOMEM, e->offset, "out of memory for a hash state");
+        return;
+    }
+    if (e->compressed) {
+        if (hash_streamed(j->p, j->entry, 0, st, &j->stored_hash, &j->e) != 0)
+            goto done;
+        j->has_stored_hash = 1;
+        if (j->pl && ing_cache_get(j->pl, j->stored_hash, e->size, &j->hash)) {
+            j->hashed = 1;
+            goto done;
+        }
+    } else {
+        pak_entry sized;
+        if (pak_entry_sizes_read(j->p, j->entry, &sized, &j->e) != 0)
+            goto done;
+        j->unpadded = sized.decompressed_size;
+        j->has_unpadded = 1;
+    }
+    if (hash_streamed(j->p, j->entry, 1, st, &j->hash, &j->e) != 0) {
+        /* zlib refuses some damaged streams libdeflate inflates (found by fuzzing: a
+         * literal/length code of 286 or 287): such an entry is inflated whole, as it would
+         * have been, when the budget holds it (else it would have been a load error too) */
+        int refused = j->e.code == UTIL_EFORMAT || j->e.code == UTIL_ETRUNC;
+        if (e->codec == PAK_CODEC_ZLIB && refused && (!j->budget || held_need(e) <= j->budget)) {
+            util_err_clear(&j->e);
+            run_whole(j, e, 0);
+        }
+        goto done;
+    }
+    j->inflated = 1;
+    j->hashed = 1;
+    if (j->has_stored_hash && j->pl)
+        ing_cache_put(j->pl, j->stored_hash, e->size, j->hash);
+done:
+    XXH3_freeState(st);
+}
+
+/* Read and hash the entry, inflating it unless its stored bytes are known (ANCS, EVNT, MLVL
+ * and STRG are always inflated: they may be decoded); decode it when asked to. */
+void ing_job_run(ing_job *j)
+{
+    const pak_entry *e = &j->p->entries[j->entry];
+    int keep = ing_decoded_type(e->type);
+    util_err_clear(&j->e);
+    if (!e->in_bounds || (j->lazy_p && j->info == ING_SIZES_FAILED))
+        return; /* sizes not read: the writer fails the PAK */
+    int over = j->budget && held_need(e) > j->budget;
+    if (!keep && (over || always_streamed(e))) {
+        free(j->pre); /* read again a window at a time */
+        j->pre = NULL;
+        j->pre_len = 0;
+        run_streamed(j, e);
+    } else if (over) {
+        util_fail(&j->e, UTIL_EFORMAT, e->offset,
+                  "entry needs %zu bytes in memory (%" PRIu32 " stored, %" PRIu32
+                  " inflated, twice: the decoder reads a copy), more than the memory budget "
+                  "of %zu MiB (ingest --memory)",
+                  held_need(e), e->size, e->compressed ? e->decompressed_size : e->size,
+                  j->budget >> 20);
+    } else {
+        run_whole(j, e, keep);
+    }
 }
 
 void ing_job_set(ing_job *j, const pak_file *p, uint32_t entry, ancs_game game, int want)
