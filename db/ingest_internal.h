@@ -203,6 +203,7 @@ typedef struct ing_pipeline {
     size_t wseq, wend;
     size_t batch;        /* jobs a writer waits for at once, and wakes a worker for */
     size_t budget, used; /* bytes of entry data: the limit, and reserved by claimed jobs */
+    size_t large;        /* bytes of large entries held whole (ingest_jobs.c) */
     ing_hcache cache;    /* guarded by mu while workers run */
     int info_reading;    /* workers reading an unclaimed job's sizes (see ing_job.lazy_p) */
     int draining;        /* the writer waits for those reads to end (ing_pipeline_drain) */

@@ -61,14 +61,14 @@ void ing_job_decode(ing_job *j)
  * (pak_entry_stream: ING_STREAM_NEED bytes, whatever its size) when it is stored uncompressed
  * and over ING_LARGE bytes (no slower than whole), when it is compressed and holds over
  * ING_LARGE_WHOLE bytes whole (stored and inflated), or when it would not fit the memory
- * budget. A compressed one is then inflated by zlib's streaming interface, slower than
- * libdeflate, which inflates the others whole: a disc's areas and textures, of megabytes,
- * would otherwise add many megabytes each to the peak RSS (docs/benchmark.md: two workers
- * each holding an entry of 12 MiB took a first ingest from 57 to 74 MiB). Which way an entry
- * goes depends on its sizes and the budget alone, so the rows are the same whatever the
- * threads do. */
+ * budget; and a compressed one of over ING_LARGE bytes whole when the large entries held
+ * whole would then hold over ING_LARGE_WHOLE bytes together. It is then inflated by zlib's
+ * streaming interface, about half as fast as libdeflate, which inflates the others whole: a
+ * disc's areas and textures, of megabytes, would otherwise add many megabytes each to the
+ * peak RSS (docs/benchmark.md: two workers each holding an entry of 12 MiB took a first
+ * ingest from 57 to 74 MiB). Either way gives the same content (run_streamed). */
 #define ING_LARGE       (1u << 20)
-#define ING_LARGE_WHOLE (4u << 20)
+#define ING_LARGE_WHOLE (8u << 20)
 #define ING_STREAM_NEED (2u * PAK_STREAM_WINDOW + (64u << 10))
 
 /* Bytes entry e holds whole: stored and inflated. */
@@ -95,6 +95,34 @@ static int always_streamed(const pak_entry *e)
 size_t ing_entry_need(const pak_entry *e)
 {
     return always_streamed(e) ? ING_STREAM_NEED : held_need(e);
+}
+
+/* Whether large compressed entry e may be inflated whole now: if so its bytes count among
+ * those held (until large_done). */
+static int large_whole(ing_pipeline *pl, const pak_entry *e)
+{
+    if (!pl)
+        return 1;
+    size_t need = whole_need(e);
+    if (pl->nthreads > 0)
+        pthread_mutex_lock(&pl->mu);
+    int ok = need <= ING_LARGE_WHOLE - pl->large;
+    if (ok)
+        pl->large += need;
+    if (pl->nthreads > 0)
+        pthread_mutex_unlock(&pl->mu);
+    return ok;
+}
+
+static void large_done(ing_pipeline *pl, const pak_entry *e)
+{
+    if (!pl)
+        return;
+    if (pl->nthreads > 0)
+        pthread_mutex_lock(&pl->mu);
+    pl->large -= whole_need(e);
+    if (pl->nthreads > 0)
+        pthread_mutex_unlock(&pl->mu);
 }
 
 /* XXH3-64 of the bytes handed to it; with `content`, of all but their trailing 0xFF bytes,
@@ -312,8 +340,9 @@ static void run_streamed(ing_job *j, const pak_entry *e)
     }
     if (hash_streamed(j->p, j->entry, 1, st, &j->hash, &j->e) != 0) {
         /* zlib refuses some damaged streams libdeflate inflates (found by fuzzing: a
-         * literal/length code of 286 or 287): such an entry is inflated whole, as it would
-         * have been, when the budget holds it (else it would have been a load error too) */
+         * literal/length code of 286 or 287): such an entry is inflated whole, as it might
+         * have been, when the budget holds it (else it would have been a load error that
+         * way too). So its content, or its error, never depends on the way it went. */
         int refused = j->e.code == UTIL_EFORMAT || j->e.code == UTIL_ETRUNC;
         if (e->codec == PAK_CODEC_ZLIB && refused && (!j->budget || held_need(e) <= j->budget)) {
             util_err_clear(&j->e);
@@ -339,7 +368,11 @@ void ing_job_run(ing_job *j)
     if (!e->in_bounds || (j->lazy_p && j->info == ING_SIZES_FAILED))
         return; /* sizes not read: the writer fails the PAK */
     int over = j->budget && held_need(e) > j->budget;
-    if (!keep && (over || always_streamed(e))) {
+    int large = !keep && whole_need(e) > ING_LARGE;
+    if (large && !over && !always_streamed(e) && large_whole(j->pl, e)) {
+        run_whole(j, e, keep);
+        large_done(j->pl, e);
+    } else if (large || (!keep && over)) {
         free(j->pre); /* read again a window at a time */
         j->pre = NULL;
         j->pre_len = 0;

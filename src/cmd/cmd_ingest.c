@@ -57,7 +57,7 @@ static const char ingest_usage[] =
     "                   room rather than allocate past it; an ANCS, EVNT, MLVL or STRG\n"
     "                   needing more is a load_errors row. Other entries of over 1 MiB\n"
     "                   are read, inflated and hashed a window at a time (0.5 MiB) when\n"
-    "                   they would not fit, or over 4 MiB of them would be held at once\n"
+    "                   they would not fit, or over 8 MiB of them would be held at once\n"
     "  -q, --quiet      no progress bar and no per-fault lines (the summary still prints)\n"
     "  --rehash         also compare a hash of every byte before skipping an unchanged PAK\n"
     "  -h, --help       show this help\n"

@@ -6,7 +6,7 @@
  * entry's content hash is XXH3-64 of the bytes given to the PAK builder without their trailing
  * 0xFF bytes, and a compressed entry's stored hash XXH3-64 of its bytes in the file, both
  * computed here with the xxhash library. A second release of the same bytes inflates none.
- * And a zlib entry of 5 MiB that zlib refuses and libdeflate inflates (its last block holds a
+ * And a zlib entry of 6 MiB that zlib refuses and libdeflate inflates (its last block holds a
  * literal/length code of 286, which libdeflate reads as a length of 258): it is read a window
  * at a time, refused by zlib, then inflated whole as every entry was before, so its content is
  * what libdeflate makes of it (computed here with libdeflate); with a budget too small for
@@ -59,7 +59,7 @@ static uint64_t content_hash(const large *l)
 }
 
 #define ID_286  0x1A000286u
-#define LEN_286 (5 * MIB)
+#define LEN_286 (6 * MIB)
 
 /* LSB-first bits, as deflate packs them. */
 typedef struct bits {
