@@ -66,7 +66,7 @@ void ing_job_decode(ing_job *j)
  * streaming interface, about half as fast as libdeflate, which inflates the others whole: a
  * disc's areas and textures, of megabytes, would otherwise add many megabytes each to the
  * peak RSS (docs/benchmark.md: two workers each holding an entry of 12 MiB took a first
- * ingest from 57 to 74 MiB). Either way gives the same content (run_streamed). */
+ * ingest from 54 to 72-74 MiB). Either way gives the same content (run_streamed). */
 #define ING_LARGE       (1u << 20)
 #define ING_LARGE_WHOLE (8u << 20)
 #define ING_STREAM_NEED (2u * PAK_STREAM_WINDOW + (64u << 10))
