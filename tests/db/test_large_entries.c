@@ -1,7 +1,8 @@
 /* test_db_large_entries.c — entries of megabytes, as a disc's areas and textures are: zlib
- * entries of 6 MiB (always read a window at a time) and of 1.5 MiB (inflated whole or a window
- * at a time, whichever the moment allows), a stored entry of 2 MiB ending in more 0xFF bytes
- * than its padding, and an MP2 PAK's LZO entry of 5 MiB. With one thread or several, with the
+ * entries of 6 MiB (always read a window at a time: over 8 MiB stored and inflated) and of
+ * 1.5 MiB (inflated whole or a window at a time, whichever the moment allows), a stored entry
+ * of 2 MiB ending in more 0xFF bytes than its padding, and an MP2 PAK's LZO entry of 5 MiB
+ * (over 8 MiB too). With one thread or several, with the
  * default memory budget or one of 2 MiB (smaller than the entries: they still load), every
  * entry's content hash is XXH3-64 of the bytes given to the PAK builder without their trailing
  * 0xFF bytes, and a compressed entry's stored hash XXH3-64 of its bytes in the file, both
@@ -244,6 +245,11 @@ static void run(int jobs, size_t memory)
     assert_int_equal(st.inflated, 4 + !small); /* the compressed entries */
     assert_int_equal(q1(d, "SELECT count(*) FROM load_errors"), small);
     assert_int_equal(q1(d, "SELECT count(*) FROM pak_entries"), N_ENTRIES + 1);
+    /* the entries of 5 and 6 MiB hold over 8 MiB stored and inflated (always read a window
+     * at a time), those of 1.5 MiB less (inflated whole when nothing else large is) */
+    assert_int_equal(q1(d, "SELECT count(*) FROM pak_entries WHERE compressed AND stored_size + "
+                           "decompressed_size > 8 << 20"),
+                     3);
     for (size_t i = 0; i < N_ENTRIES; i++) {
         const large *l = &entries[i];
         snprintf(sql, sizeof sql, "SELECT content_hash FROM pak_entries WHERE asset_id = %u",
