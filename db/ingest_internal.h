@@ -99,7 +99,14 @@ typedef struct ing_hcache_slot {
 typedef struct ing_hcache {
     ing_hcache_slot *slot;
     size_t cap, n; /* cap: a power of two */
+    /* The stored sizes of ING_SIZES_MIN bytes or more among the keys (0: an empty slot): an
+     * entry of a size not among them cannot be known, so a large one is hashed both ways in
+     * one reading (ingest_jobs.c). Open addressing, a power of two, at most 3/4 full. */
+    uint32_t *sizes;
+    size_t scap, sn;
 } ing_hcache;
+
+#define ING_SIZES_MIN (256u << 10)
 
 struct ing_pipeline;
 
@@ -215,6 +222,9 @@ typedef struct ing_pipeline {
 
 /* The content hash known for stored bytes (1), or 0. */
 int ing_cache_get(ing_pipeline *pl, uint64_t stored_hash, uint32_t size, uint64_t *out);
+/* Whether an entry of `size` stored bytes (at least ING_SIZES_MIN) may have its content known
+ * by ing_cache_get: whether a mapping of that size is there. */
+int ing_cache_size_seen(ing_pipeline *pl, uint32_t size);
 /* Remember a mapping (only an optimisation: out of memory is ignored). */
 void ing_cache_put(ing_pipeline *pl, uint64_t stored_hash, uint32_t size, uint64_t content_hash);
 /* Forget every mapping and free the table (after the last PAK of a run). */

@@ -171,6 +171,21 @@ static int hash_streamed(const pak_file *p, uint32_t i, int inflate, XXH3_state_
     return rc;
 }
 
+/* XXH3-64 of entry i's content (*content) and of its stored bytes (*stored), in one reading. */
+static int hash_both(const pak_file *p, uint32_t i, XXH3_state_t *st, XXH3_state_t *st2,
+                     uint64_t *content, uint64_t *stored, util_err *err)
+{
+    hash_sink c = {.st = st, .content = 1}, s = {.st = st2, .content = 0};
+    XXH3_64bits_reset(st);
+    XXH3_64bits_reset(st2);
+    int rc = pak_entry_stream_both(p, i, PAK_MAX_INFLATE, hash_bytes, &c, hash_bytes, &s, err);
+    if (rc == 0) {
+        *content = XXH3_64bits_digest(st);
+        *stored = XXH3_64bits_digest(st2);
+    }
+    return rc;
+}
+
 /* ---- the hash cache ------------------------------------------------------------------- */
 
 /* (stored hash, stored size) as one key; 0 marks an empty slot. Two pairs meeting on one
@@ -202,8 +217,49 @@ static int hcache_get(const ing_hcache *c, uint64_t sh, uint32_t size, uint64_t 
     }
 }
 
+/* Size `size` among c's sizes (1) or not (0). */
+static int sizes_has(const ing_hcache *c, uint32_t size)
+{
+    if (!c->scap)
+        return 0;
+    for (size_t i = slot_of(size * 0x9E3779B97F4A7C15ull, c->scap);; i = (i + 1) & (c->scap - 1)) {
+        if (!c->sizes[i])
+            return 0;
+        if (c->sizes[i] == size)
+            return 1;
+    }
+}
+
+static void sizes_put(ing_hcache *c, uint32_t size)
+{
+    if (sizes_has(c, size))
+        return;
+    if ((c->sn + 1) * 4 > c->scap * 3) {
+        size_t ncap = c->scap ? c->scap * 2 : 1024;
+        uint32_t *ns = calloc(ncap, sizeof *ns);
+        if (!ns)
+            return; /* an entry of a size not kept is read twice, as before */
+        uint32_t *old = c->sizes;
+        size_t ocap = c->scap;
+        c->sizes = ns;
+        c->scap = ncap;
+        c->sn = 0;
+        for (size_t i = 0; i < ocap; i++)
+            if (old[i])
+                sizes_put(c, old[i]);
+        free(old);
+    }
+    size_t i = slot_of(size * 0x9E3779B97F4A7C15ull, c->scap);
+    while (c->sizes[i])
+        i = (i + 1) & (c->scap - 1);
+    c->sizes[i] = size;
+    c->sn++;
+}
+
 static void hcache_put(ing_hcache *c, uint64_t sh, uint32_t size, uint64_t ch)
 {
+    if (size >= ING_SIZES_MIN)
+        sizes_put(c, size);
     if ((c->n + 1) * 4 > c->cap * 3) {
         size_t ncap = c->cap ? c->cap * 2 : 4096;
         ing_hcache_slot *ns = calloc(ncap, sizeof *ns);
@@ -240,6 +296,16 @@ int ing_cache_get(ing_pipeline *pl, uint64_t sh, uint32_t size, uint64_t *out)
     return hit;
 }
 
+int ing_cache_size_seen(ing_pipeline *pl, uint32_t size)
+{
+    if (pl->nthreads > 0)
+        pthread_mutex_lock(&pl->mu);
+    int seen = sizes_has(&pl->cache, size);
+    if (pl->nthreads > 0)
+        pthread_mutex_unlock(&pl->mu);
+    return seen;
+}
+
 void ing_cache_put(ing_pipeline *pl, uint64_t sh, uint32_t size, uint64_t ch)
 {
     if (pl->nthreads > 0)
@@ -254,6 +320,7 @@ void ing_cache_free(ing_pipeline *pl)
     if (pl->nthreads > 0)
         pthread_mutex_lock(&pl->mu);
     free(pl->cache.slot);
+    free(pl->cache.sizes);
     memset(&pl->cache, 0, sizeof pl->cache);
     if (pl->nthreads > 0)
         pthread_mutex_unlock(&pl->mu);
@@ -318,17 +385,27 @@ static void run_whole(ing_job *j, const pak_entry *e, int keep)
  * their content is known) the content; a stored entry's size without its padding. */
 static void run_streamed(ing_job *j, const pak_entry *e)
 {
+    XXH3_state_t *st2 = NULL; /* the stored bytes' hash, read with the content's */
     XXH3_state_t *st = XXH3_createState();
     if (!st) {
         util_fail(&j->e, UTIL_ENOMEM, e->offset, "out of memory for a hash state");
         return;
     }
-    if (e->compressed) {
+    /* A content may be known (ing_cache_get) only when an entry of this stored size was seen:
+     * then the stored bytes are hashed first, so that a known content is not inflated; else
+     * both hashes come from one reading (through a disc container, each block decoded once). */
+    if (e->compressed && j->pl &&
+        (e->size < ING_SIZES_MIN || ing_cache_size_seen(j->pl, e->size))) {
         if (hash_streamed(j->p, j->entry, 0, st, &j->stored_hash, &j->e) != 0)
             goto done;
         j->has_stored_hash = 1;
-        if (j->pl && ing_cache_get(j->pl, j->stored_hash, e->size, &j->hash)) {
+        if (ing_cache_get(j->pl, j->stored_hash, e->size, &j->hash)) {
             j->hashed = 1;
+            goto done;
+        }
+    } else if (e->compressed) {
+        if (!(st2 = XXH3_createState())) {
+            util_fail(&j->e, UTIL_ENOMEM, e->offset, "out of memory for a hash state");
             goto done;
         }
     } else {
@@ -338,7 +415,8 @@ static void run_streamed(ing_job *j, const pak_entry *e)
         j->unpadded = sized.decompressed_size;
         j->has_unpadded = 1;
     }
-    if (hash_streamed(j->p, j->entry, 1, st, &j->hash, &j->e) != 0) {
+    if (st2 ? hash_both(j->p, j->entry, st, st2, &j->hash, &j->stored_hash, &j->e) != 0
+            : hash_streamed(j->p, j->entry, 1, st, &j->hash, &j->e) != 0) {
         /* zlib refuses some damaged streams libdeflate inflates (found by fuzzing: a
          * literal/length code of 286 or 287): such an entry is inflated whole, as it might
          * have been, when the budget holds it (else it would have been a load error that
@@ -350,12 +428,14 @@ static void run_streamed(ing_job *j, const pak_entry *e)
         }
         goto done;
     }
+    j->has_stored_hash |= st2 != NULL;
     j->inflated = 1;
     j->hashed = 1;
     if (j->has_stored_hash && j->pl)
         ing_cache_put(j->pl, j->stored_hash, e->size, j->hash);
 done:
     XXH3_freeState(st);
+    XXH3_freeState(st2);
 }
 
 /* Read and hash the entry, inflating it unless its stored bytes are known (ANCS, EVNT, MLVL

@@ -141,6 +141,11 @@ typedef int (*pak_sink_fn)(void *ctx, const uint8_t *bytes, size_t n, util_err *
  * one its stored bytes). Bytes handed on before an error are part of no result. */
 int pak_entry_stream(const pak_file *p, uint32_t i, int inflate, size_t cap, pak_sink_fn sink,
                      void *ctx, util_err *err);
+/* pak_entry_stream of the resource (inflate 1) that also hands every stored byte of the
+ * entry, once and in order, to `stored`: as they are read for inflating, then those after
+ * the stream's end. Both hashes of an entry in one reading. */
+int pak_entry_stream_both(const pak_file *p, uint32_t i, size_t cap, pak_sink_fn sink, void *ctx,
+                          pak_sink_fn stored, void *stored_ctx, util_err *err);
 
 /* Which codec a compressed payload uses, by sniffing bytes 4..5 (§2.7 signal 2). */
 pak_codec pak_sniff_codec(const uint8_t *stored, size_t len);

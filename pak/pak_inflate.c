@@ -15,7 +15,9 @@
 /* ---- the payload's bytes: in memory, or read from a source a window at a time --------- */
 
 /* Where the zlib loop and the LZO segments take their input from: len bytes at mem, or at
- * offset `off` of src, read into win (win_size bytes) as they are needed. */
+ * offset `off` of src, read into win (win_size bytes) as they are needed. With a tap, each
+ * byte of the entry read from src goes to it once, in order: the input's byte 0 is byte
+ * `skip` of the entry, and *tapped counts the entry's bytes tapped so far. */
 typedef struct pak_in {
     const uint8_t *mem;
     const util_src *src;
@@ -23,10 +25,15 @@ typedef struct pak_in {
     size_t len;
     uint8_t *win;
     size_t win_size;
+    size_t skip;
+    pak_sink_fn tap;
+    void *tap_ctx;
+    size_t *tapped;
 } pak_in;
 
 /* Bytes [at, at + *n) of the input, *n at most want and 0 only at its end: in memory a
- * pointer into it, from a source the window filled with them. */
+ * pointer into it, from a source the window filled with them (and what the tap has not had
+ * of them tapped: the reads go forward, each starting at most where the last ended). */
 static int in_get(const pak_in *in, size_t at, size_t want, const uint8_t **p, size_t *n,
                   util_err *err)
 {
@@ -39,7 +46,15 @@ static int in_get(const pak_in *in, size_t at, size_t want, const uint8_t **p, s
     if (*n > in->win_size)
         *n = in->win_size;
     *p = in->win;
-    return *n ? util_src_read(in->src, in->win, in->off + at, *n, err) : 0;
+    int rc = *n ? util_src_read(in->src, in->win, in->off + at, *n, err) : 0;
+    size_t lo = in->skip + at, hi = lo + *n;
+    if (rc || !in->tap || hi <= *in->tapped)
+        return rc;
+    if (lo > *in->tapped)
+        return util_fail(err, UTIL_EFORMAT, in->off + at, "bytes read out of order");
+    size_t from = *in->tapped - lo;
+    *in->tapped = hi;
+    return in->tap(in->tap_ctx, in->win + from, *n - from, err);
 }
 
 /* ---- zlib ------------------------------------------------------------------------------- */
@@ -317,8 +332,9 @@ int pak_inflate(uint8_t **out, size_t *out_len, const pak_file *p, uint32_t i, s
     return rc;
 }
 
-int pak_entry_stream(const pak_file *p, uint32_t i, int inflate, size_t cap, pak_sink_fn sink,
-                     void *ctx, util_err *err)
+/* pak_entry_stream, and with a tap pak_entry_stream_both. */
+static int stream(const pak_file *p, uint32_t i, int inflate, size_t cap, pak_sink_fn sink,
+                  void *ctx, pak_sink_fn tap, void *tap_ctx, util_err *err)
 {
     int rc = pak_entry_check(p, i, err);
     if (rc)
@@ -327,8 +343,15 @@ int pak_entry_stream(const pak_file *p, uint32_t i, int inflate, size_t cap, pak
     uint8_t *win = malloc(2 * (size_t)PAK_STREAM_WINDOW);
     if (!win)
         return util_fail(err, UTIL_ENOMEM, e->offset, "out of memory for the windows");
-    pak_in in = {
-        .src = p->src, .off = e->offset, .len = e->size, .win = win, .win_size = PAK_STREAM_WINDOW};
+    size_t tapped = 0;
+    pak_in in = {.src = p->src,
+                 .off = e->offset,
+                 .len = e->size,
+                 .win = win,
+                 .win_size = PAK_STREAM_WINDOW,
+                 .tap = tap,
+                 .tap_ctx = tap_ctx,
+                 .tapped = &tapped};
     uint8_t *out = win + PAK_STREAM_WINDOW;
     const uint8_t *head;
     size_t n;
@@ -347,11 +370,27 @@ int pak_entry_stream(const pak_file *p, uint32_t i, int inflate, size_t cap, pak
         pak_in payload = in;
         payload.off += 4;
         payload.len -= 4;
+        payload.skip = 4;
         rc = zlib_run(&payload, out, PAK_STREAM_WINDOW, declared, sink, ctx, e->offset + 4, err);
     } else if (codec == PAK_CODEC_LZO) {
         rc = inflate_lzo(&in, out, declared, sink, ctx, e->offset, err);
     }
+    /* the stored bytes after the stream's end (padding) */
+    for (size_t at = tapped; tap && !rc && at < e->size; at += n)
+        rc = in_get(&in, at, SIZE_MAX, &head, &n, err);
 done:
     free(win);
     return rc;
+}
+
+int pak_entry_stream(const pak_file *p, uint32_t i, int inflate, size_t cap, pak_sink_fn sink,
+                     void *ctx, util_err *err)
+{
+    return stream(p, i, inflate, cap, sink, ctx, NULL, NULL, err);
+}
+
+int pak_entry_stream_both(const pak_file *p, uint32_t i, size_t cap, pak_sink_fn sink, void *ctx,
+                          pak_sink_fn stored, void *stored_ctx, util_err *err)
+{
+    return stream(p, i, 1, cap, sink, ctx, stored, stored_ctx, err);
 }

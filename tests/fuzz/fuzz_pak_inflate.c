@@ -1,7 +1,8 @@
 /* fuzz_pak_inflate.c — libFuzzer target: one compressed entry's stored bytes (u32 size,
  * zlib or LZO segments, padding) through pak_inflate_bytes with a 4 MiB cap; and the same
  * bytes as the one entry of a PAK, read a window at a time (pak_entry_stream), which must
- * give the same bytes or fail with the same code, offset and message, but where zlib itself
+ * give the same bytes or fail with the same code, offset and message (also when it hands the
+ * stored bytes on beside, which must then be the input), but where zlib itself
  * refuses a zlib stream that libdeflate inflates (pak_inflate_bytes inflates with libdeflate
  * first, pak_entry_stream with zlib alone). */
 #include <stdint.h>
@@ -29,7 +30,7 @@ static void put32(uint8_t *q, uint32_t v)
 /* What the stream handed on, appended. */
 typedef struct got {
     uint8_t *b;
-    size_t len;
+    size_t len, cap;
 } got;
 
 static int collect(void *ctx, const uint8_t *bytes, size_t n, util_err *err)
@@ -37,6 +38,18 @@ static int collect(void *ctx, const uint8_t *bytes, size_t n, util_err *err)
     (void)err;
     got *g = ctx;
     if (n == 0 || n > PAK_STREAM_WINDOW || g->len + n > CAP)
+        abort();
+    memcpy(g->b + g->len, bytes, n);
+    g->len += n;
+    return 0;
+}
+
+/* The stored bytes handed on: at most the entry's, in pieces of at most a window. */
+static int collect_stored(void *ctx, const uint8_t *bytes, size_t n, util_err *err)
+{
+    (void)err;
+    got *g = ctx;
+    if (n == 0 || n > PAK_STREAM_WINDOW || g->len + n > g->cap)
         abort();
     memcpy(g->b + g->len, bytes, n);
     g->len += n;
@@ -71,7 +84,7 @@ static void same_streamed(const uint8_t *data, size_t size, uint64_t base, int r
     if (size > UINT32_MAX - DATA_AT)
         return;
     uint8_t *pak = calloc(1, DATA_AT + size);
-    got g = {malloc(CAP), 0};
+    got g = {malloc(CAP), 0, CAP};
     if (!pak || !g.b)
         abort();
     put32(pak, PAK_VERSION);
@@ -97,9 +110,21 @@ static void same_streamed(const uint8_t *data, size_t size, uint64_t base, int r
     uint64_t at = err->offset == UINT64_MAX ? UINT64_MAX : err->offset - base + DATA_AT;
     if (rc != 0 && src != 0 && (e.code != err->code || e.offset != at || strcmp(e.msg, err->msg)))
         abort();
+    /* again with every stored byte handed on beside: the same result, and those bytes whole */
+    got g2 = {g.b, 0, CAP}, s = {malloc(size ? size : 1), 0, size};
+    if (!s.b)
+        abort();
+    util_err_clear(&e);
+    int both = pak_entry_stream_both(p, 0, CAP, collect, &g2, collect_stored, &s, &e);
+    if (both != src ||
+        (both == 0 && (g2.len != g.len || s.len != size || (size && memcmp(s.b, data, size)))))
+        abort();
+    if (rc == 0 && both == 0 && n && memcmp(g2.b, out, n))
+        abort();
     pak_close(p);
     free(pak);
     free(g.b);
+    free(s.b);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,6 +1,7 @@
 /* test_pak_stream.c — entries read a window at a time (pak_entry_stream): zlib, segmented
  * LZO and stored entries of megabytes, handed on in pieces of at most PAK_STREAM_WINDOW bytes,
- * give the bytes the PAK was built from; the stored bytes are those of the file; and damage
+ * give the bytes the PAK was built from; the stored bytes are those of the file, also when
+ * handed on beside the inflated ones (pak_entry_stream_both); and damage
  * past the first window (a cut, a corrupt byte, a wrong declared size, a zero-length LZO
  * segment) is the error whole inflation gives, at the offset the hand-built bytes say. */
 #include <stdio.h>
@@ -146,6 +147,21 @@ static void test_contents(void **state)
         assert_int_equal(s.len, en->size);
         assert_memory_equal(s.b, f->pak + en->offset, en->size);
         assert_true(s.most <= PAK_STREAM_WINDOW);
+        free(s.b);
+    }
+    /* both at once: the content to one sink, every stored byte once and in order to the
+     * other (for the compressed ones, read while inflating, then the padding) */
+    for (uint32_t i = 0; i < 3; i++) {
+        const pak_entry *en = &p->entries[i];
+        got c = {0}, s = {0};
+        assert_int_equal(pak_entry_stream_both(p, i, PAK_MAX_INFLATE, collect, &c, collect, &s, &e),
+                         0);
+        assert_true(c.len >= want_len[i]);
+        assert_memory_equal(c.b, want[i], want_len[i]);
+        assert_int_equal(s.len, en->size);
+        assert_memory_equal(s.b, f->pak + en->offset, en->size);
+        assert_true(c.most <= PAK_STREAM_WINDOW && s.most <= PAK_STREAM_WINDOW);
+        free(c.b);
         free(s.b);
     }
     /* entry 2's size without its padding, read without changing the PAK */
