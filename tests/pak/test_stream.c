@@ -176,17 +176,31 @@ static void test_contents(void **state)
     pak_close(p);
 }
 
-/* A copy of the PAK with entry i's table size set to size. */
-static uint8_t *with_size(const fixture *f, uint32_t i, uint32_t size)
+/* Entry i of the fixture's PAK, as its tables give it. */
+static pak_entry entry_of(const fixture *f, uint32_t i)
 {
     pak_file *p = NULL;
     util_err e;
     assert_int_equal(pak_open_mem(&p, f->pak, f->pak_len, &e), 0);
+    const pak_entry en = p->entries[i];
+    pak_close(p);
+    return en;
+}
+
+/* A copy of the fixture's PAK. */
+static uint8_t *copy_of(const fixture *f)
+{
     uint8_t *c = malloc(f->pak_len);
     assert_non_null(c);
     memcpy(c, f->pak, f->pak_len);
-    put32(c + p->entries[i].table_offset + 12, size);
-    pak_close(p);
+    return c;
+}
+
+/* A copy of the PAK with entry i's table size set to size. */
+static uint8_t *with_size(const fixture *f, uint32_t i, uint32_t size)
+{
+    uint8_t *c = copy_of(f);
+    put32(c + entry_of(f, i).table_offset + 12, size);
     return c;
 }
 
@@ -220,11 +234,8 @@ static util_err same_failure(const uint8_t *buf, size_t len, uint32_t i, int cod
 static void test_zlib_damage(void **state)
 {
     fixture *f = *state;
-    pak_file *p = NULL;
+    const pak_entry en = entry_of(f, 0);
     util_err e;
-    assert_int_equal(pak_open_mem(&p, f->pak, f->pak_len, &e), 0);
-    const pak_entry en = p->entries[0];
-    pak_close(p);
     assert_true(en.size > 4 * PAK_STREAM_WINDOW);
 
     /* cut a megabyte into the stream: the input ends where the cut is */
@@ -236,9 +247,7 @@ static void test_zlib_damage(void **state)
     free(c);
 
     /* a byte a megabyte in made wrong */
-    c = malloc(f->pak_len);
-    assert_non_null(c);
-    memcpy(c, f->pak, f->pak_len);
+    c = copy_of(f);
     size_t at = en.offset + (1u << 20);
     c[at] ^= 0xA5;
     e = same_failure(c, f->pak_len, 0, UTIL_EFORMAT);
@@ -263,11 +272,8 @@ static void test_zlib_damage(void **state)
 static void test_lzo_damage(void **state)
 {
     fixture *f = *state;
-    pak_file *p = NULL;
+    const pak_entry en = entry_of(f, 1);
     util_err e;
-    assert_int_equal(pak_open_mem(&p, f->pak, f->pak_len, &e), 0);
-    const pak_entry en = p->entries[1];
-    pak_close(p);
     /* segment 150, its length and where it starts, walked in the built bytes */
     size_t seg = en.offset + 4;
     for (int k = 0; k < 150; k++) {
@@ -279,9 +285,7 @@ static void test_lzo_damage(void **state)
     assert_true(seg - en.offset > 4 * PAK_STREAM_WINDOW);
 
     /* a segment of length 0 */
-    uint8_t *c = malloc(f->pak_len);
-    assert_non_null(c);
-    memcpy(c, f->pak, f->pak_len);
+    uint8_t *c = copy_of(f);
     c[seg] = c[seg + 1] = 0;
     e = same_failure(c, f->pak_len, 1, UTIL_EFORMAT);
     assert_int_equal(e.offset, seg);
