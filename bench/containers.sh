@@ -6,6 +6,10 @@
 # median wall time of BENCH_REPS runs (default 3) and the largest peak RSS. Targets (issue
 # 22): RVZ <= 1.5x the ISO's ingest, peak RSS <= 64 MiB. Needs /usr/games/dolphin-tool
 # (conversions are kept in $BENCH_DIR/containers and reused). Usage: bench/containers.sh
+# BENCH_LARGE=1: the same with a disc image of bench_bigpak's three PAKs of 150 large entries
+# (bench/run.sh BENCH_LARGE=1; 1 to 12 MiB inflated, 0.56 GB) in place of the release, written
+# by bench_disc: entries read a window at a time through each container (kept in
+# $BENCH_DIR/containers-large).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 B=${BENCH_BUILD:-build/release}
@@ -15,10 +19,20 @@ REPS=${BENCH_REPS:-3}
 [ -x "$DT" ] || { echo "containers.sh: $DT is missing (Debian package dolphin-emu)" >&2; exit 1; }
 command -v /usr/bin/time >/dev/null || { echo "containers.sh: /usr/bin/time is missing" >&2; exit 1; }
 cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DANCSDB_SANITIZE=OFF >/dev/null
-cmake --build "$B" -j "$(nproc)" --target ancsdb bench_read_all >/dev/null
+cmake --build "$B" -j "$(nproc)" --target ancsdb bench_read_all bench_bigpak bench_disc >/dev/null
 C=$W/containers
+[ "${BENCH_LARGE:-0}" = 1 ] && C=$W/containers-large
 mkdir -p "$C"
-if [ ! -f "$C/GM8E01_00.iso" ]; then
+if [ "${BENCH_LARGE:-0}" = 1 ] && [ ! -f "$C/GM8E01_00.iso" ]; then
+    ldir="$W/corpus-large"
+    if [ ! -f "$ldir/.complete" ]; then # as bench/run.sh BENCH_LARGE=1 makes it
+        rm -rf "$ldir"
+        "$B/bench/bench_bigpak" "$ldir" 3 50 1024 12288 >&2
+        touch "$ldir/.complete"
+    fi
+    "$B/bench/bench_disc" "$C/GM8E01_00.iso.tmp" "$ldir"
+    mv "$C/GM8E01_00.iso.tmp" "$C/GM8E01_00.iso"
+elif [ ! -f "$C/GM8E01_00.iso" ]; then
     if [ -f "$W/images-1x/.complete" ]; then
         ln -f "$W/images-1x/GM8E01_00.iso" "$C/GM8E01_00.iso" 2>/dev/null ||
             cp "$W/images-1x/GM8E01_00.iso" "$C/GM8E01_00.iso"
