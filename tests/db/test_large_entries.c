@@ -82,14 +82,6 @@ static void put_code(bits *w, unsigned code, int n)
         put_bits(w, code >> i & 1, 1);
 }
 
-static void put_be32(uint8_t *q, uint32_t v)
-{
-    q[0] = (uint8_t)(v >> 24);
-    q[1] = (uint8_t)(v >> 16);
-    q[2] = (uint8_t)(v >> 8);
-    q[3] = (uint8_t)v;
-}
-
 /* The stored bytes of the entry (*len of them) and, in *content (*clen), what libdeflate
  * inflates them to: LEN_286 bytes deflated by zlib and flushed, then a final fixed-code block
  * of litlen code 286, distance code 0 and the end of the block (docs/formats.md §3.1), the
@@ -130,10 +122,10 @@ static uint8_t *stream_286(size_t *len, uint8_t **content, size_t *clen)
                      LIBDEFLATE_SUCCESS);
     libdeflate_free_decompressor(d);
     assert_int_equal(got, *clen);
-    put_be32(z, (uint32_t)*clen);
+    put32(z, (uint32_t)*clen);
     z[4] = 0x78;
     z[5] = 0x01;
-    put_be32(z + 6 + raw, (uint32_t)adler32(adler32(0, NULL, 0), *content, (uInt)*clen));
+    put32(z + 6 + raw, (uint32_t)adler32(adler32(0, NULL, 0), *content, (uInt)*clen));
     *len = 6 + raw + 4;
     /* zlib itself refuses it */
     uint8_t *out = malloc(*clen);
