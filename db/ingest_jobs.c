@@ -9,6 +9,9 @@
 #include <string.h>
 
 #include <xxhash.h>
+#ifdef ANCSDB_XXH_DISPATCH
+#include <xxh_x86dispatch.h> /* XXH3 as fast as this CPU allows (CMakeLists.txt) */
+#endif
 
 #include "ingest_internal.h"
 

@@ -11,6 +11,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <xxhash.h>
+#ifdef ANCSDB_XXH_DISPATCH
+#include <xxh_x86dispatch.h> /* XXH3 as fast as this CPU allows (CMakeLists.txt) */
+#endif
 
 #include "cli.h"
 #include "db.h"
