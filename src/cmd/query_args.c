@@ -265,6 +265,40 @@ static int other_reading(const char *s, uint32_t *out)
 static int name_reading(struct db *d, const char *arg, const char *type, uint32_t *id, char *what,
                         size_t size);
 
+static int count_cb(void *ctx, int ncols, const db_cell *c)
+{
+    *(int64_t *)ctx = ncols >= 1 && c[0].type == DB_INT ? c[0].i : 0;
+    return 1;
+}
+
+/* Whether some PAK holds asset id as a type (1), none (0), or the lookup failed (-1). */
+static int held_as(struct db *d, uint32_t id, const char *type)
+{
+    static const char sql[] =
+        "SELECT EXISTS (SELECT 1 FROM pak_entries WHERE asset_id = ?1 AND type = ?2)";
+    db_bind b[2] = {{DB_INT, id, NULL}, {DB_TEXT, 0, type}};
+    int64_t n = 0;
+    db_sink sink = {&n, NULL, count_cb, NULL};
+    util_err e;
+    return db_exec(d, sql, 2, b, &sink, &e) != 0 ? -1 : n != 0;
+}
+
+/* An ID some PAK holds, but never as the type its argument asks for: say what it is. */
+static void explain_type(struct db *d, const char *qname, uint32_t id, const char *want,
+                         const where_row *w)
+{
+    if (!want || held_as(d, id, want) != 0)
+        return;
+    const char *base = strrchr(w->path, '/');
+    base = base ? base + 1 : w->path;
+    const char *takes = !strcmp(want, "MREA")   ? ": AREA takes an area's MREA ID or name"
+                        : !strcmp(want, "MLVL") ? ": WORLD takes a world's MLVL ID or name"
+                                                : "";
+    cli_error("query %s: 0x%08" PRIX32 " is %s %s (in %s), not %s %s%s", qname, id,
+              strchr("AEIOU", w->type[0]) ? "an" : "a", w->type, base,
+              strchr("AEIOU", want[0]) ? "an" : "a", want, takes);
+}
+
 void cli_query_explain_empty(struct db *d, const char *qname, const cli_query_info *q, int argc,
                              char **argv)
 {
@@ -281,12 +315,16 @@ void cli_query_explain_empty(struct db *d, const char *qname, const cli_query_in
         if (util_parse_id(argv[i], &id) != 0)
             continue;
         where_row w;
-        if (where_is(d, id, &w) != 0 || w.found)
-            continue;
         char buf[8], what[320];
         const char *t = place  ? place
                         : type ? type
                                : type_of_param(q->params[i].name, buf, sizeof buf);
+        if (where_is(d, id, &w) != 0)
+            continue;
+        if (w.found) {
+            explain_type(d, qname, id, t, &w);
+            continue;
+        }
         int named = strcmp(q->params[i].name, "NAME_OR_ID") != 0 &&
                     name_reading(d, argv[i], t, &alt, what, sizeof what);
         if (named) {

@@ -81,6 +81,29 @@ else
 fi
 "$BIN" query --db "$DB" who-references PART 0xFEEDFACE >/dev/null 2>"$T/h2.err"
 check "an ID in no PAK says so" "ancsdb: query who-references: no asset 0xFEEDFACE in any PAK of the database" "$(cat "$T/h2.err")"
+# an ID some PAK holds, given where another type is asked: what it is, where (sqlite3: its
+# first copy by game, path, entry), and what the argument takes
+art() { case $1 in [AEIOU]*) echo an ;; *) echo a ;; esac; }
+first_copy() {
+    sqlite3 -separator ' ' "$DB" "SELECT e.type, p.path FROM pak_entries e JOIN paks p USING (pak_id) \
+WHERE e.asset_id = $1 ORDER BY p.game, p.path, e.entry_index LIMIT 1"
+}
+mlvl=$(sqlite3 "$DB" "SELECT asset_id FROM pak_entries WHERE type = 'MLVL' AND asset_id NOT IN \
+(SELECT asset_id FROM pak_entries WHERE type = 'MREA') ORDER BY asset_id LIMIT 1")
+read -r ty path <<<"$(first_copy "$mlvl")"
+"$BIN" query --db "$DB" characters-in "$(printf '%08X' "$mlvl")" >"$T/t1.out" 2>"$T/t1.err"
+check "an MLVL given as AREA: exit 0" 0 $?
+check "... what it is and what AREA takes" "$(printf 'ancsdb: query characters-in: 0x%08X is %s %s (in %s), not a MREA: AREA takes an area'"'"'s MREA ID or name' \
+    "$mlvl" "$(art "$ty")" "$ty" "${path##*/}")" "$(cat "$T/t1.err")"
+ancs=$(sqlite3 "$DB" "SELECT asset_id FROM pak_entries WHERE type = 'ANCS' AND asset_id NOT IN \
+(SELECT asset_id FROM pak_entries WHERE type = 'PART') ORDER BY asset_id LIMIT 1")
+read -r ty path <<<"$(first_copy "$ancs")"
+"$BIN" query --db "$DB" where-loaded PART "$(printf '0x%08X' "$ancs")" >/dev/null 2>"$T/t2.err"
+check "an ANCS asked for as a PART says what it is" "$(printf 'ancsdb: query where-loaded: 0x%08X is %s %s (in %s), not a PART' \
+    "$ancs" "$(art "$ty")" "$ty" "${path##*/}")" "$(cat "$T/t2.err")"
+mrea=$(sqlite3 "$DB" "SELECT mrea_id FROM mlvl_areas ORDER BY mrea_id LIMIT 1")
+"$BIN" query --db "$DB" characters-in "$(printf '0x%08X' "$mrea")" >/dev/null 2>"$T/t3.err"
+check "an MREA given as AREA: no note" "" "$(cat "$T/t3.err")"
 
 # --- unknown-census [FIELD-PATTERN] and unknown-census-summary
 "$BIN" query --db "$DB" --format tsv unknown-census >"$T/census.tsv"
