@@ -220,6 +220,10 @@ void cli_query_explain_empty(struct db *d, const char *qname, const cli_query_in
  * character, say which it has (stderr). */
 void cli_query_explain_char(struct db *d, const char *qname, const cli_query_info *q,
                             const struct db_bind *binds, int argc);
+/* After an empty `area-deps AREA LAYER`: LAYER is no layer of the area (its layers listed),
+ * or names one that lists no dependency. */
+void cli_query_explain_layer(struct db *d, const char *qname, const cli_query_info *q,
+                             const struct db_bind *binds, int argc);
 
 /* A value of `sql --param`: a decimal integer or 0x-hex binds as INTEGER, anything else as
  * TEXT (s borrowed). */

@@ -326,6 +326,7 @@ int cmd_query(int argc, char **argv)
     else if (rows == 0) {
         cli_query_explain_empty(d, name, &qi, npos - 1, pos + 1);
         cli_query_explain_char(d, name, &qi, binds, npos - 1);
+        cli_query_explain_layer(d, name, &qi, binds, npos - 1);
     }
 done:
     db_close(d);

@@ -692,3 +692,78 @@ int cli_query_resolve_names(struct db *d, db_bind *binds, const cli_query_info *
     }
     return EXIT_OK;
 }
+
+/* The layers of the area an empty `area-deps AREA LAYER` looked at (its world's newest
+ * content, as the query): index, name and dependency count of each, and the area's name. */
+typedef struct layer_list {
+    char area[256];
+    char list[1024]; /* "0 'Default', 1 '2nd Pass'" */
+    int n, hit;      /* layers; LAYER names one of them (or the area's own group) */
+    int64_t hit_index, hit_deps;
+    char hit_name[256];
+    const char *want;
+} layer_list;
+
+static int layer_row(void *ctx, int ncols, const db_cell *c)
+{
+    layer_list *l = ctx;
+    if (ncols < 4 || c[0].type != DB_INT)
+        return 0;
+    const char *name = c[1].type == DB_TEXT ? c[1].s : "";
+    if (l->n == 0)
+        snprintf(l->area, sizeof l->area, "%s", c[3].type == DB_TEXT ? c[3].s : "");
+    size_t len = strlen(l->list);
+    snprintf(l->list + len, sizeof l->list - len, "%s%" PRId64 " '%s'", l->n ? ", " : "", c[0].i,
+             name);
+    l->n++;
+    /* as the query matches it: digits are an index, anything else a name (ASCII case) */
+    size_t wn = strlen(l->want);
+    int digits = wn > 0 && strspn(l->want, "0123456789") == wn;
+    if (!l->hit && (digits ? strtoll(l->want, NULL, 10) == c[0].i : !strcasecmp(l->want, name))) {
+        l->hit = 1;
+        l->hit_index = c[0].i;
+        l->hit_deps = c[2].type == DB_INT ? c[2].i : 0;
+        snprintf(l->hit_name, sizeof l->hit_name, "%s", name);
+    }
+    return 0;
+}
+
+void cli_query_explain_layer(struct db *d, const char *qname, const cli_query_info *q,
+                             const db_bind *binds, int argc)
+{
+    int area = -1, layer = -1;
+    for (int i = 0; i < argc && i < q->param_count; i++) {
+        if (!strcmp(q->params[i].name, "AREA"))
+            area = i;
+        else if (!strcmp(q->params[i].name, "LAYER"))
+            layer = i;
+    }
+    if (area < 0 || layer < 0 || binds[area].type != DB_INT || binds[layer].type != DB_TEXT ||
+        !binds[layer].s)
+        return;
+    layer_list l;
+    memset(&l, 0, sizeof l);
+    l.want = binds[layer].s;
+    db_bind b = {DB_INT, binds[area].i, NULL};
+    db_sink sink = {&l, NULL, layer_row, NULL};
+    util_err e;
+    util_err_clear(&e);
+    if (db_exec(d,
+                "SELECT y.layer_index, y.name, y.dependency_count, a.name FROM mlvl_latest m "
+                "JOIN areas a ON a.game = m.game AND a.mlvl_id = m.mlvl_id AND a.content_id = "
+                "m.content_id JOIN area_layers y ON y.game = a.game AND y.mlvl_id = a.mlvl_id "
+                "AND y.content_id = a.content_id AND y.area_index = a.area_index "
+                "WHERE a.mrea_id = ?1 ORDER BY a.game, a.mlvl_id, a.area_index, y.layer_index",
+                1, &b, &sink, &e) != 0 ||
+        l.n == 0)
+        return;
+    const char *area_name = l.area[0] ? l.area : "the area";
+    if (!strcmp(l.want, "-1"))
+        cli_error("query %s: the own group of %s (layer -1) lists no dependency", qname, area_name);
+    else if (!l.hit)
+        cli_error("query %s: '%s' is no layer of %s (its layers: %s)", qname, l.want, area_name,
+                  l.list);
+    else if (l.hit_deps == 0)
+        cli_error("query %s: layer %" PRId64 " '%s' of %s lists no dependency", qname, l.hit_index,
+                  l.hit_name, area_name);
+}

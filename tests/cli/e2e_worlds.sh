@@ -6,7 +6,8 @@
 # truth.json worlds.*, release_b.worlds and release_diff.*.world_edits), dangling-refs of
 # MLVL dependencies, the MLVLs' asset_refs rows (as the PAKs' transactions write them and as
 # the final pass makes them), `--release` names, a malformed MLVL in a hand-built PAK (a
-# load_errors row, the rest loads) and the upgrade of a version-6 database.
+# load_errors row, the rest loads), the upgrade of a version-6 database, and what an empty
+# area-deps with a LAYER says on stderr.
 set -u
 . "$(dirname "$0")/lib.sh"
 need_corpus
@@ -497,6 +498,34 @@ if len(query(v6, "worlds")) != len(want_w):
 ver = subprocess.run(["sqlite3", v6, "PRAGMA user_version"], capture_output=True, text=True)
 if ver.stdout.strip() != "7":
     err("after the upgrade: user_version %r" % ver.stdout.strip())
+
+# an empty `area-deps AREA LAYER` says why: a layer that lists nothing, or no such layer (with
+# the area's layers), from truth.json's areas of release A
+def stderr_of(*args):
+    return subprocess.run([bin_, "query", "--db", db] + list(args), capture_output=True,
+                          text=True).stderr.strip()
+
+
+empty = [(a, l) for g, _ in GAMES for m in truth["worlds"][g]["mlvls"] for a in m["areas"]
+         for l in a["layers"] if not l["dependencies"] and a["name"]]
+if not empty:
+    err("truth.json: no layer without dependencies to ask area-deps about")
+else:
+    a, l = empty[0]
+    mrea = hx(a["mrea_id"])
+    want = "ancsdb: query area-deps: layer %d '%s' of %s lists no dependency" % (
+        l["index"], l["name"], a["name"])
+    for arg in (str(l["index"]), l["name"].upper()):
+        got = stderr_of("area-deps", mrea, arg)
+        if got != want:
+            err("area-deps %s %r: %r, want %r" % (mrea, arg, got, want))
+    listed = ", ".join("%d '%s'" % (x["index"], x["name"]) for x in a["layers"])
+    for arg in ("No Such Layer", str(len(a["layers"]))):
+        want = "ancsdb: query area-deps: '%s' is no layer of %s (its layers: %s)" % (
+            arg, a["name"], listed)
+        got = stderr_of("area-deps", mrea, arg)
+        if got != want:
+            err("area-deps %s %r: %r, want %r" % (mrea, arg, got, want))
 
 for e in errors:
     print("FAIL:", e)
