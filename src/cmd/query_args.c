@@ -237,6 +237,17 @@ static int where_cb(void *ctx, int ncols, const db_cell *c)
     return 1;
 }
 
+/* Run sql with binds on d, each row to row(ctx, ...); a failure is only returned: these
+ * lookups explain an empty answer and stay silent when they cannot. */
+static int lookup(struct db *d, const char *sql, int nbind, const db_bind *binds, void *ctx,
+                  int (*row)(void *, int, const db_cell *))
+{
+    db_sink sink = {ctx, NULL, row, NULL};
+    util_err e;
+    util_err_clear(&e);
+    return db_exec(d, sql, nbind, binds, &sink, &e);
+}
+
 /* Which PAK holds asset id (the first by game and path), and in how many PAKs it is. */
 static int where_is(struct db *d, uint32_t id, where_row *w)
 {
@@ -245,10 +256,8 @@ static int where_is(struct db *d, uint32_t id, where_row *w)
         "WHERE x.asset_id = ?1) FROM pak_entries e JOIN paks p USING (pak_id) "
         "WHERE e.asset_id = ?1 ORDER BY p.game, p.path, e.entry_index LIMIT 1";
     db_bind b = {DB_INT, id, NULL};
-    db_sink sink = {w, NULL, where_cb, NULL};
-    util_err e;
     memset(w, 0, sizeof *w);
-    return db_exec(d, sql, 1, &b, &sink, &e);
+    return lookup(d, sql, 1, &b, w, where_cb);
 }
 
 /* The other reading of an ID argument: 1 to 8 decimal digits were read as hex; read as
@@ -278,9 +287,7 @@ static int held_as(struct db *d, uint32_t id, const char *type)
         "SELECT EXISTS (SELECT 1 FROM pak_entries WHERE asset_id = ?1 AND type = ?2)";
     db_bind b[2] = {{DB_INT, id, NULL}, {DB_TEXT, 0, type}};
     int64_t n = 0;
-    db_sink sink = {&n, NULL, count_cb, NULL};
-    util_err e;
-    return db_exec(d, sql, 2, b, &sink, &e) != 0 ? -1 : n != 0;
+    return lookup(d, sql, 2, b, &n, count_cb) != 0 ? -1 : n != 0;
 }
 
 /* An ID some PAK holds, but never as the type its argument asks for: say what it is. */
@@ -353,6 +360,15 @@ typedef struct char_span {
     int64_t n, max;
 } char_span;
 
+/* The position of the query's parameter name among the argc arguments given, or -1. */
+static int param_at(const cli_query_info *q, int argc, const char *name)
+{
+    for (int i = 0; i < argc && i < q->param_count; i++)
+        if (!strcmp(q->params[i].name, name))
+            return i;
+    return -1;
+}
+
 static int char_span_row(void *ctx, int ncols, const db_cell *c)
 {
     char_span *s = ctx;
@@ -366,24 +382,15 @@ static int char_span_row(void *ctx, int ncols, const db_cell *c)
 void cli_query_explain_char(struct db *d, const char *qname, const cli_query_info *q,
                             const db_bind *binds, int argc)
 {
-    int ancs = -1, ci = -1;
-    for (int i = 0; i < argc && i < q->param_count; i++) {
-        if (!strcmp(q->params[i].name, "ANCS_ID"))
-            ancs = i;
-        else if (!strcmp(q->params[i].name, "CHAR_INDEX"))
-            ci = i;
-    }
+    int ancs = param_at(q, argc, "ANCS_ID"), ci = param_at(q, argc, "CHAR_INDEX");
     if (ancs < 0 || ci < 0 || binds[ancs].type != DB_INT || binds[ci].type != DB_INT)
         return;
     char_span s = {0, -1};
     db_bind b = {DB_INT, binds[ancs].i, NULL};
-    db_sink sink = {&s, NULL, char_span_row, NULL};
-    util_err e;
-    util_err_clear(&e);
-    if (db_exec(d,
-                "SELECT count(DISTINCT char_index), max(char_index) FROM characters "
-                "WHERE ancs_id = ?1",
-                1, &b, &sink, &e) != 0 ||
+    if (lookup(d,
+               "SELECT count(DISTINCT char_index), max(char_index) FROM characters "
+               "WHERE ancs_id = ?1",
+               1, &b, &s, char_span_row) != 0 ||
         s.n == 0 || (binds[ci].i >= 0 && binds[ci].i <= s.max))
         return;
     cli_error("query %s: ANCS 0x%08" PRIX32 " has no character %" PRId64 " (its characters: 0 to "
@@ -731,13 +738,7 @@ static int layer_row(void *ctx, int ncols, const db_cell *c)
 void cli_query_explain_layer(struct db *d, const char *qname, const cli_query_info *q,
                              const db_bind *binds, int argc)
 {
-    int area = -1, layer = -1;
-    for (int i = 0; i < argc && i < q->param_count; i++) {
-        if (!strcmp(q->params[i].name, "AREA"))
-            area = i;
-        else if (!strcmp(q->params[i].name, "LAYER"))
-            layer = i;
-    }
+    int area = param_at(q, argc, "AREA"), layer = param_at(q, argc, "LAYER");
     if (area < 0 || layer < 0 || binds[area].type != DB_INT || binds[layer].type != DB_TEXT ||
         !binds[layer].s)
         return;
@@ -745,16 +746,13 @@ void cli_query_explain_layer(struct db *d, const char *qname, const cli_query_in
     memset(&l, 0, sizeof l);
     l.want = binds[layer].s;
     db_bind b = {DB_INT, binds[area].i, NULL};
-    db_sink sink = {&l, NULL, layer_row, NULL};
-    util_err e;
-    util_err_clear(&e);
-    if (db_exec(d,
-                "SELECT y.layer_index, y.name, y.dependency_count, a.name FROM mlvl_latest m "
-                "JOIN areas a ON a.game = m.game AND a.mlvl_id = m.mlvl_id AND a.content_id = "
-                "m.content_id JOIN area_layers y ON y.game = a.game AND y.mlvl_id = a.mlvl_id "
-                "AND y.content_id = a.content_id AND y.area_index = a.area_index "
-                "WHERE a.mrea_id = ?1 ORDER BY a.game, a.mlvl_id, a.area_index, y.layer_index",
-                1, &b, &sink, &e) != 0 ||
+    if (lookup(d,
+               "SELECT y.layer_index, y.name, y.dependency_count, a.name FROM mlvl_latest m "
+               "JOIN areas a ON a.game = m.game AND a.mlvl_id = m.mlvl_id AND a.content_id = "
+               "m.content_id JOIN area_layers y ON y.game = a.game AND y.mlvl_id = a.mlvl_id "
+               "AND y.content_id = a.content_id AND y.area_index = a.area_index "
+               "WHERE a.mrea_id = ?1 ORDER BY a.game, a.mlvl_id, a.area_index, y.layer_index",
+               1, &b, &l, layer_row) != 0 ||
         l.n == 0)
         return;
     const char *area_name = l.area[0] ? l.area : "the area";
