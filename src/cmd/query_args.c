@@ -701,7 +701,8 @@ int cli_query_resolve_names(struct db *d, db_bind *binds, const cli_query_info *
 }
 
 /* The layers of the area an empty `area-deps AREA LAYER` looked at (its world's newest
- * content, as the query): index, name and dependency count of each, and the area's name. */
+ * content, as the query; the first area when an MREA is in several): index, name and
+ * dependency count of each, and the area's name. */
 typedef struct layer_list {
     char area[256];
     char list[1024]; /* "0 'Default', 1 '2nd Pass'" */
@@ -747,17 +748,21 @@ void cli_query_explain_layer(struct db *d, const char *qname, const cli_query_in
     l.want = binds[layer].s;
     db_bind b = {DB_INT, binds[area].i, NULL};
     if (lookup(d,
-               "SELECT y.layer_index, y.name, y.dependency_count, a.name FROM mlvl_latest m "
-               "JOIN areas a ON a.game = m.game AND a.mlvl_id = m.mlvl_id AND a.content_id = "
-               "m.content_id JOIN area_layers y ON y.game = a.game AND y.mlvl_id = a.mlvl_id "
-               "AND y.content_id = a.content_id AND y.area_index = a.area_index "
-               "WHERE a.mrea_id = ?1 ORDER BY a.game, a.mlvl_id, a.area_index, y.layer_index",
+               "WITH ar AS (SELECT a.game, a.mlvl_id, a.content_id, a.area_index, a.name "
+               "FROM mlvl_latest m JOIN areas a ON a.game = m.game AND a.mlvl_id = m.mlvl_id "
+               "AND a.content_id = m.content_id WHERE a.mrea_id = ?1 "
+               "ORDER BY a.game, a.mlvl_id, a.area_index LIMIT 1) "
+               "SELECT y.layer_index, y.name, y.dependency_count, ar.name FROM ar "
+               "JOIN area_layers y ON y.game = ar.game AND y.mlvl_id = ar.mlvl_id "
+               "AND y.content_id = ar.content_id AND y.area_index = ar.area_index "
+               "ORDER BY y.layer_index",
                1, &b, &l, layer_row) != 0 ||
         l.n == 0)
         return;
     const char *area_name = l.area[0] ? l.area : "the area";
     if (!strcmp(l.want, "-1"))
-        cli_error("query %s: the own group of %s (layer -1) lists no dependency", qname, area_name);
+        cli_error("query %s: layer -1 (the area's own group) of %s lists no dependency", qname,
+                  area_name);
     else if (!l.hit)
         cli_error("query %s: '%s' is no layer of %s (its layers: %s)", qname, l.want, area_name,
                   l.list);
