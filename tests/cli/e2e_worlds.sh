@@ -519,6 +519,14 @@ else:
         got = stderr_of("area-deps", mrea, arg)
         if got != want:
             err("area-deps %s %r: %r, want %r" % (mrea, arg, got, want))
+    own = [x for g, _ in GAMES for m in truth["worlds"][g]["mlvls"] for x in m["areas"]
+           if not x["area_dependencies"] and x["name"]]
+    if own:
+        want = "ancsdb: query area-deps: layer -1 (the area's own group) of %s lists no " \
+               "dependency" % own[0]["name"]
+        got = stderr_of("area-deps", hx(own[0]["mrea_id"]), "-1")
+        if got != want:
+            err("area-deps %s -1: %r, want %r" % (hx(own[0]["mrea_id"]), got, want))
     listed = ", ".join("%d '%s'" % (x["index"], x["name"]) for x in a["layers"])
     for arg in ("No Such Layer", str(len(a["layers"]))):
         want = "ancsdb: query area-deps: '%s' is no layer of %s (its layers: %s)" % (
