@@ -710,6 +710,7 @@ typedef struct layer_list {
     int64_t hit_index, hit_deps;
     char hit_name[256];
     const char *want;
+    int64_t want_index; /* LAYER as an index when it is digits (as the query reads it), else -1 */
 } layer_list;
 
 static int layer_row(void *ctx, int ncols, const db_cell *c)
@@ -724,10 +725,7 @@ static int layer_row(void *ctx, int ncols, const db_cell *c)
     snprintf(l->list + len, sizeof l->list - len, "%s%" PRId64 " '%s'", l->n ? ", " : "", c[0].i,
              name);
     l->n++;
-    /* as the query matches it: digits are an index, anything else a name (ASCII case) */
-    size_t wn = strlen(l->want);
-    int digits = wn > 0 && strspn(l->want, "0123456789") == wn;
-    if (!l->hit && (digits ? strtoll(l->want, NULL, 10) == c[0].i : !strcasecmp(l->want, name))) {
+    if (!l->hit && (l->want_index >= 0 ? l->want_index == c[0].i : !strcasecmp(l->want, name))) {
         l->hit = 1;
         l->hit_index = c[0].i;
         l->hit_deps = c[2].type == DB_INT ? c[2].i : 0;
@@ -746,6 +744,9 @@ void cli_query_explain_layer(struct db *d, const char *qname, const cli_query_in
     layer_list l;
     memset(&l, 0, sizeof l);
     l.want = binds[layer].s;
+    /* as the query matches it: digits are an index, anything else a name (ASCII case) */
+    size_t wn = strlen(l.want);
+    l.want_index = wn > 0 && strspn(l.want, "0123456789") == wn ? strtoll(l.want, NULL, 10) : -1;
     db_bind b = {DB_INT, binds[area].i, NULL};
     if (lookup(d,
                "WITH ar AS (SELECT a.game, a.mlvl_id, a.content_id, a.area_index, a.name "
