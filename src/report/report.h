@@ -27,18 +27,23 @@ typedef struct rep_ref {
     uint64_t off;
 } rep_ref;
 
-typedef struct report {
+typedef struct report report;
+struct report {
     struct db *d;
-    const char *dir;       /* the folder asked for (-o) */
-    int dirfd;             /* it, opened once (-1 until then) */
-    char *stage;           /* DIR/.ancsdb-report-XXXXXX: this run's private folder (mkdtemp) */
-    int stagefd;           /* it, opened; every page is written below it by openat */
-    const char *dbname;    /* shown in page footers */
-    int have_dot;          /* Graphviz found */
-    char dot_version[160]; /* what `dot -V` said (part of every graph's key) */
-    int jobs;              /* dot processes at once */
-    long drawn, reused;    /* graphs drawn by dot in this run, taken from the earlier report */
-    FILE *svgs;            /* the reused drawings (a temporary file), NULL until the first */
+    const char *dbpath;        /* the database file (the page writers open it too) */
+    const struct report *root; /* a page writer's: the report it writes for (else NULL) */
+    const char *dir;           /* the folder asked for (-o) */
+    int dirfd;                 /* it, opened once (-1 until then) */
+    char *stage;               /* DIR/.ancsdb-report-XXXXXX: this run's private folder (mkdtemp) */
+    int stagefd;               /* it, opened; every page is written below it by openat */
+    int subfd;                 /* the folder below it a page was last written in (-1: none) */
+    char subname[16];          /* its name */
+    const char *dbname;        /* shown in page footers */
+    int have_dot;              /* Graphviz found */
+    char dot_version[160];     /* what `dot -V` said (part of every graph's key) */
+    int jobs;                  /* dot processes, and page writers, at once */
+    long drawn, reused;        /* graphs drawn by dot in this run, taken from the earlier report */
+    FILE *svgs;                /* the reused drawings (a temporary file), NULL until the first */
     uint64_t svgs_len;
     double t0;    /* when the run began (CLOCK_MONOTONIC seconds) */
     int progress; /* stderr is a terminal */
@@ -54,7 +59,7 @@ typedef struct report {
     FILE *finds; /* the search index's entries as search.js lists them (temporary) */
     size_t nfinds;
     util_err err;
-} report;
+};
 
 /* ---- report_sql.c: the SQL texts (see there) ---- */
 extern const char rep_sql_has_releases[];
@@ -105,10 +110,6 @@ void rep_page_end(report *r, FILE *f, const char *root);
 FILE *rep_page_open(report *r, const char *rel, const char *root, const char *title);
 /* The frame's end and rep_close; -1 with r->err filled. */
 int rep_page_close(report *r, FILE *f, const char *root);
-/* n pages, page(r, ctx, i) for each i in turn with a progress line named what (after the
- * first failure, none). */
-int rep_pages(report *r, const char *what, size_t n, int (*page)(report *, void *, size_t),
-              void *ctx);
 /* The style sheet (style.css). */
 int rep_write_css(report *r);
 /* A horizontal bar chart as inline SVG: n bars labelled labels[i] with values v[i]. */
@@ -124,6 +125,16 @@ void rep_progress_done(report *r, const char *what, long total);
  * temporary file cannot be made. */
 int rep_find_add(report *r, const char *kind, const char *game, uint32_t id, const char *name,
                  const char *href);
+
+/* ---- report_pages.c ---- */
+/* n pages, page(r, ctx, i) for each i, with a progress line named what (after the first
+ * failure, no more). Up to r->jobs threads write them at once, each a run of consecutive
+ * pages with a report of its own (page gets that one: its root is r, its database
+ * connection, search entries and reached assets its own; the stage, the drawings and the
+ * assets r reached it shares, read only); what each gathered joins r's in the runs' order,
+ * so the result is the same as one thread's. */
+int rep_pages(report *r, const char *what, size_t n, int (*page)(report *, void *, size_t),
+              void *ctx);
 
 /* ---- report_index.c ---- */
 int rep_write_index(report *r);

@@ -62,7 +62,7 @@ typedef struct link_ctx {
 
 static const char *node_url(const graph_node *n, void *ctx)
 {
-    static char buf[160];
+    static _Thread_local char buf[160]; /* page writers draw lists at once */
     link_ctx *lc = ctx;
     if (!strcmp(n->kind, "char")) {
         snprintf(buf, sizeof buf, "#char-%" PRId64, n->sub);
@@ -575,6 +575,7 @@ static int add_ref(report *r, const char *game, const db_rows *d, size_t i)
 int rep_ref_texts(report *r, const rep_ref *x, const char **character, const char **name,
                   const char **via)
 {
+    FILE *spill = (r->root ? r->root : r)->spill; /* a page writer reads the report's */
     if (x->len > r->text_cap) {
         char *n = realloc(r->text, x->len);
         if (!n)
@@ -584,7 +585,7 @@ int rep_ref_texts(report *r, const rep_ref *x, const char **character, const cha
     }
     size_t got = 0;
     while (got < x->len) {
-        ssize_t k = pread(fileno(r->spill), r->text + got, x->len - got, (off_t)(x->off + got));
+        ssize_t k = pread(fileno(spill), r->text + got, x->len - got, (off_t)(x->off + got));
         if (k <= 0)
             return util_fail(&r->err, UTIL_EIO, UINT64_MAX, "cannot read a temporary file: %s",
                              k < 0 ? strerror(errno) : "short read");
@@ -923,6 +924,17 @@ static int asset_page(report *r, const rep_ref *first, size_t count)
     return rc ? -1 : 0;
 }
 
+typedef struct asset_pages_ctx {
+    const rep_ref *refs; /* the report's, sorted */
+    size_t *first;
+} asset_pages_ctx;
+
+static int asset_page_at(report *r, void *ctx, size_t i)
+{
+    const asset_pages_ctx *c = ctx;
+    return asset_page(r, &c->refs[c->first[i]], c->first[i + 1] - c->first[i]);
+}
+
 int rep_write_asset_pages(report *r)
 {
     if (r->spill && fflush(r->spill) != 0)
@@ -930,22 +942,17 @@ int rep_write_asset_pages(report *r)
                          strerror(errno));
     if (r->nrefs)
         qsort(r->refs, r->nrefs, sizeof *r->refs, ref_cmp);
+    /* a page per distinct asset: its refs are refs[first[i] .. first[i + 1]) */
+    asset_pages_ctx c = {r->refs, malloc((r->nrefs + 1) * sizeof *c.first)};
+    if (!c.first)
+        return util_fail(&r->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
     size_t distinct = 0;
     for (size_t i = 0; i < r->nrefs; i++)
         if (i == 0 || strcmp(r->refs[i].game, r->refs[i - 1].game) ||
             strcmp(r->refs[i].type, r->refs[i - 1].type) || r->refs[i].id != r->refs[i - 1].id)
-            distinct++;
-    size_t k = 0;
-    for (size_t i = 0; i < r->nrefs;) {
-        size_t j = i + 1;
-        while (j < r->nrefs && !strcmp(r->refs[j].game, r->refs[i].game) &&
-               !strcmp(r->refs[j].type, r->refs[i].type) && r->refs[j].id == r->refs[i].id)
-            j++;
-        if (asset_page(r, &r->refs[i], j - i))
-            return -1;
-        rep_progress(r, "asset pages", (long)++k, (long)distinct);
-        i = j;
-    }
-    rep_progress_done(r, "asset pages", (long)distinct);
-    return 0;
+            c.first[distinct++] = i;
+    c.first[distinct] = r->nrefs;
+    int rc = rep_pages(r, "asset pages", distinct, asset_page_at, &c);
+    free(c.first);
+    return rc;
 }

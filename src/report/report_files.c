@@ -168,7 +168,7 @@ static int has_foreign_entries(int dirfd, char *first, size_t size)
 int rep_stage_begin(report *r, const char *dir)
 {
     r->dir = dir;
-    r->dirfd = r->stagefd = -1;
+    r->dirfd = r->stagefd = r->subfd = -1;
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
         return util_fail(&r->err, UTIL_EIO, UINT64_MAX, "cannot create %s: %s", dir,
                          strerror(errno));
@@ -220,6 +220,21 @@ int rep_openat(report *r, const char *rel)
         util_fail(&r->err, UTIL_EIO, UINT64_MAX, "%s: path too long", rel);
         return -1;
     }
+    /* one folder down, the folder of the page before: opened then (pages of a kind share
+     * one, so most pages cost one openat) */
+    const char *first = strchr(buf, '/');
+    size_t depth = 0;
+    for (const char *s = buf; (s = strchr(s, '/')) != NULL; s++)
+        depth++;
+    if (depth == 1 && r->subfd >= 0 && (size_t)(first - buf) == strlen(r->subname) &&
+        !strncmp(buf, r->subname, (size_t)(first - buf))) {
+        int fd = openat(r->subfd, first + 1, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+                        0666);
+        if (fd < 0)
+            util_fail(&r->err, UTIL_EIO, UINT64_MAX, "cannot write %s/%s: %s", r->dir, rel,
+                      strerror(errno));
+        return fd;
+    }
     int at = r->stagefd;
     char *p = buf, *slash;
     while ((slash = strchr(p, '/')) != NULL) {
@@ -246,8 +261,14 @@ int rep_openat(report *r, const char *rel)
     if (fd < 0)
         util_fail(&r->err, UTIL_EIO, UINT64_MAX, "cannot write %s/%s: %s", r->dir, rel,
                   strerror(errno));
-    if (at != r->stagefd)
+    if (at != r->stagefd && depth == 1 && (size_t)(first - buf) < sizeof r->subname) {
+        if (r->subfd >= 0)
+            close(r->subfd);
+        r->subfd = at;
+        snprintf(r->subname, sizeof r->subname, "%.*s", (int)(first - buf), buf);
+    } else if (at != r->stagefd) {
         close(at);
+    }
     return fd;
 }
 
@@ -342,6 +363,10 @@ int rep_stage_commit(report *r)
 
 void rep_stage_abort(report *r)
 {
+    if (r->subfd >= 0) {
+        close(r->subfd);
+        r->subfd = -1;
+    }
     if (r->stagefd >= 0) {
         close(r->stagefd);
         r->stagefd = -1;

@@ -92,19 +92,6 @@ int rep_page_close(report *r, FILE *f, const char *root)
     return rep_close(r, f);
 }
 
-int rep_pages(report *r, const char *what, size_t n, int (*page)(report *, void *, size_t),
-              void *ctx)
-{
-    int rc = 0;
-    for (size_t i = 0; i < n && !rc; i++) {
-        rc = page(r, ctx, i);
-        rep_progress(r, what, (long)i + 1, (long)n);
-    }
-    if (!rc)
-        rep_progress_done(r, what, (long)n);
-    return rc;
-}
-
 static const char css[] =
     ":root{--fg:#1d2330;--muted:#5b6474;--bg:#fbfbfd;--card:#fff;--line:#dde1e8;"
     "--link:#1f5fbf;--accent:#3b82c4}\n"

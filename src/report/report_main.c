@@ -36,7 +36,8 @@ static const char report_usage[] =
     "  --db FILE     database file (default corpus.db)\n"
     "  -o, --output DIR\n"
     "                folder to write (required)\n"
-    "  -j, --jobs N  Graphviz processes at once (1 to 64, default: the cores online)\n"
+    "  -j, --jobs N  Graphviz processes, and threads writing pages, at once (1 to 64,\n"
+    "                default: the cores online)\n"
     "  -q, --quiet   no progress lines\n"
     "  -h, --help    show this help\n"
     "\n"
@@ -141,7 +142,8 @@ int cmd_report(int argc, char **argv)
     }
     report r;
     memset(&r, 0, sizeof r);
-    r.dirfd = r.stagefd = -1;
+    r.dirfd = r.stagefd = r.subfd = -1;
+    r.dbpath = dbpath;
     util_err_clear(&r.err);
     if (cli_open_db(&r.d, "report", dbpath, DB_OPEN_READONLY, NULL, &r.err) != EXIT_OK)
         return EXIT_FATAL;

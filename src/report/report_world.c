@@ -61,6 +61,8 @@ void rep_world_href(char *buf, size_t size, const char *game, uint32_t id)
 /* Whether an asset page was written for (game, type, id): r->refs is sorted by then. */
 static int has_asset_page(const report *r, const char *game, const char *type, uint32_t id)
 {
+    if (r->root) /* a page writer's: the report's list */
+        r = r->root;
     size_t lo = 0, hi = r->nrefs;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;

@@ -10,7 +10,11 @@
 #    graph (1 drawn, N-1 reused), the new name is in that page's drawing, and every file is
 #    byte for byte that of a fresh report of the changed database into a new folder;
 #  - an earlier page that is a symbolic link is not read: its graph is drawn again;
-#  - another Graphviz version (a stand-in dot on PATH whose -V says so) redraws all N.
+#  - another Graphviz version (a stand-in dot on PATH whose -V says so) redraws all N;
+#  - pages written by five threads at once (--jobs 5, every kind of page cut into runs of one
+#    page by ANCSDB_TEST_PAGES_PER_WRITER=1) are byte for byte those one thread (--jobs 1)
+#    writes: the search index, every asset page's "Reached by" rows and the ANCS pages in the
+#    same order.
 set -u
 . "$(dirname "$0")/lib.sh"
 need_tools dot python3
@@ -102,5 +106,14 @@ diff -r -I "$MADE" -I 'data-graph="[0-9a-f]*"' "$T/fresh" "$R" >"$T/diff" || bad
 grep -h -o 'data-graph="[0-9a-f]*"' "$T/fresh"/ancs/*.html | sort >"$T/k1"
 grep -h -o 'data-graph="[0-9a-f]*"' "$R"/ancs/*.html | sort >"$T/k2"
 [ "$(comm -12 "$T/k1" "$T/k2" | wc -l)" -eq 0 ] || bad "a graph kept its key under another dot version"
+
+# several page writers at once: the same files as one
+"$BIN" report --jobs 1 --db "$DB" -o "$T/one" >/dev/null 2>"$T/err" ||
+    die "report --jobs 1: $(tail -3 "$T/err")"
+ANCSDB_TEST_PAGES_PER_WRITER=1 "$BIN" report --jobs 5 --db "$DB" -o "$T/five" >/dev/null \
+    2>"$T/err" || die "report --jobs 5: $(tail -3 "$T/err")"
+check "pages written by five threads" "$(find "$T/one" -type f | wc -l)" \
+    "$(find "$T/five" -type f | wc -l)"
+diff -r -I "$MADE" "$T/one" "$T/five" >"$T/diff" || bad "five page writers wrote other files than one: $(head -5 "$T/diff")"
 
 finish
