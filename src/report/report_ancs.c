@@ -31,8 +31,9 @@ typedef struct ancs_row {
     char *label, *names;
     int64_t chars, anims, trans, animset_version, size;
     char key[33];              /* the graph's key (hex XXH3-128), "" when there is no DOT */
-    int reused;                /* its drawing was taken from the earlier report (at svg_off) */
-    uint64_t svg_off, svg_len; /* in r->svgs */
+    int reused;                /* its drawing was taken from the earlier report */
+    int has_svg;               /* its drawing (reused or drawn now) is at svg_off */
+    uint64_t svg_off, svg_len; /* in r->svgs, as its page shows it */
 } ancs_row;
 
 /* queries/deps.sql: ?1 ANCS ID, ?2 character index (NULL: all) */
@@ -84,11 +85,6 @@ static const char *node_url(const graph_node *n, void *ctx)
     return buf;
 }
 
-static void work_path(char *buf, size_t size, report *r, const ancs_row *a, const char *ext)
-{
-    snprintf(buf, size, "%s/.work/%s_%08" PRIX32 ".%s", r->stage, a->game, a->id, ext);
-}
-
 static int build_graph(report *r, graph *g, const ancs_row *a)
 {
     graph_init(g);
@@ -99,40 +95,16 @@ static int build_graph(report *r, graph *g, const ancs_row *a)
  * set, so each process draws a batch of them. */
 #define DOT_BATCH 16
 
-/* `dot -Tsvg -O` on the DOT files of as[idx[0..count)]: it writes FILE.dot.svg beside each
- * (and goes on past a graph it cannot draw). -1 when it cannot start. */
-static pid_t spawn_dot(report *r, const ancs_row *as, const size_t *idx, size_t count)
-{
-    char *argv[DOT_BATCH + 4] = {"dot", "-Tsvg", "-O"};
-    char paths[DOT_BATCH][4096];
-    for (size_t k = 0; k < count; k++) {
-        work_path(paths[k], sizeof paths[k], r, &as[idx[k]], "dot");
-        argv[3 + k] = paths[k];
-    }
-    argv[3 + count] = NULL;
-    pid_t pid;
-    return posix_spawnp(&pid, "dot", NULL, NULL, argv, environ) == 0 ? pid : -1;
-}
-
-/* After a batch whose dot failed: each graph of it left without an SVG gets a dot of its own
- * (a graph dot cannot draw must not cost the others theirs). */
-static void redo_alone(report *r, const ancs_row *as, const size_t *idx, size_t count)
-{
-    for (size_t k = 0; k < count; k++) {
-        char svg[4096];
-        work_path(svg, sizeof svg, r, &as[idx[k]], "dot.svg");
-        if (access(svg, F_OK) == 0)
-            continue;
-        pid_t pid = spawn_dot(r, as, &idx[k], 1);
-        int st;
-        while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
-            ;
-    }
-}
-
+/* A `dot` drawing a batch: the batch's DOT texts, one after the other, are its standard input
+ * and its SVGs, one after the other, its standard output, both temporary files of the slot
+ * (made once, emptied for each batch: no file is made or removed per graph). */
 typedef struct dot_slot {
     pid_t pid; /* 0: free */
     size_t idx[DOT_BATCH], count;
+    size_t at[DOT_BATCH + 1]; /* graph k's DOT is text[at[k] .. at[k + 1]) */
+    char *text;
+    size_t cap;
+    FILE *in, *out;
 } dot_slot;
 
 typedef struct dot_jobs {
@@ -142,8 +114,105 @@ typedef struct dot_jobs {
     size_t done; /* graphs settled (drawn or reused) */
 } dot_jobs;
 
-/* Wait for one dot; 0, or -1 when there is none to wait for. */
-static int reap_one(report *r, const ancs_row *as, dot_jobs *j, size_t total)
+/* Empty f for a new batch. */
+static int truncated(FILE *f)
+{
+    return fflush(f) == 0 && ftruncate(fileno(f), 0) == 0 && lseek(fileno(f), 0, SEEK_SET) == 0;
+}
+
+/* Start `dot -Tsvg` on text[0..len): the slot's files made when missing, text written to its
+ * input. The pid, or -1 when it cannot start (the graphs then go without a drawing). */
+static pid_t run_dot(dot_slot *s, const char *text, size_t len)
+{
+    if ((!s->in && !(s->in = tmpfile())) || (!s->out && !(s->out = tmpfile())))
+        return -1;
+    if (!truncated(s->in) || !truncated(s->out) || fwrite(text, 1, len, s->in) != len ||
+        fflush(s->in) != 0 || lseek(fileno(s->in), 0, SEEK_SET) != 0)
+        return -1;
+    posix_spawn_file_actions_t fa;
+    if (posix_spawn_file_actions_init(&fa) != 0)
+        return -1;
+    char *argv[] = {"dot", "-Tsvg", NULL};
+    pid_t pid;
+    int ok = posix_spawn_file_actions_adddup2(&fa, fileno(s->in), 0) == 0 &&
+             posix_spawn_file_actions_adddup2(&fa, fileno(s->out), 1) == 0 &&
+             posix_spawnp(&pid, "dot", &fa, NULL, argv, environ) == 0;
+    posix_spawn_file_actions_destroy(&fa);
+    return ok ? pid : -1;
+}
+
+static char *svg_for_page(char *buf);
+
+/* The name each graph is drawn under (its DOT's graph name, the SVG's title). */
+static void graph_name(char *buf, size_t size, const ancs_row *a)
+{
+    snprintf(buf, size, "ANCS %s %08" PRIX32, a->game, a->id);
+}
+
+/* The SVGs the slot's dot wrote, each given to the graph of the batch whose name its title
+ * comment holds and kept in r->svgs as its page shows it. A graph dot left no SVG for keeps
+ * none. -1 with r->err filled on a temporary file's error. */
+static int take_svgs(report *r, ancs_row *as, dot_slot *s)
+{
+    struct stat sb;
+    if (fflush(s->out) != 0 || fstat(fileno(s->out), &sb) != 0 || sb.st_size <= 0)
+        return 0;
+    size_t len = (size_t)sb.st_size, got = 0;
+    char *buf = malloc(len + 1);
+    if (!buf)
+        return util_fail(&r->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+    while (got < len) {
+        ssize_t k = pread(fileno(s->out), buf + got, len - got, (off_t)got);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            break;
+        got += (size_t)k;
+    }
+    buf[got] = 0;
+    int rc = 0;
+    static const char end_tag[] = "</svg>\n", title[] = "<!-- Title: ";
+    for (char *doc = buf, *e; !rc && (e = strstr(doc, end_tag)) != NULL; doc = e) {
+        e += sizeof end_tag - 1;
+        char keep = *e;
+        *e = 0;
+        char *t = strstr(doc, title);
+        for (size_t k = 0; t && k < s->count; k++) {
+            ancs_row *a = &as[s->idx[k]];
+            char name[64];
+            graph_name(name, sizeof name, a);
+            size_t nl = strlen(name);
+            if (a->has_svg || strncmp(t + sizeof title - 1, name, nl) ||
+                strncmp(t + sizeof title - 1 + nl, " Pages: ", 8))
+                continue;
+            char *svg = svg_for_page(doc);
+            size_t n = svg ? strlen(svg) : 0;
+            if (!svg)
+                break;
+            if (!r->svgs && !(r->svgs = tmpfile()))
+                rc = util_fail(&r->err, UTIL_EIO, UINT64_MAX, "cannot create a temporary file: %s",
+                               strerror(errno));
+            else if (fwrite(svg, 1, n, r->svgs) != n)
+                rc = util_fail(&r->err, UTIL_EIO, UINT64_MAX, "cannot write a temporary file: %s",
+                               strerror(errno));
+            else {
+                a->has_svg = 1;
+                a->svg_off = r->svgs_len;
+                a->svg_len = n;
+                r->svgs_len += n;
+            }
+            break;
+        }
+        *e = keep;
+    }
+    free(buf);
+    return rc;
+}
+
+/* Wait for one dot and take its SVGs; after a dot that failed, each graph of its batch left
+ * without one gets a dot of its own (a graph dot cannot draw must not cost the others
+ * theirs). 0, 1 when there is none to wait for, -1 with r->err filled. */
+static int reap_one(report *r, ancs_row *as, dot_jobs *j, size_t total)
 {
     int st;
     pid_t p;
@@ -151,38 +220,69 @@ static int reap_one(report *r, const ancs_row *as, dot_jobs *j, size_t total)
         ;
     if (p < 0) {
         j->running = 0;
-        return -1;
+        return 1;
     }
-    for (size_t k = 0; k < j->n; k++)
-        if (j->slot[k].pid == p) {
-            if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
-                redo_alone(r, as, j->slot[k].idx, j->slot[k].count);
-            j->slot[k].pid = 0;
-            j->running--;
-            j->done += j->slot[k].count;
-            rep_progress(r, "graphs", (long)j->done, (long)total);
+    int rc = 0;
+    for (size_t k = 0; k < j->n; k++) {
+        dot_slot *s = &j->slot[k];
+        if (s->pid != p)
+            continue;
+        rc = take_svgs(r, as, s);
+        for (size_t g = 0; !rc && (!WIFEXITED(st) || WEXITSTATUS(st) != 0) && g < s->count; g++) {
+            if (as[s->idx[g]].has_svg)
+                continue;
+            pid_t alone = run_dot(s, s->text + s->at[g], s->at[g + 1] - s->at[g]);
+            int st1;
+            while (alone > 0 && waitpid(alone, &st1, 0) < 0 && errno == EINTR)
+                ;
+            if (alone > 0) {
+                dot_slot one = *s;
+                one.idx[0] = s->idx[g];
+                one.count = 1;
+                rc = take_svgs(r, as, &one);
+            }
         }
-    return 0;
+        s->pid = 0;
+        j->running--;
+        j->done += s->count;
+        rep_progress(r, "graphs", (long)j->done, (long)total);
+    }
+    return rc;
 }
 
-/* Start a dot on the batch (waiting for a free slot first). */
-static void start_batch(report *r, const ancs_row *as, dot_jobs *j, const size_t *idx, size_t count,
-                        size_t total)
+/* Start a dot on the batch (waiting for a free slot first): its DOT texts are text[0..len),
+ * graph k's at at[k]. */
+static int start_batch(report *r, ancs_row *as, dot_jobs *j, const size_t *idx, size_t count,
+                       const char *text, const size_t *at, size_t total)
 {
-    while (j->running >= (int)j->n && reap_one(r, as, j, total) == 0)
-        ;
+    int rc = 0;
+    while (!rc && j->running >= (int)j->n)
+        rc = reap_one(r, as, j, total);
+    if (rc < 0)
+        return -1;
     size_t k = 0;
     while (k < j->n && j->slot[k].pid)
         k++;
     if (k == j->n) /* cannot happen: reap_one frees a slot or says none runs */
         k = 0;
-    memcpy(j->slot[k].idx, idx, count * sizeof *idx);
-    j->slot[k].count = count;
-    j->slot[k].pid = spawn_dot(r, as, idx, count);
-    if (j->slot[k].pid > 0)
+    dot_slot *s = &j->slot[k];
+    if (at[count] > s->cap) {
+        char *n = realloc(s->text, at[count]);
+        if (!n)
+            return util_fail(&r->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+        s->text = n;
+        s->cap = at[count];
+    }
+    memcpy(s->text, text, at[count]);
+    memcpy(s->at, at, (count + 1) * sizeof *at);
+    memcpy(s->idx, idx, count * sizeof *idx);
+    s->count = count;
+    s->pid = run_dot(s, s->text, at[count]);
+    if (s->pid > 0)
         j->running++;
     else
-        j->slot[k].pid = 0; /* no SVG: the pages fall back to the list */
+        s->pid = 0; /* no SVG: the pages fall back to the list */
+    return 0;
 }
 
 /* A drawing as a page holds it: dot's SVG from "<svg" on, without the namespace declarations
@@ -290,7 +390,7 @@ static int reuse_drawing(report *r, int oldfd, ancs_row *a)
             rc = util_fail(&r->err, UTIL_EIO, UINT64_MAX, "cannot write a temporary file: %s",
                            strerror(errno));
         } else {
-            a->reused = 1;
+            a->reused = a->has_svg = 1;
             a->svg_off = r->svgs_len;
             a->svg_len = (uint64_t)(e - s);
             r->svgs_len += a->svg_len;
@@ -314,7 +414,10 @@ static int render_graphs(report *r, ancs_row *as, size_t n)
     int oldfd = r->dirfd >= 0
                     ? openat(r->dirfd, "ancs", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
                     : -1;
-    size_t batch[DOT_BATCH], nb = 0; /* graphs written since the last dot started */
+    /* the graphs since the last dot started: their DOT texts one after the other in btext,
+     * graph k's at bat[k] */
+    size_t batch[DOT_BATCH], bat[DOT_BATCH + 1] = {0}, nb = 0, bcap = 0;
+    char *btext = NULL;
     for (size_t i = 0; i < n && !rc; i++) {
         graph g;
         if (build_graph(r, &g, &as[i])) {
@@ -331,7 +434,7 @@ static int render_graphs(report *r, ancs_row *as, size_t n)
             break;
         }
         char name[64];
-        snprintf(name, sizeof name, "ANCS %s %08" PRIX32, as[i].game, as[i].id);
+        graph_name(name, sizeof name, &as[i]);
         link_ctx lc = {r, &as[i], 0};
         graph_write_dot(&g, m, name, node_url, &lc);
         graph_free(&g);
@@ -356,33 +459,46 @@ static int render_graphs(report *r, ancs_row *as, size_t n)
             r->reused++;
             j.done++;
         } else {
-            char rel[64];
-            snprintf(rel, sizeof rel, ".work/%s_%08" PRIX32 ".dot", as[i].game, as[i].id);
-            FILE *f = rep_open(r, rel);
-            if (!f) {
-                free(text);
-                rc = -1;
-                break;
+            if (bat[nb] + len > bcap) {
+                size_t cap = (bat[nb] + len) * 2;
+                char *nt = realloc(btext, cap);
+                if (!nt) {
+                    free(text);
+                    rc = util_fail(&r->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+                    break;
+                }
+                btext = nt;
+                bcap = cap;
             }
-            size_t put = fwrite(text, 1, len, f);
+            memcpy(btext + bat[nb], text, len);
             free(text);
-            if ((fclose(f) != 0) | (put != len)) {
-                rc =
-                    util_fail(&r->err, UTIL_EIO, UINT64_MAX, "write error on %s/%s", r->stage, rel);
-                break;
-            }
+            batch[nb] = i;
+            bat[nb + 1] = bat[nb] + len;
+            nb++;
             r->drawn++;
-            batch[nb++] = i;
         }
         if (nb == DOT_BATCH || (nb && i + 1 == n)) {
-            start_batch(r, as, &j, batch, nb, n);
+            rc = start_batch(r, as, &j, batch, nb, btext, bat, n);
             nb = 0;
         }
     }
-    while (j.running > 0 && reap_one(r, as, &j, n) == 0)
-        ;
+    while (j.running > 0) {
+        int rr = reap_one(r, as, &j, n);
+        if (rr < 0 && !rc)
+            rc = -1;
+        if (rr > 0)
+            break;
+    }
     if (oldfd >= 0)
         close(oldfd);
+    for (size_t k = 0; k < j.n && j.slot; k++) {
+        free(j.slot[k].text);
+        if (j.slot[k].in)
+            fclose(j.slot[k].in);
+        if (j.slot[k].out)
+            fclose(j.slot[k].out);
+    }
+    free(btext);
     free(j.slot);
     if (!rc && r->svgs && fflush(r->svgs) != 0)
         rc = util_fail(&r->err, UTIL_EIO, UINT64_MAX, "cannot write a temporary file: %s",
@@ -393,47 +509,30 @@ static int render_graphs(report *r, ancs_row *as, size_t n)
 }
 
 /* The drawing of a's graph as its page holds it (malloc'd, NUL-ended): taken from the earlier
- * report or read from the SVG dot wrote. NULL when there is none; *drawn says whether dot
- * left a file (which could then not be read). */
+ * report or drawn by dot in this run. NULL when there is none; *drawn says whether there is
+ * one (which could then not be read). */
 static char *page_svg(report *r, const ancs_row *a, int *drawn)
 {
-    *drawn = 0;
-    if (a->reused) {
-        char *buf = malloc((size_t)a->svg_len + 1);
-        size_t got = 0;
-        while (buf && got < a->svg_len) {
-            ssize_t k = pread(fileno(r->svgs), buf + got, (size_t)(a->svg_len - got),
-                              (off_t)(a->svg_off + got));
-            if (k < 0 && errno == EINTR)
-                continue;
-            if (k <= 0)
-                break;
-            got += (size_t)k;
-        }
-        *drawn = 1;
-        if (buf && got == a->svg_len) {
-            buf[got] = 0;
-            return buf;
-        }
-        free(buf);
+    *drawn = a->has_svg;
+    if (!a->has_svg)
         return NULL;
+    char *buf = malloc((size_t)a->svg_len + 1);
+    size_t got = 0;
+    while (buf && got < a->svg_len) {
+        ssize_t k = pread(fileno(r->svgs), buf + got, (size_t)(a->svg_len - got),
+                          (off_t)(a->svg_off + got));
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            break;
+        got += (size_t)k;
     }
-    char path[4096];
-    work_path(path, sizeof path, r, a, "dot.svg");
-    size_t len;
-    char *buf = slurp(-1, path, (size_t)256 << 20, &len);
-    if (!buf) {
-        *drawn = access(path, F_OK) == 0;
-        return NULL;
+    if (buf && got == a->svg_len) {
+        buf[got] = 0;
+        return buf;
     }
-    *drawn = 1;
-    char *s = svg_for_page(buf);
-    if (!s) {
-        free(buf);
-        return NULL;
-    }
-    memmove(buf, s, strlen(s) + 1);
-    return buf;
+    free(buf);
+    return NULL;
 }
 
 /* The graph as nested lists (when Graphviz is not there): depth first from the ANCS, each node
@@ -739,7 +838,6 @@ static int ancs_page(report *r, const ancs_row *a, const char *deps_sql)
         return -1;
     if (!rc)
         rc = rep_find_add(r, "ANCS", a->game, a->id, a->label, rel) ? -1 : 0;
-    /* the work files stay until the end, removed with the rest of .work (many at once) */
     return rc;
 }
 

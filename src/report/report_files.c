@@ -300,8 +300,6 @@ static int move_in(report *r, const char *name, int *trashfd, char *trash)
 
 int rep_stage_commit(report *r)
 {
-    char work[] = ".work";
-    remove_tree_fast(r->stagefd, work, 0);
     int fd = dup(r->stagefd);
     DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
     if (!d) {

@@ -14,7 +14,10 @@
 #  - pages written by five threads at once (--jobs 5, every kind of page cut into runs of one
 #    page by ANCSDB_TEST_PAGES_PER_WRITER=1) are byte for byte those one thread (--jobs 1)
 #    writes: the search index, every asset page's "Reached by" rows and the ANCS pages in the
-#    same order.
+#    same order;
+#  - a dot that fails on one graph (a stand-in that exits 1, writing nothing, when its input
+#    holds that graph): the other graphs of its batch are still drawn (each ANCS page but that
+#    one byte for byte the real dot's) and that one's page shows the nested list.
 set -u
 . "$(dirname "$0")/lib.sh"
 need_tools dot python3
@@ -115,5 +118,27 @@ ANCSDB_TEST_PAGES_PER_WRITER=1 "$BIN" report --jobs 5 --db "$DB" -o "$T/five" >/
 check "pages written by five threads" "$(find "$T/one" -type f | wc -l)" \
     "$(find "$T/five" -type f | wc -l)"
 diff -r -I "$MADE" "$T/one" "$T/five" >"$T/diff" || bad "five page writers wrote other files than one: $(head -5 "$T/diff")"
+
+# a graph dot cannot draw costs the others of its batch nothing
+badpage=$(find "$T/one/ancs" -name '*.html' | sort | sed -n 2p)
+badid=$(basename "$badpage" .html)
+mkdir "$T/hook2"
+cat >"$T/hook2/dot" <<EOF
+#!/usr/bin/env bash
+# a stand-in for dot that cannot draw the graph "ANCS ${badid/_/ }"
+if [ "\$1" = -V ]; then exec "$REAL_DOT" "\$@"; fi
+in=\$(cat)
+case "\$in" in *'digraph "ANCS ${badid/_/ }"'*) exit 1 ;; esac
+printf '%s\n' "\$in" | exec "$REAL_DOT" "\$@"
+EOF
+chmod +x "$T/hook2/dot"
+report "$T/failing" PATH="$T/hook2:$PATH"
+check "a dot failing on one graph: drawn, reused" "$n 0" "$drawn $reused"
+grep -q '<ul class="tree">' "$T/failing/ancs/$badid.html" && ! grep -q '<svg' "$T/failing/ancs/$badid.html" ||
+    bad "the page of the graph dot cannot draw shows no nested list (or a drawing)"
+check "pages with a drawing when one graph cannot be drawn" "$((n - 1))" \
+    "$(grep -l '<g id="graph0"' "$T/failing"/ancs/*.html | wc -l)"
+diff -r -I "$MADE" -x "$badid.html" "$T/one/ancs" "$T/failing/ancs" >"$T/diff" ||
+    bad "the other pages differ from the real dot's: $(head -5 "$T/diff")"
 
 finish
