@@ -91,9 +91,10 @@ static int build_graph(report *r, graph *g, const ancs_row *a)
     return graph_add_ancs(g, r->d, a->game, a->id, -1, &r->err);
 }
 
-/* Graphs one `dot` draws: starting a `dot` costs about as much as drawing the graph of one
- * set, so each process draws a batch of them. */
-#define DOT_BATCH 16
+/* Graphs one `dot` draws at most: starting a `dot` costs about 13 ms of CPU, more than
+ * drawing the graph of one set (about 8), so each process draws a batch of them; batches are
+ * smaller when there are few graphs, so that every slot gets several. */
+#define DOT_BATCH 64
 
 /* A `dot` drawing a batch: the batch's DOT texts, one after the other, are its standard input
  * and its SVGs, one after the other, its standard output, both temporary files of the slot
@@ -401,7 +402,7 @@ static int reuse_drawing(report *r, int oldfd, ancs_row *a)
 }
 
 /* Write each ANCS's DOT; a graph whose key the earlier report in DIR drew is taken from it,
- * the others are drawn by up to r->jobs `dot -Tsvg` at once, DOT_BATCH graphs each. A graph
+ * the others are drawn by up to r->jobs `dot -Tsvg` at once, up to DOT_BATCH graphs each. A graph
  * dot cannot draw leaves no SVG: its page shows the nested list instead. */
 static int render_graphs(report *r, ancs_row *as, size_t n)
 {
@@ -417,6 +418,8 @@ static int render_graphs(report *r, ancs_row *as, size_t n)
     /* the graphs since the last dot started: their DOT texts one after the other in btext,
      * graph k's at bat[k] */
     size_t batch[DOT_BATCH], bat[DOT_BATCH + 1] = {0}, nb = 0, bcap = 0;
+    size_t per_batch = n / (4 * j.n);
+    per_batch = per_batch < 1 ? 1 : per_batch > DOT_BATCH ? DOT_BATCH : per_batch;
     char *btext = NULL;
     for (size_t i = 0; i < n && !rc; i++) {
         graph g;
@@ -477,7 +480,7 @@ static int render_graphs(report *r, ancs_row *as, size_t n)
             nb++;
             r->drawn++;
         }
-        if (nb == DOT_BATCH || (nb && i + 1 == n)) {
+        if (nb == per_batch || (nb && i + 1 == n)) {
             rc = start_batch(r, as, &j, batch, nb, btext, bat, n);
             nb = 0;
         }
