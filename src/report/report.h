@@ -38,12 +38,21 @@ struct report {
     int stagefd;               /* it, opened; every page is written below it by openat */
     int subfd;                 /* the folder below it a page was last written in (-1: none) */
     char subname[16];          /* its name */
-    const char *dbname;        /* shown in page footers */
-    int have_dot;              /* Graphviz found */
-    char dot_version[160];     /* what `dot -V` said (part of every graph's key) */
-    int jobs;                  /* dot processes, and page writers, at once */
-    long drawn, reused;        /* graphs drawn by dot in this run, taken from the earlier report */
-    FILE *svgs;                /* the reused drawings (a temporary file), NULL until the first */
+    int earlier;               /* DIR holds an earlier report: its unchanged files are kept */
+    int oldsubfd;              /* the folder of it a page was last looked for in (-1: none) */
+    char oldsubname[16];       /* its name */
+    struct rep_buf {           /* files being written while an earlier report is there */
+        FILE *f;               /* open_memstream's (NULL: free) */
+        char *buf;
+        size_t len;
+        char rel[128];
+    } open[4];
+    const char *dbname;    /* shown in page footers */
+    int have_dot;          /* Graphviz found */
+    char dot_version[160]; /* what `dot -V` said (part of every graph's key) */
+    int jobs;              /* dot processes, and page writers, at once */
+    long drawn, reused;    /* graphs drawn by dot in this run, taken from the earlier report */
+    FILE *svgs;            /* the reused drawings (a temporary file), NULL until the first */
     uint64_t svgs_len;
     double t0;    /* when the run began (CLOCK_MONOTONIC seconds) */
     int progress; /* stderr is a terminal */
@@ -94,13 +103,20 @@ void rep_stage_abort(report *r);
 /* Open stage/rel for writing, its folders created, no link followed; an fd, or -1 with
  * r->err filled. */
 int rep_openat(report *r, const char *rel);
+/* When DIR holds an earlier report whose file rel holds exactly buf[0..len) (a regular file,
+ * not a link, one link to it, ours): that file linked as stage/rel, 1. Else 0, nothing made.
+ * Keeping a file costs no new file now and no removal when the earlier report goes. */
+int rep_link_earlier(report *r, const char *rel, const char *buf, size_t len);
 
 /* ---- report_html.c ---- */
 
-/* Open rel below the report's folder for writing (rep_openat); NULL with r->err filled. */
+/* Open rel below the report's folder for writing (rep_openat; with an earlier report in DIR,
+ * a buffer written out or linked by rep_close); NULL with r->err filled. */
 FILE *rep_open(report *r, const char *rel);
 /* Close, count the page; -1 with r->err filled on a write error. */
 int rep_close(report *r, FILE *f);
+/* Close after a failure: nothing more is written of it. */
+void rep_discard(report *r, FILE *f);
 /* HTML text: util_xml_escape with quotes escaped too (so it may stand in an attribute). */
 void rep_esc(FILE *f, const char *s);
 /* Page frame: root is "" or "../" (where index.html is). */

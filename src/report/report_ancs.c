@@ -984,7 +984,7 @@ static int asset_page(report *r, const rep_ref *first, size_t count)
                                               first[i - 1].ancs_id == x->ancs_id)))
             continue;
         if (rep_ref_texts(r, x, &character, &name0, &via)) {
-            fclose(f);
+            rep_discard(r, f);
             free(name);
             return -1;
         }
@@ -1014,7 +1014,7 @@ static int asset_page(report *r, const rep_ref *first, size_t count)
             strcmp(first->type, "????") ? first->type : "PART", first->id,
             strcmp(first->type, "????") ? first->type : "PART", first->id);
     if (rep_loaded_in(r, f, first->game, first->type, first->id, "../")) {
-        fclose(f);
+        rep_discard(r, f);
         free(name);
         return -1;
     }

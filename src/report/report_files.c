@@ -168,7 +168,8 @@ static int has_foreign_entries(int dirfd, char *first, size_t size)
 int rep_stage_begin(report *r, const char *dir)
 {
     r->dir = dir;
-    r->dirfd = r->stagefd = r->subfd = -1;
+    r->dirfd = r->stagefd = r->subfd = r->oldsubfd = -1;
+    r->earlier = 0;
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
         return util_fail(&r->err, UTIL_EIO, UINT64_MAX, "cannot create %s: %s", dir,
                          strerror(errno));
@@ -186,6 +187,7 @@ int rep_stage_begin(report *r, const char *dir)
                          "%s is not empty (it holds %s) and is not an earlier report: give a new "
                          "or empty folder",
                          dir, first);
+    r->earlier = foreign;
     size_t n = strlen(dir) + sizeof "/" STAGE_PREFIX "XXXXXX";
     r->stage = malloc(n);
     if (!r->stage)
@@ -213,63 +215,142 @@ int rep_stage_begin(report *r, const char *dir)
     return 0;
 }
 
-int rep_openat(report *r, const char *rel)
+/* The folder rel is in, below the private folder (made when missing, no link followed), and
+ * where rel's last part begins (*base). The private folder itself, or r->subfd (kept open for
+ * the next page: pages of a kind share a folder, so most pages cost no folder lookup), or for
+ * a deeper rel a folder the caller closes (*owned). -1 with r->err filled. */
+static int stage_folder(report *r, const char *rel, size_t *base, int *owned)
 {
+    *owned = 0;
     char buf[1024];
-    if (snprintf(buf, sizeof buf, "%s", rel) >= (int)sizeof buf) {
-        util_fail(&r->err, UTIL_EIO, UINT64_MAX, "%s: path too long", rel);
-        return -1;
-    }
-    /* one folder down, the folder of the page before: opened then (pages of a kind share
-     * one, so most pages cost one openat) */
+    if (snprintf(buf, sizeof buf, "%s", rel) >= (int)sizeof buf)
+        return util_fail(&r->err, UTIL_EIO, UINT64_MAX, "%s: path too long", rel);
+    const char *last = strrchr(buf, '/');
+    *base = last ? (size_t)(last - buf) + 1 : 0;
+    if (!last)
+        return r->stagefd;
     const char *first = strchr(buf, '/');
-    size_t depth = 0;
-    for (const char *s = buf; (s = strchr(s, '/')) != NULL; s++)
-        depth++;
-    if (depth == 1 && r->subfd >= 0 && (size_t)(first - buf) == strlen(r->subname) &&
-        !strncmp(buf, r->subname, (size_t)(first - buf))) {
-        int fd = openat(r->subfd, first + 1, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
-                        0666);
-        if (fd < 0)
-            util_fail(&r->err, UTIL_EIO, UINT64_MAX, "cannot write %s/%s: %s", r->dir, rel,
-                      strerror(errno));
-        return fd;
-    }
+    int one = first == last && (size_t)(first - buf) < sizeof r->subname;
+    if (one && r->subfd >= 0 && (size_t)(first - buf) == strlen(r->subname) &&
+        !strncmp(buf, r->subname, (size_t)(first - buf)))
+        return r->subfd;
     int at = r->stagefd;
     char *p = buf, *slash;
     while ((slash = strchr(p, '/')) != NULL) {
         *slash = 0;
-        if (mkdirat(at, p, 0777) != 0 && errno != EEXIST) {
+        int sub = -1;
+        if (mkdirat(at, p, 0777) != 0 && errno != EEXIST)
             util_fail(&r->err, UTIL_EIO, UINT64_MAX, "cannot create %s/%s: %s", r->dir, buf,
                       strerror(errno));
-            at = -1;
-        } else {
-            int sub = openat(at, p, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-            if (sub < 0)
-                util_fail(&r->err, UTIL_EIO, UINT64_MAX, "cannot open the folder %s/%s: %s", r->dir,
-                          buf, strerror(errno));
-            if (at != r->stagefd)
-                close(at);
-            at = sub;
-        }
-        if (at < 0)
+        else if ((sub = openat(at, p, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+            util_fail(&r->err, UTIL_EIO, UINT64_MAX, "cannot open the folder %s/%s: %s", r->dir,
+                      buf, strerror(errno));
+        if (at != r->stagefd)
+            close(at);
+        if ((at = sub) < 0)
             return -1;
         *slash = '/';
         p = slash + 1;
     }
-    int fd = openat(at, p, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
-    if (fd < 0)
-        util_fail(&r->err, UTIL_EIO, UINT64_MAX, "cannot write %s/%s: %s", r->dir, rel,
-                  strerror(errno));
-    if (at != r->stagefd && depth == 1 && (size_t)(first - buf) < sizeof r->subname) {
+    if (one) {
         if (r->subfd >= 0)
             close(r->subfd);
         r->subfd = at;
         snprintf(r->subname, sizeof r->subname, "%.*s", (int)(first - buf), buf);
-    } else if (at != r->stagefd) {
-        close(at);
+    } else {
+        *owned = 1;
     }
+    return at;
+}
+
+int rep_openat(report *r, const char *rel)
+{
+    size_t base;
+    int owned;
+    int at = stage_folder(r, rel, &base, &owned);
+    if (at < 0)
+        return -1;
+    int fd = openat(at, rel + base, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd < 0)
+        util_fail(&r->err, UTIL_EIO, UINT64_MAX, "cannot write %s/%s: %s", r->dir, rel,
+                  strerror(errno));
+    if (owned)
+        close(at);
     return fd;
+}
+
+/* The earlier report's folder holding rel (DIR, or one folder below it, not a link; kept open
+ * in r->oldsubfd for the next page), where rel's last part begins; -1 when there is none. */
+static int earlier_folder(report *r, const char *rel, size_t *base)
+{
+    const char *first = strchr(rel, '/');
+    if (!first) {
+        *base = 0;
+        return r->dirfd;
+    }
+    size_t n = (size_t)(first - rel);
+    if (strchr(first + 1, '/') || n >= sizeof r->oldsubname)
+        return -1;
+    *base = n + 1;
+    if (r->oldsubfd >= 0 && n == strlen(r->oldsubname) && !strncmp(rel, r->oldsubname, n))
+        return r->oldsubfd;
+    if (r->oldsubfd >= 0)
+        close(r->oldsubfd);
+    snprintf(r->oldsubname, sizeof r->oldsubname, "%.*s", (int)n, rel);
+    r->oldsubfd = openat(r->dirfd, r->oldsubname, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    return r->oldsubfd;
+}
+
+/* Whether the open file fd holds exactly buf[0..len). */
+static int same_bytes(int fd, const char *buf, size_t len)
+{
+    char chunk[65536];
+    size_t off = 0;
+    while (off < len) {
+        size_t want = len - off < sizeof chunk ? len - off : sizeof chunk;
+        ssize_t k = pread(fd, chunk, want, (off_t)off);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0 || memcmp(chunk, buf + off, (size_t)k))
+            return 0;
+        off += (size_t)k;
+    }
+    return 1;
+}
+
+int rep_link_earlier(report *r, const char *rel, const char *buf, size_t len)
+{
+    if (!r->earlier)
+        return 0;
+    size_t obase;
+    int old = earlier_folder(r, rel, &obase);
+    if (old < 0)
+        return 0;
+    int fd = openat(old, rel + obase, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    struct stat sb, now;
+    int linked = 0;
+    if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_nlink == 1 && sb.st_uid == geteuid() &&
+        (uint64_t)sb.st_size == len && same_bytes(fd, buf, len)) {
+        size_t base;
+        int owned;
+        int at = stage_folder(r, rel, &base, &owned);
+        if (at >= 0 && linkat(old, rel + obase, at, rel + base, 0) == 0) {
+            /* the name may have been swapped since it was read: keep the link only when it
+             * is the file compared */
+            linked = fstatat(at, rel + base, &now, AT_SYMLINK_NOFOLLOW) == 0 &&
+                     now.st_dev == sb.st_dev && now.st_ino == sb.st_ino;
+            if (!linked)
+                unlinkat(at, rel + base, 0);
+        }
+        if (at >= 0 && owned)
+            close(at);
+        if (at < 0) /* a folder that could not be made: the write will say so */
+            util_err_clear(&r->err);
+    }
+    close(fd);
+    return linked;
 }
 
 /* Move entry name of the private folder into DIR; an entry of that name already there (an
@@ -364,6 +445,10 @@ void rep_stage_abort(report *r)
     if (r->subfd >= 0) {
         close(r->subfd);
         r->subfd = -1;
+    }
+    if (r->oldsubfd >= 0) {
+        close(r->oldsubfd);
+        r->oldsubfd = -1;
     }
     if (r->stagefd >= 0) {
         close(r->stagefd);

@@ -19,6 +19,25 @@
 
 FILE *rep_open(report *r, const char *rel)
 {
+    if (r->earlier) {
+        struct rep_buf *b = NULL;
+        for (size_t k = 0; k < sizeof r->open / sizeof r->open[0] && !b; k++)
+            if (!r->open[k].f)
+                b = &r->open[k];
+        if (!b) {
+            util_fail(&r->err, UTIL_EIO, UINT64_MAX, "%s: too many files open at once", rel);
+            return NULL;
+        }
+        if (snprintf(b->rel, sizeof b->rel, "%s", rel) >= (int)sizeof b->rel) {
+            util_fail(&r->err, UTIL_EIO, UINT64_MAX, "%s: path too long", rel);
+            return NULL;
+        }
+        b->buf = NULL;
+        b->len = 0;
+        if (!(b->f = open_memstream(&b->buf, &b->len)))
+            util_fail(&r->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
+        return b->f;
+    }
     int fd = rep_openat(r, rel);
     if (fd < 0)
         return NULL;
@@ -31,8 +50,67 @@ FILE *rep_open(report *r, const char *rel)
     return f;
 }
 
+/* The buffer f writes into, when it is one (rep_open with an earlier report in DIR). */
+static struct rep_buf *buffer_of(report *r, FILE *f)
+{
+    for (size_t k = 0; k < sizeof r->open / sizeof r->open[0]; k++)
+        if (r->open[k].f == f)
+            return &r->open[k];
+    return NULL;
+}
+
+/* A buffered file's bytes: kept from the earlier report when it has them, else written. */
+static int put_buffer(report *r, struct rep_buf *b)
+{
+    if (rep_link_earlier(r, b->rel, b->buf, b->len) == 1)
+        return 0;
+    int fd = rep_openat(r, b->rel);
+    if (fd < 0)
+        return -1;
+    size_t off = 0;
+    while (off < b->len) {
+        ssize_t k = write(fd, b->buf + off, b->len - off);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            break;
+        off += (size_t)k;
+    }
+    int err = off < b->len ? (errno ? errno : EIO) : 0;
+    if (close(fd) != 0 && !err)
+        err = errno;
+    if (err)
+        return util_fail(&r->err, UTIL_EIO, UINT64_MAX, "write error in %s/%s: %s", r->dir, b->rel,
+                         strerror(err));
+    return 0;
+}
+
+void rep_discard(report *r, FILE *f)
+{
+    struct rep_buf *b = buffer_of(r, f);
+    fclose(f);
+    if (b) {
+        free(b->buf);
+        memset(b, 0, sizeof *b);
+    }
+}
+
 int rep_close(report *r, FILE *f)
 {
+    struct rep_buf *b = buffer_of(r, f);
+    if (b) {
+        int bad = ferror(f);
+        int rc = fclose(f) != 0 || bad || !b->buf
+                     ? util_fail(&r->err, UTIL_ENOMEM, UINT64_MAX, "out of memory")
+                     : put_buffer(r, b);
+        if (!rc) {
+            r->pages++;
+            r->bytes += (long)b->len;
+        }
+        free(b->buf);
+        memset(b, 0, sizeof *b);
+        return rc;
+    }
     long size = ftell(f);
     int bad = ferror(f);
     if (fclose(f) != 0 || bad)

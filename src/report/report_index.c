@@ -238,7 +238,7 @@ int rep_write_index(report *r)
         fputs("</table></div>\n", f);
     fputs("</section>\n", f);
     if (rep_index_worlds(r, f)) {
-        fclose(f);
+        rep_discard(r, f);
         db_rows_free(&counts);
         db_rows_free(&types);
         db_rows_free(&sets);
@@ -381,7 +381,7 @@ int rep_write_search(report *r)
         while (!bad && (n = fread(buf, 1, sizeof buf, r->finds)) > 0)
             fwrite(buf, 1, n, f);
         if (bad || ferror(r->finds)) {
-            fclose(f);
+            rep_discard(r, f);
             return util_fail(&r->err, UTIL_EIO, UINT64_MAX,
                              "cannot read back the search index's temporary file");
         }

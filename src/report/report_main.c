@@ -145,7 +145,7 @@ int cmd_report(int argc, char **argv)
     }
     report r;
     memset(&r, 0, sizeof r);
-    r.dirfd = r.stagefd = r.subfd = -1;
+    r.dirfd = r.stagefd = r.subfd = r.oldsubfd = -1;
     r.dbpath = dbpath;
     util_err_clear(&r.err);
     if (cli_open_db(&r.d, "report", dbpath, DB_OPEN_READONLY, NULL, &r.err) != EXIT_OK)

@@ -45,7 +45,8 @@ static int writer_init(writer *w, const report *r)
     c->nfinds = 0;
     c->pages = c->bytes = 0;
     c->progress = 0;
-    c->subfd = -1;
+    c->subfd = c->oldsubfd = -1;
+    memset(c->open, 0, sizeof c->open);
     util_err_clear(&c->err);
     return db_open(&c->d, r->dbpath, DB_OPEN_READONLY, &c->err) ? -1 : 0;
 }
@@ -61,6 +62,8 @@ static void writer_free(writer *w)
         fclose(c->finds);
     if (c->subfd >= 0)
         close(c->subfd);
+    if (c->oldsubfd >= 0)
+        close(c->oldsubfd);
     db_close(c->d);
 }
 

@@ -5,7 +5,10 @@
 #  - the first report draws every graph ("graphs: N drawn, 0 reused" on its summary line, N
 #    the ANCS pages written, each holding its SVG);
 #  - a second report of the unchanged database draws none (0 drawn, N reused) and its files
-#    are byte for byte those of the first (the index's "made" time aside);
+#    are byte for byte those of the first (the index's "made" time aside); each page whose
+#    bytes are unchanged is the first report's file itself (the same inode, as find -printf
+#    %i says, one link), not a copy; a page that has a second link (planted outside the
+#    report) is written anew and the file outside is left as it was;
 #  - a character renamed in the database (by python3's sqlite3) redraws exactly its set's
 #    graph (1 drawn, N-1 reused), the new name is in that page's drawing, and every file is
 #    byte for byte that of a fresh report of the changed database into a new folder;
@@ -53,9 +56,22 @@ check "first report: drawn, reused" "$n 0" "$drawn $reused"
 cp -a "$R" "$T/first"
 
 # unchanged database: nothing drawn, the same bytes
+# a page with a second link, outside the report
+linked=$(find "$R/asset" -name '*.html' | sort | sed -n 3p)
+ln "$linked" "$T/outside.html"
+cp "$T/outside.html" "$T/outside.before"
+find "$R" -type f ! -name index.html ! -name .ancsdb-report -printf '%P %i\n' | sort >"$T/inodes1"
 report "$R"
 check "second report: drawn, reused" "0 $n" "$drawn $reused"
 diff -r -I "$MADE" "$T/first" "$R" >"$T/diff" || bad "the second report differs from the first: $(head -5 "$T/diff")"
+find "$R" -type f ! -name index.html ! -name .ancsdb-report -printf '%P %i\n' | sort >"$T/inodes2"
+check "files of the second report that are the first's own (all but the one with two links)" \
+    "$(($(wc -l <"$T/inodes1") - 1))" "$(comm -12 "$T/inodes1" "$T/inodes2" | wc -l)"
+comm -13 "$T/inodes1" "$T/inodes2" >"$T/new"
+check "the file written anew" "${linked#"$R"/}" "$(cut -d' ' -f1 "$T/new")"
+check "files of the second report with more than one link" 0 "$(find "$R" -type f -links +1 | wc -l)"
+cmp -s "$T/outside.html" "$T/outside.before" && [ "$(stat -c %h "$T/outside.html")" = 1 ] ||
+    bad "the file linked from outside was changed or is still linked"
 
 # one character renamed: its set alone is drawn again
 python3 - "$DB" >"$T/renamed" <<'EOF' || die "cannot rename a character"
