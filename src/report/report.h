@@ -113,6 +113,9 @@ int rep_link_earlier(report *r, const char *rel, const char *buf, size_t len);
 /* Open rel below the report's folder for writing (rep_openat; with an earlier report in DIR,
  * a buffer written out or linked by rep_close); NULL with r->err filled. */
 FILE *rep_open(report *r, const char *rel);
+/* rep_open, buffered or not: a large file (search.js, 12 MB at 10x; a world's page, up to 5)
+ * is written anew whatever the earlier report holds, rather than held in memory. */
+FILE *rep_open_as(report *r, const char *rel, int buffered);
 /* Close, count the page; -1 with r->err filled on a write error. */
 int rep_close(report *r, FILE *f);
 /* Close after a failure: nothing more is written of it. */
@@ -124,6 +127,9 @@ void rep_page_begin(FILE *f, const char *root, const char *title);
 void rep_page_end(report *r, FILE *f, const char *root);
 /* A page of its own: rep_open, the frame, then <h1>title</h1>; NULL with r->err filled. */
 FILE *rep_page_open(report *r, const char *rel, const char *root, const char *title);
+/* rep_page_open through rep_open_as. */
+FILE *rep_page_open_as(report *r, const char *rel, const char *root, const char *title,
+                       int buffered);
 /* The frame's end and rep_close; -1 with r->err filled. */
 int rep_page_close(report *r, FILE *f, const char *root);
 /* The style sheet (style.css). */

@@ -19,7 +19,12 @@
 
 FILE *rep_open(report *r, const char *rel)
 {
-    if (r->earlier) {
+    return rep_open_as(r, rel, r->earlier);
+}
+
+FILE *rep_open_as(report *r, const char *rel, int buffered)
+{
+    if (buffered) {
         struct rep_buf *b = NULL;
         for (size_t k = 0; k < sizeof r->open / sizeof r->open[0] && !b; k++)
             if (!r->open[k].f)
@@ -154,7 +159,13 @@ void rep_page_end(report *r, FILE *f, const char *root)
 
 FILE *rep_page_open(report *r, const char *rel, const char *root, const char *title)
 {
-    FILE *f = rep_open(r, rel);
+    return rep_page_open_as(r, rel, root, title, r->earlier);
+}
+
+FILE *rep_page_open_as(report *r, const char *rel, const char *root, const char *title,
+                       int buffered)
+{
+    FILE *f = rep_open_as(r, rel, buffered);
     if (!f)
         return NULL;
     rep_page_begin(f, root, title);

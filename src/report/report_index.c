@@ -368,7 +368,7 @@ int rep_write_census(report *r)
 
 int rep_write_search(report *r)
 {
-    FILE *f = rep_open(r, "search.js");
+    FILE *f = rep_open_as(r, "search.js", 0);
     if (!f)
         return -1;
     fputs("/* ancsdb report search index: [kind, game, ID, name, page] */\n"

@@ -122,7 +122,7 @@ static int world_page(report *r, void *ctx, size_t wi)
     rep_world_href(rel, sizeof rel, game, id);
     snprintf(title, sizeof title, "%s (%s world %08" PRIX32 ")",
              db_rows_text(w, wi, 2) ? db_rows_text(w, wi, 2) : "?", game, id);
-    FILE *f = rep_page_open(r, rel, "../", title);
+    FILE *f = rep_page_open_as(r, rel, "../", title, 0); /* large: written anew */
     int rc = 0;
     if (!f) {
         rc = -1;
