@@ -100,6 +100,9 @@ int rep_stage_begin(report *r, const char *dir);
 int rep_stage_commit(report *r);
 /* Remove what is left of the private folder (after a failure); NULL-tolerant. */
 void rep_stage_abort(report *r);
+/* Up to len bytes of fd at off (pread, again after a signal): fewer only at its end or on an
+ * error (errno then set, else 0). */
+size_t rep_read_at(int fd, void *buf, size_t len, uint64_t off);
 /* Open stage/rel for writing, its folders created, no link followed; an fd, or -1 with
  * r->err filled. */
 int rep_openat(report *r, const char *rel);

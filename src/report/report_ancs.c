@@ -158,19 +158,11 @@ static int take_svgs(report *r, ancs_row *as, dot_slot *s)
     struct stat sb;
     if (fflush(s->out) != 0 || fstat(fileno(s->out), &sb) != 0 || sb.st_size <= 0)
         return 0;
-    size_t len = (size_t)sb.st_size, got = 0;
+    size_t len = (size_t)sb.st_size;
     char *buf = malloc(len + 1);
     if (!buf)
         return util_fail(&r->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
-    while (got < len) {
-        ssize_t k = pread(fileno(s->out), buf + got, len - got, (off_t)got);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            break;
-        got += (size_t)k;
-    }
-    buf[got] = 0;
+    buf[rep_read_at(fileno(s->out), buf, len, 0)] = 0;
     int rc = 0;
     static const char end_tag[] = "</svg>\n", title[] = "<!-- Title: ";
     for (char *doc = buf, *e; !rc && (e = strstr(doc, end_tag)) != NULL; doc = e) {
@@ -520,18 +512,8 @@ static char *page_svg(report *r, const ancs_row *a, int *drawn)
     if (!a->has_svg)
         return NULL;
     char *buf = malloc((size_t)a->svg_len + 1);
-    size_t got = 0;
-    while (buf && got < a->svg_len) {
-        ssize_t k = pread(fileno(r->svgs), buf + got, (size_t)(a->svg_len - got),
-                          (off_t)(a->svg_off + got));
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            break;
-        got += (size_t)k;
-    }
-    if (buf && got == a->svg_len) {
-        buf[got] = 0;
+    if (buf && rep_read_at(fileno(r->svgs), buf, a->svg_len, a->svg_off) == a->svg_len) {
+        buf[a->svg_len] = 0;
         return buf;
     }
     free(buf);
@@ -685,14 +667,9 @@ int rep_ref_texts(report *r, const rep_ref *x, const char **character, const cha
         r->text = n;
         r->text_cap = x->len;
     }
-    size_t got = 0;
-    while (got < x->len) {
-        ssize_t k = pread(fileno(spill), r->text + got, x->len - got, (off_t)(x->off + got));
-        if (k <= 0)
-            return util_fail(&r->err, UTIL_EIO, UINT64_MAX, "cannot read a temporary file: %s",
-                             k < 0 ? strerror(errno) : "short read");
-        got += (size_t)k;
-    }
+    if (rep_read_at(fileno(spill), r->text, x->len, x->off) != x->len)
+        return util_fail(&r->err, UTIL_EIO, UINT64_MAX, "cannot read a temporary file: %s",
+                         errno ? strerror(errno) : "short read");
     *character = r->text;
     *name = r->text + strlen(r->text) + 1;
     *via = *name + strlen(*name) + 1;

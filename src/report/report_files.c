@@ -301,19 +301,30 @@ static int earlier_folder(report *r, const char *rel, size_t *base)
     return r->oldsubfd;
 }
 
+size_t rep_read_at(int fd, void *buf, size_t len, uint64_t off)
+{
+    size_t got = 0;
+    errno = 0;
+    while (got < len) {
+        ssize_t k = pread(fd, (char *)buf + got, len - got, (off_t)(off + got));
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            break;
+        got += (size_t)k;
+    }
+    return got;
+}
+
 /* Whether the open file fd holds exactly buf[0..len). */
 static int same_bytes(int fd, const char *buf, size_t len)
 {
     char chunk[65536];
-    size_t off = 0;
-    while (off < len) {
+    for (size_t off = 0; off < len;) {
         size_t want = len - off < sizeof chunk ? len - off : sizeof chunk;
-        ssize_t k = pread(fd, chunk, want, (off_t)off);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0 || memcmp(chunk, buf + off, (size_t)k))
+        if (rep_read_at(fd, chunk, want, off) != want || memcmp(chunk, buf + off, want))
             return 0;
-        off += (size_t)k;
+        off += want;
     }
     return 1;
 }

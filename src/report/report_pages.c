@@ -87,16 +87,13 @@ static int append_file(report *r, FILE **to, FILE *from, uint64_t len, const cha
     char buf[65536];
     for (uint64_t off = 0; off < len;) {
         size_t want = len - off < sizeof buf ? (size_t)(len - off) : sizeof buf;
-        ssize_t k = pread(fileno(from), buf, want, (off_t)off);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
+        if (rep_read_at(fileno(from), buf, want, off) != want)
             return util_fail(&r->err, UTIL_EIO, UINT64_MAX, "cannot read a temporary file: %s",
-                             k < 0 ? strerror(errno) : "short read");
-        if (fwrite(buf, 1, (size_t)k, *to) != (size_t)k)
+                             errno ? strerror(errno) : "short read");
+        if (fwrite(buf, 1, want, *to) != want)
             return util_fail(&r->err, UTIL_EIO, UINT64_MAX, "cannot write a temporary file: %s",
                              strerror(errno));
-        off += (uint64_t)k;
+        off += want;
     }
     return 0;
 }
