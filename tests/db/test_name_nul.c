@@ -64,6 +64,8 @@ static void test_name_nul_warning(void **state)
     unlink(side);
     snprintf(side, sizeof side, "%s-shm", path);
     unlink(side);
+    snprintf(side, sizeof side, "%s-lock", path); /* the writer's lock file (db_open) */
+    unlink(side);
     rmdir(dir);
     free(dir);
     free(b);

@@ -79,6 +79,8 @@ static void test_oob_cmdl_is_load_error(void **state)
     unlink(side);
     snprintf(side, sizeof side, "%s-shm", path);
     unlink(side);
+    snprintf(side, sizeof side, "%s-lock", path); /* the writer's lock file (db_open) */
+    unlink(side);
     rmdir(dir);
     free(dir);
     free(b);
