@@ -246,6 +246,14 @@ static int write_image(const char *path, unsigned kind, const fixture_disc_opts 
     return rc;
 }
 
+/* The scratch image goes when the fuzzer exits (a run that ends by its time limit too). */
+static const char *g_image;
+static void remove_image(void)
+{
+    if (g_image)
+        unlink(g_image);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static const pak_game games[] = {PAK_GAME_UNKNOWN, PAK_GAME_MP1, PAK_GAME_MP2};
@@ -264,6 +272,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             const char *tmp = getenv("TMPDIR");
             snprintf(image, sizeof image, "%s/fuzz_ingest.%ld.img", tmp && *tmp ? tmp : "/tmp",
                      (long)getpid());
+            g_image = image;
+            atexit(remove_image);
         }
         fixture_disc_opts opts;
         fixture_disc_opts_init(&opts, size / 5 % 2 ? "G2ME01" : "GM8E01", 0, "fuzz");

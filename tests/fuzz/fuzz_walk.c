@@ -47,6 +47,13 @@ static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW 
     return 0;
 }
 
+/* The scratch folder goes when the fuzzer exits (a run that ends by its time limit too). */
+static void remove_base(void)
+{
+    if (g_base[0])
+        nftw(g_base, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 static void write_file(const char *path, const uint8_t *p, size_t n)
 {
     FILE *f = fopen(path, "wb");
@@ -77,6 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         snprintf(g_base, sizeof g_base, "%s/fuzz_walk.XXXXXX", tmp);
         if (!mkdtemp(g_base))
             abort();
+        atexit(remove_base);
         /* outside, made once (the walk only reads): out/x.pak (a link to a file may lead
          * there), out/d/y.pak (only a link to a folder leads there) */
         snprintf(path, sizeof path, "%s/out", g_base);
