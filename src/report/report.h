@@ -153,13 +153,13 @@ int rep_find_add(report *r, const char *kind, const char *game, uint32_t id, con
 
 /* ---- report_pages.c ---- */
 /* n pages, page(r, ctx, i) for each i, with a progress line named what (after the first
- * failure, no more). Up to r->jobs threads write them at once (each at least per_writer
- * pages; 0: the default, 128), each a run of consecutive pages with a report of its own (page
- * gets that one: its root is r, its database connection, search entries and reached assets
- * its own; the stage, the drawings and the assets r reached it shares, read only); what each
- * gathered joins r's in the runs' order, so the result is the same as one thread's. */
-int rep_pages(report *r, const char *what, size_t n, size_t per_writer,
-              int (*page)(report *, void *, size_t), void *ctx);
+ * failure, no more). Up to r->jobs threads write them at once, each a run of consecutive
+ * pages with a report of its own (page gets that one: its root is r, its database
+ * connection, search entries and reached assets its own; the stage, the drawings and the
+ * assets r reached it shares, read only); what each gathered joins r's in the runs' order,
+ * so the result is the same as one thread's. */
+int rep_pages(report *r, const char *what, size_t n, int (*page)(report *, void *, size_t),
+              void *ctx);
 
 /* ---- report_index.c ---- */
 int rep_write_index(report *r);

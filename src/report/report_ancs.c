@@ -875,7 +875,7 @@ int rep_write_ancs_pages(report *r)
         rc = render_graphs(r, as, n);
     ancs_pages_ctx c = {as, deps_sql};
     if (!rc)
-        rc = rep_pages(r, "ANCS pages", n, 0, ancs_page_at, &c);
+        rc = rep_pages(r, "ANCS pages", n, ancs_page_at, &c);
     for (size_t i = 0; i < n; i++)
         free(as[i].label);
     free(as);
@@ -1030,7 +1030,7 @@ int rep_write_asset_pages(report *r)
             strcmp(r->refs[i].type, r->refs[i - 1].type) || r->refs[i].id != r->refs[i - 1].id)
             c.first[distinct++] = i;
     c.first[distinct] = r->nrefs;
-    int rc = rep_pages(r, "asset pages", distinct, 0, asset_page_at, &c);
+    int rc = rep_pages(r, "asset pages", distinct, asset_page_at, &c);
     free(c.first);
     return rc;
 }

@@ -133,16 +133,14 @@ static int writer_merge(report *r, writer *w)
     return 0;
 }
 
-int rep_pages(report *r, const char *what, size_t n, size_t per_writer,
-              int (*page)(report *, void *, size_t), void *ctx)
+int rep_pages(report *r, const char *what, size_t n, int (*page)(report *, void *, size_t),
+              void *ctx)
 {
     size_t k = r->jobs > 0 ? (size_t)r->jobs : 1;
     if (k > WRITERS_MAX)
         k = WRITERS_MAX;
     const char *hook = getenv("ANCSDB_TEST_PAGES_PER_WRITER");
-    long per = hook && atol(hook) > 0 ? atol(hook)
-               : per_writer           ? (long)per_writer
-                                      : PAGES_PER_WRITER;
+    long per = hook && atol(hook) > 0 ? atol(hook) : PAGES_PER_WRITER;
     if (k > n / (size_t)per)
         k = n / (size_t)per;
     if (!r->dbpath || r->root)

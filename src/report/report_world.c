@@ -230,8 +230,7 @@ int rep_write_world_pages(report *r)
     db_rows w;
     if (rep_rows(r, &w, sql_worlds, NULL, 0, NULL, 0))
         return -1;
-    /* few, each a large page (up to 5 MB at 10x): a writer from two pages on */
-    int rc = rep_pages(r, "world pages", w.nrows, 2, world_page, &w);
+    int rc = rep_pages(r, "world pages", w.nrows, world_page, &w);
     db_rows_free(&w);
     return rc;
 }
