@@ -270,7 +270,11 @@ int rep_openat(report *r, const char *rel)
     int at = stage_folder(r, rel, &base, &owned);
     if (at < 0)
         return -1;
-    int fd = openat(at, rel + base, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
+    /* a new file each time: a name written twice (two asset types that name one page) must
+     * not write into the file the first time linked from the earlier report */
+    int fd = openat(at, rel + base, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd < 0 && errno == EEXIST && unlinkat(at, rel + base, 0) == 0)
+        fd = openat(at, rel + base, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
     if (fd < 0)
         util_fail(&r->err, UTIL_EIO, UINT64_MAX, "cannot write %s/%s: %s", r->dir, rel,
                   strerror(errno));

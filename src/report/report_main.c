@@ -182,6 +182,7 @@ int cmd_report(int argc, char **argv)
         rc = rep_write_ancs_pages(&r);
     if (!rc)
         rc = rep_write_asset_pages(&r);
+    util_test_point("report_assets"); /* tests stop a run here (ANCSDB_TEST_KILL_AFTER) */
     if (!rc)
         rc = rep_write_world_pages(&r);
     if (!rc)

@@ -22,7 +22,11 @@
 #  - a dot that fails on one graph (a stand-in that exits 1, writing nothing, when its input
 #    holds that graph; --jobs 1, so that its batch holds others): the other graphs of its
 #    batch are still drawn (each ANCS page but that
-#    one byte for byte the real dot's) and that one's page shows the nested list.
+#    one byte for byte the real dot's) and that one's page shows the nested list;
+#  - two asset types that name one page file (types are read from PAKs: 'PA!T' and 'PA.T'
+#    both make MP1_PA_T_...html): when the earlier report's page was kept (linked), the
+#    second page is a new file, not written into the earlier report's (a run killed after
+#    the asset pages, ANCSDB_TEST_KILL_AFTER=report_assets:1, leaves that file as it was).
 set -u
 . "$(dirname "$0")/lib.sh"
 need_tools dot python3
@@ -159,5 +163,28 @@ check "pages with a drawing when one graph cannot be drawn" "$((n - 1))" \
     "$(grep -l '<g id="graph0"' "$T/failing"/ancs/*.html | wc -l)"
 diff -r -I "$MADE" -x "$badid.html" "$T/one/ancs" "$T/failing/ancs" >"$T/diff" ||
     bad "the other pages differ from the real dot's: $(head -5 "$T/diff")"
+
+# two types that name one page: the second write goes to a new file
+DBH=$T/h.db
+cp "$DB" "$DBH"
+addtype() {
+    python3 - "$DBH" "$1" <<'EOF' || die "cannot add a reached asset of type $1"
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+r = c.execute("SELECT game, ancs_id, content_id, char_index, rule, k1, k2, k3 FROM char_reach "
+              "ORDER BY game, ancs_id, char_index, rule, k1, k2, k3 LIMIT 1").fetchone()
+c.execute("INSERT INTO char_reach VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+          r[:5] + (r[5] + 1000 + len(sys.argv[2]),) + r[6:] + (sys.argv[2], 0x12345678, "test"))
+c.commit()
+EOF
+}
+addtype 'PA!T'
+"$BIN" report --db "$DBH" -o "$T/h" >/dev/null 2>"$T/err" || die "report of PA!T: $(tail -3 "$T/err")"
+hpage=$(find "$T/h/asset" -name '*_PA_T_12345678.html')
+[ -n "$hpage" ] && grep -q 'PA!T' "$hpage" || die "no page of the asset of type PA!T"
+cp "$hpage" "$T/hpage.before"
+addtype 'PA.T'
+ANCSDB_TEST_KILL_AFTER=report_assets:1 "$BIN" report --db "$DBH" -o "$T/h" >/dev/null 2>&1
+cmp -s "$hpage" "$T/hpage.before" || bad "the earlier report's page was written into by a page of the same name"
 
 finish
