@@ -54,12 +54,8 @@ static int writer_init(writer *w, const report *r)
 static void writer_free(writer *w)
 {
     report *c = &w->r;
-    free(c->refs);
-    free(c->text);
-    if (c->spill)
-        fclose(c->spill);
-    if (c->finds)
-        fclose(c->finds);
+    c->svgs = NULL; /* the report's, not the writer's */
+    rep_free(c);
     if (c->subfd >= 0)
         close(c->subfd);
     if (c->oldsubfd >= 0)
