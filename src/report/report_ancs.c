@@ -164,12 +164,18 @@ static int take_svgs(report *r, ancs_row *as, dot_slot *s)
         return util_fail(&r->err, UTIL_ENOMEM, UINT64_MAX, "out of memory");
     buf[rep_read_at(fileno(s->out), buf, len, 0)] = 0;
     int rc = 0;
-    static const char end_tag[] = "</svg>\n", title[] = "<!-- Title: ";
-    for (char *doc = buf, *e; !rc && (e = strstr(doc, end_tag)) != NULL; doc = e) {
-        e += sizeof end_tag - 1;
-        char keep = *e;
-        *e = 0;
-        char *t = strstr(doc, title);
+    /* each document from its "<?xml" to the next; only a whole one (it ends its <svg>) is
+     * taken, so that what a dot that failed half way wrote cannot pass for a drawing */
+    static const char start[] = "<?xml", end_tag[] = "</svg>\n", title[] = "<!-- Title: ";
+    for (char *doc = strstr(buf, start), *e; !rc && doc; doc = e) {
+        e = strstr(doc + 1, start);
+        char keep = e ? *e : 0;
+        if (e)
+            *e = 0;
+        size_t dl = strlen(doc);
+        char *t = dl >= sizeof end_tag - 1 && !strcmp(doc + dl - (sizeof end_tag - 1), end_tag)
+                      ? strstr(doc, title)
+                      : NULL;
         for (size_t k = 0; t && k < s->count; k++) {
             ancs_row *a = &as[s->idx[k]];
             char name[64];
@@ -196,7 +202,8 @@ static int take_svgs(report *r, ancs_row *as, dot_slot *s)
             }
             break;
         }
-        *e = keep;
+        if (e)
+            *e = keep;
     }
     free(buf);
     return rc;
