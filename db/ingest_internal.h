@@ -153,6 +153,11 @@ typedef struct ing_job {
     ancs_evnt_file ev;
     world_mlvl mlvl;
     world_strg strg;
+    /* Ring slots: what the writer's ing_job_clear left for the worker that claims the slot
+     * next to free (ingest_jobs.c), and how many bytes that is (the writer's count). */
+    uint8_t *dead_buf, *dead_pre;
+    util_arena dead_arena;
+    size_t dead_bytes;
 } ing_job;
 
 /* Whether entries of this type are decoded (ANCS, EVNT, MLVL, STRG), and its name. */
@@ -217,7 +222,9 @@ typedef struct ing_pipeline {
     /* entries hashed ahead: ah[0] of the PAK whose jobs are handed out
      * (ing_pipeline_ahead_begin), then of the next ones in order (ing_pipeline_ahead_next) */
     ing_ahead_pak ah[ING_AHEAD_PAKS];
-    int ah_waiting; /* workers whose claimed job waits for its entry hashed ahead */
+    int ah_waiting;    /* workers whose claimed job waits for its entry hashed ahead */
+    size_t deferred;   /* the writer's: bytes left in slots for the workers to free */
+    size_t unreserved; /* the writer's: budget bytes of jobs consumed, not yet given back */
 } ing_pipeline;
 
 /* The content hash known for stored bytes (1), or 0. */

@@ -229,6 +229,7 @@ typedef struct pak_jobs {
     const char *game;
     ancs_game ag;
     size_t n, base, next, consumed;
+    size_t released; /* jobs the workers may claim: those before it (ing_pipeline_release) */
     int64_t pak_id;
     uint32_t put; /* entries whose pak_entries rows are written */
     int lazy;
@@ -309,6 +310,7 @@ static void hand_out_first(ing *g, pak_jobs *q)
     for (size_t k = 0; k < first; k++)
         hand_out(g, q);
     ing_pipeline_release(pl, q->next);
+    q->released = q->next;
 }
 
 /* Entries consumed between two writes of their pak_entries rows and of the MLVL rows whose
@@ -370,9 +372,14 @@ static int write_entries(ing *g, pak_jobs *q, const ing_pak_at *at)
         }
         if (rc)
             return rc;
+        /* one handed out for each one consumed, let go a batch at a time (the ring keeps the
+         * workers far enough ahead; near a container's blocks, one at a time) */
         if (pl->nthreads > 0 && q->next < q->base + q->n) {
             hand_out(g, q);
-            ing_pipeline_release(pl, q->next);
+            if (q->block_cache || q->next - q->released >= pl->batch || q->next == q->base + q->n) {
+                ing_pipeline_release(pl, q->next);
+                q->released = q->next;
+            }
         }
     }
     return 0;
@@ -419,7 +426,7 @@ static int do_pak_file(ing *g, const ing_pak_at *at, const struct stat *sb, pak_
     char *old_path = NULL, *old_digest = NULL;
     const char *path = at->path;
     pak_jobs q = {.p = p, .n = p->entry_count, .base = g->pl.limit, .block_cache = at->block_cache};
-    q.next = q.consumed = q.base;
+    q.next = q.consumed = q.released = q.base;
     if ((rc = skip_check(g, at, sb, p, &old_id, &old_path, &skip)) != 0 || skip)
         goto done;
     util_err e;
