@@ -501,7 +501,6 @@ static int ready(const ing_pipeline *pl, const ing_job *j)
     return sized(j) && fits(pl, j);
 }
 
-/* Free the results; the slot is ready for the next job. */
 /* Freeing on the writer what a worker allocated takes that worker's malloc arena lock, and
  * on 2 cores its holder is often a worker the scheduler has just put aside: at 10x real size
  * the writer slept 1.4 s of its ~11 s in such frees (`perf sched`). So the writer leaves a
@@ -573,10 +572,10 @@ static void unreserve(ing_pipeline *pl)
         pthread_cond_broadcast(&pl->work);
 }
 
-/* A ring job's budget is given back when the writer next takes the lock (it does for every
- * job it waits for, and before it sleeps), not with a lock of its own here: the pipeline's
- * lock taken three times per entry by the writer and once by a worker, on 2 cores, often
- * found its holder put aside by the scheduler. */
+/* Free the results; the slot is ready for the next job. A ring job's budget is given back when the
+ * writer next takes the lock (it does for every job it waits for, and before it sleeps), not with a
+ * lock of its own here: the pipeline's lock taken three times per entry by the writer and once by a
+ * worker, on 2 cores, often found its holder put aside by the scheduler. */
 void ing_job_clear(ing_job *j)
 {
     if (j->owner && j->reserved) {
