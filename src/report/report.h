@@ -152,6 +152,8 @@ int rep_find_add(report *r, const char *kind, const char *game, uint32_t id, con
                  const char *href);
 
 /* ---- report_pages.c ---- */
+/* Close the temporary files, free the refs. */
+void rep_free(report *r);
 /* n pages, page(r, ctx, i) for each i, with a progress line named what (after the first
  * failure, no more). Up to r->jobs threads write them at once, each a run of consecutive
  * pages with a report of its own (page gets that one: its root is r, its database
@@ -173,8 +175,6 @@ int rep_write_asset_pages(report *r);
 /* The texts of x (valid until the next call); -1 with r->err filled on a read error. */
 int rep_ref_texts(report *r, const rep_ref *x, const char **character, const char **name,
                   const char **via);
-/* Close the temporary files, free the refs. */
-void rep_free(report *r);
 
 /* ---- report_world.c ---- */
 /* One page per world (world/GAME_ID.html): areas, layers, what each loads. After the asset

@@ -685,22 +685,6 @@ int rep_ref_texts(report *r, const rep_ref *x, const char **character, const cha
     return 0;
 }
 
-void rep_free(report *r)
-{
-    free(r->refs);
-    free(r->text);
-    if (r->spill)
-        fclose(r->spill);
-    if (r->finds)
-        fclose(r->finds);
-    if (r->svgs)
-        fclose(r->svgs);
-    r->svgs = NULL;
-    r->refs = NULL;
-    r->text = NULL;
-    r->spill = r->finds = NULL;
-}
-
 static int ancs_page(report *r, const ancs_row *a, const char *deps_sql)
 {
     char rel[128], title[160];

@@ -13,6 +13,22 @@
 #include "db.h"
 #include "report.h"
 
+void rep_free(report *r)
+{
+    free(r->refs);
+    free(r->text);
+    if (r->spill)
+        fclose(r->spill);
+    if (r->finds)
+        fclose(r->finds);
+    if (r->svgs)
+        fclose(r->svgs);
+    r->svgs = NULL;
+    r->refs = NULL;
+    r->text = NULL;
+    r->spill = r->finds = NULL;
+}
+
 /* Fewer pages than this per writer are not worth a thread and a connection. Tests set
  * ANCSDB_TEST_PAGES_PER_WRITER lower, so that their small corpora are cut into runs too. */
 #define PAGES_PER_WRITER 128
