@@ -34,15 +34,16 @@ struct report {
     const struct report *root; /* a page writer's: the report it writes for (else NULL) */
     const char *dir;           /* the folder asked for (-o) */
     int dirfd;                 /* it, opened once (-1 until then) */
-    char *stage;               /* DIR/.ancsdb-report-XXXXXX: this run's private folder (mkdtemp) */
-    int stagefd;               /* it, opened; every page is written below it by openat */
-    int subfd;                 /* the folder below it a page was last written in (-1: none) */
-    char subname[16];          /* its name */
-    int earlier;               /* DIR holds an earlier report: its unchanged files are kept */
-    int oldsubfd;              /* the folder of it a page was last looked for in (-1: none) */
-    char oldsubname[16];       /* its name */
-    struct rep_buf {           /* files being written while an earlier report is there */
-        FILE *f;               /* open_memstream's (NULL: free) */
+    char
+        *stage; /* DIR/.ancsdb-report- and six random characters: this run's own folder (mkdtemp) */
+    int stagefd;         /* it, opened; every page is written below it by openat */
+    int subfd;           /* the folder below it a page was last written in (-1: none) */
+    char subname[16];    /* its name */
+    int earlier;         /* DIR holds an earlier report: its unchanged files are kept */
+    int oldsubfd;        /* the folder of it a page was last looked for in (-1: none) */
+    char oldsubname[16]; /* its name */
+    struct rep_buf {     /* files being written while an earlier report is there */
+        FILE *f;         /* open_memstream's (NULL: free) */
         char *buf;
         size_t len;
         char rel[128];
@@ -169,12 +170,12 @@ int rep_write_census(report *r);
 int rep_write_search(report *r);
 
 /* ---- report_ancs.c ---- */
-/* Every ANCS page (graphs rendered by dot when present) and every asset page. */
+/* Every ANCS page (graphs rendered by dot when present). */
 int rep_write_ancs_pages(report *r);
+
+/* ---- report_assets.c ---- */
+/* Every asset page, from the references the ANCS pages gathered. */
 int rep_write_asset_pages(report *r);
-/* The texts of x (valid until the next call); -1 with r->err filled on a read error. */
-int rep_ref_texts(report *r, const rep_ref *x, const char **character, const char **name,
-                  const char **via);
 
 /* ---- report_world.c ---- */
 /* One page per world (world/GAME_ID.html): areas, layers, what each loads. After the asset
