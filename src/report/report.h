@@ -34,16 +34,15 @@ struct report {
     const struct report *root; /* a page writer's: the report it writes for (else NULL) */
     const char *dir;           /* the folder asked for (-o) */
     int dirfd;                 /* it, opened once (-1 until then) */
-    char
-        *stage; /* DIR/.ancsdb-report- and six random characters: this run's own folder (mkdtemp) */
-    int stagefd;         /* it, opened; every page is written below it by openat */
-    int subfd;           /* the folder below it a page was last written in (-1: none) */
-    char subname[16];    /* its name */
-    int earlier;         /* DIR holds an earlier report: its unchanged files are kept */
-    int oldsubfd;        /* the folder of it a page was last looked for in (-1: none) */
-    char oldsubname[16]; /* its name */
-    struct rep_buf {     /* files being written while an earlier report is there */
-        FILE *f;         /* open_memstream's (NULL: free) */
+    char *stage;               /* DIR/.ancsdb-report-??????: this run's own folder (mkdtemp) */
+    int stagefd;               /* it, opened; every page is written below it by openat */
+    int subfd;                 /* the folder below it a page was last written in (-1: none) */
+    char subname[16];          /* its name */
+    int earlier;               /* DIR holds an earlier report: its unchanged files are kept */
+    int oldsubfd;              /* the folder of it a page was last looked for in (-1: none) */
+    char oldsubname[16];       /* its name */
+    struct rep_buf {           /* files being written while an earlier report is there */
+        FILE *f;               /* open_memstream's (NULL: free) */
         char *buf;
         size_t len;
         char rel[128];
