@@ -227,6 +227,7 @@ typedef struct ing_pipeline {
     size_t unreserved; /* the writer's: budget bytes of jobs consumed, not yet given back */
 } ing_pipeline;
 
+/* ---- the hash cache (ingest_cache.c) ---- */
 /* The content hash known for stored bytes (1), or 0. */
 int ing_cache_get(ing_pipeline *pl, uint64_t stored_hash, uint32_t size, uint64_t *out);
 /* Whether an entry of `size` stored bytes (at least ING_SIZES_MIN) may have its content known

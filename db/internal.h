@@ -27,7 +27,8 @@
  *   release_scope.c db_scope_release: TEMP views that show one release
  *   ingest_read.c   a PAK's byte source (a file, a range of an image), --rehash
  *   ingest_game.c   the game decision: signals, --game, the disc code, PAKs without a signal
- *   ingest_jobs.c   entry jobs (read, hash, inflate, decode), the hash cache, the workers
+ *   ingest_jobs.c   entry jobs (read, hash, inflate, decode), the workers
+ *   ingest_cache.c  the hash cache: stored bytes' hash -> content hash
  *   ingest_tx.c     per-PAK transaction, skip check (by release), moved/adopted PAKs,
  *                   deleting a PAK's or a content's rows
  *   ingest_pak.c    one PAK: game, paks/pak_names/pak_entries rows, consuming its jobs
