@@ -10,9 +10,10 @@
  * not to a PAK or a release: a release sees the contents its entries hold. Replacing or
  * removing a PAK leaves its contents to the final pass, which drops those no entry holds.
  *
- * Bulk load: into a database holding no PAK yet, every PAK's rows are one transaction (each
- * PAK a savepoint) whose non-unique secondary indexes are dropped at its start and built
- * again at its end (bulk.c); the final pass then runs in two more (final_pass.c). */
+ * Bulk load: into a database holding no PAK yet, every PAK's rows are one transaction (a
+ * PAK that may fail whole after its first rows in a savepoint, ingest_tx.c) whose non-unique
+ * secondary indexes are dropped at its start and built again at its end (bulk.c); the final
+ * pass then runs in two more (final_pass.c). */
 #include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -334,7 +334,8 @@ struct ing {
     int64_t *kept;  /* pak_ids read or found unchanged in this run */
     size_t nkept, capkept;
     int changed;
-    int bulk;       /* one transaction for the run, each PAK a savepoint */
+    int bulk;       /* one transaction for the run (a PAK to undo alone, a savepoint) */
+    int savepoint;  /* ing_tx_begin_undo opened one */
     uint64_t chash; /* --rehash: XXH3 of every byte of the current PAK */
     ing_pipeline pl;
     ing_entry_out *out;      /* the current PAK's entries */
@@ -387,7 +388,10 @@ size_t ing_cache_bytes(const ing *g);
  * accepts every chunk size: DISC_MAX_BLOCK is 64 MiB). */
 size_t ing_unit_max(const ing *g);
 
-/* ingest_tx.c: one PAK's changes are a transaction, or a savepoint of the bulk load's. */
+/* ingest_tx.c: one PAK's changes are a transaction; in a bulk load, part of its one
+ * transaction, in a savepoint when they may have to be undone alone (undo) while the run goes
+ * on. ing_tx_begin: no such undo. */
+int ing_tx_begin_undo(ing *g, int undo);
 int ing_tx_begin(ing *g);
 int ing_tx_commit(ing *g);
 void ing_tx_rollback(ing *g);

@@ -463,7 +463,9 @@ static int do_pak_file(ing *g, const ing_pak_at *at, const struct stat *sb, pak_
     /* what a PAK whose entry sizes cannot be read leaves of the counts: none of its rows */
     db_ingest_stats st0 = *g->st;
     long warned0 = g->d->rows_warned;
-    if ((rc = ing_tx_begin(g)) != 0)
+    /* undone alone: a PAK whose entries' sizes are read as its jobs go, which fails whole
+     * when one of them cannot be read (q.info_failed, below) */
+    if ((rc = ing_tx_begin_undo(g, q.lazy)) != 0)
         goto done;
     ing_log_hold(g); /* an entry's fault is told once its rows are committed */
     if ((rc = replace_pak_row(g, at, sb, p, old_id, q.game, &gc, &pak_id)) != 0)

@@ -1,4 +1,4 @@
-/* ingest_tx.c — one PAK's transaction (a savepoint during a bulk load), the check that
+/* ingest_tx.c — one PAK's transaction (part of a bulk load's), the check that
  * lets an unchanged PAK be skipped (by its release and path inside it), a PAK read from
  * another place or release, the final-pass-pending flag, and deleting the rows that came
  * from a PAK or were decoded from one content. */
@@ -72,23 +72,41 @@ int ing_kept_add(ing *g, int64_t pak_id)
 
 /* ---- transactions -------------------------------------------------------------------- */
 
-/* One PAK's changes: a transaction, or a savepoint inside the bulk load's transaction. */
+/* One PAK's changes: a transaction; inside the bulk load's transaction, a savepoint only when
+ * they may have to be undone alone (undo). Anything else that goes wrong inside a bulk load
+ * ends the run, whose one transaction is then rolled back whole: there a savepoint would only
+ * have SQLite copy every page the PAK changes to its statement journal first (at 10x real
+ * size 0.5 s of the writer's 10 s, docs/benchmark.md). */
+int ing_tx_begin_undo(ing *g, int undo)
+{
+    if (!g->bulk)
+        return db_begin(g->d, g->err);
+    g->savepoint = undo;
+    return undo ? dbi_exec(g->d, "SAVEPOINT pak", g->err) : 0;
+}
+
 int ing_tx_begin(ing *g)
 {
-    return g->bulk ? dbi_exec(g->d, "SAVEPOINT pak", g->err) : db_begin(g->d, g->err);
+    return ing_tx_begin_undo(g, 0);
 }
 
 int ing_tx_commit(ing *g)
 {
-    return g->bulk ? dbi_exec(g->d, "RELEASE pak", g->err) : db_commit(g->d, g->err);
+    if (!g->bulk)
+        return db_commit(g->d, g->err);
+    int sp = g->savepoint;
+    g->savepoint = 0;
+    return sp ? dbi_exec(g->d, "RELEASE pak", g->err) : 0;
 }
 
+/* Without a savepoint in a bulk load, nothing to undo here: the caller's error ends the run. */
 void ing_tx_rollback(ing *g)
 {
-    if (g->bulk)
-        sqlite3_exec(g->d->h, "ROLLBACK TO pak; RELEASE pak", NULL, NULL, NULL);
-    else
+    if (!g->bulk)
         db_rollback(g->d);
+    else if (g->savepoint)
+        sqlite3_exec(g->d->h, "ROLLBACK TO pak; RELEASE pak", NULL, NULL, NULL);
+    g->savepoint = 0;
 }
 
 /* ingest_state.final_pass_pending is set inside every transaction that changes a PAK's rows

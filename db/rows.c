@@ -84,8 +84,8 @@ static int batch_prepare(db *d, const db_table *t, db_batch *b, int k, util_err 
     sqlite3_str *q = sqlite3_str_new(d->h);
     /* OR FAIL rather than the default ABORT: a multi-row INSERT that may abort needs a
      * statement journal (the pages it changes written aside first: release B of the bench
-     * spent ~0.2 s of system time on it). A failed INSERT is fatal to the PAK or pass it
-     * belongs to, whose transaction or savepoint is then rolled back whole. */
+     * spent ~0.2 s of system time on it). A failed INSERT ends the run or pass it belongs
+     * to, whose transaction is then rolled back whole. */
     sqlite3_str_appendf(q, "INSERT %sINTO %s(", t->or_ignore ? "OR IGNORE " : "OR FAIL ", t->name);
     int c = 0;
     for (int i = 0; t->keyed && i < DBK_COUNT; i++)
