@@ -81,8 +81,9 @@ int ing_tx_begin_undo(ing *g, int undo)
 {
     if (!g->bulk)
         return db_begin(g->d, g->err);
-    g->savepoint = undo;
-    return undo ? dbi_exec(g->d, "SAVEPOINT pak", g->err) : 0;
+    int rc = undo ? dbi_exec(g->d, "SAVEPOINT pak", g->err) : 0;
+    g->savepoint = undo && rc == 0;
+    return rc;
 }
 
 int ing_tx_begin(ing *g)
