@@ -334,7 +334,7 @@ struct ing {
     int64_t *kept;  /* pak_ids read or found unchanged in this run */
     size_t nkept, capkept;
     int changed;
-    int bulk;       /* one transaction for the run (a PAK to undo alone, a savepoint) */
+    int bulk;       /* one transaction for the run (a PAK that may fail alone: a savepoint) */
     int savepoint;  /* ing_tx_begin_undo opened one */
     uint64_t chash; /* --rehash: XXH3 of every byte of the current PAK */
     ing_pipeline pl;
