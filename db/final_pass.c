@@ -231,14 +231,17 @@ static int set_cache(ing *g, int kib)
     return dbi_exec(g->d, sql, g->err);
 }
 
-/* Three transactions. The first settles which contents stay and their rows (re-decoding
+/* Four transactions. The first settles which contents stay and their rows (re-decoding
  * some); once it is committed, two readers (connection.c) work in threads while the second
  * builds the indexes a bulk load left to it (bulk.c): one counts the census of the contents
  * the row writer did not count (db/census_run.c), the other collects the rows the assets
  * rebuild reads (assets.c). Once that is committed, ck copies those indexes' pages into
- * the database file while the third rebuilds the assets from those rows, makes
+ * the database file while the third rebuilds the assets from those rows; once that is
+ * committed, ck copies the assets' pages while the fourth settles the releases, makes
  * char_reach and the worlds' rows for contents without them, then takes those counts and
- * sums the census.
+ * sums the census. What ck has not copied when the pass ends, the last close copies, alone
+ * (in one transaction with the census, the assets' pages made the close of a 10x first
+ * ingest take about 0.4 s instead of 0.25 s).
  * ingest_state.final_pass_pending stays set until the last commits: a run stopped in
  * between leaves the next one the whole pass to do again (the indexes built stay). */
 static int final_pass_steps(ing *g, db_checkpointer *ck)
@@ -268,7 +271,13 @@ static int final_pass_steps(ing *g, db_checkpointer *ck)
             ing_tx_rollback(g);
     }
     if (!rc && (rc = ing_tx_begin(g)) == 0) {
-        if ((rc = ing_rebuild_assets(g, pre)) == 0 && (rc = settle_releases(g)) == 0 &&
+        if ((rc = ing_rebuild_assets(g, pre)) == 0 && (rc = ing_tx_commit(g)) == 0)
+            dbi_checkpoint_more(ck);
+        else
+            ing_tx_rollback(g);
+    }
+    if (!rc && (rc = ing_tx_begin(g)) == 0) {
+        if ((rc = settle_releases(g)) == 0 &&
             (rc = db_names_refresh_pak(g->d, g->err)) == 0 && /* asset_names 'pak' */
             (rc = refill_census(g, h)) == 0 && (rc = ing_set_pending(g, 0)) == 0)
             rc = ing_tx_commit(g);
@@ -282,9 +291,9 @@ static int final_pass_steps(ing *g, db_checkpointer *ck)
 }
 
 /* The WAL's frames so far (a first ingest's every row), then those of the indexes the pass
- * builds, are copied into the database file beside the pass, which commits with no
- * checkpoint of its own (ingest.c turns them off); what is left, the last close copies.
- * ck: the checkpointer a first ingest started at its rows' commit (NULL: one starts here);
+ * builds and of the assets it rebuilds, are copied into the database file beside the pass, which
+ * commits with no checkpoint of its own (ingest.c turns them off); what is left, the last close
+ * copies. ck: the checkpointer a first ingest started at its rows' commit (NULL: one starts here);
  * finished here. */
 int ing_final_pass(ing *g, db_checkpointer *ck)
 {
