@@ -151,11 +151,13 @@ out:
     return rc;
 }
 
-/* Whether the database holds no PAK yet (then the run is a bulk load). */
+/* Whether the database holds no PAK and no content yet (then the run is a bulk load). A
+ * content with no PAK is one a killed run left to its final pass to remove. */
 int ing_db_is_empty(ing *g)
 {
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(g->d->h, "SELECT 1 FROM paks LIMIT 1", -1, &st, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(g->d->h, "SELECT 1 FROM paks UNION ALL SELECT 1 FROM contents LIMIT 1",
+                           -1, &st, NULL) != SQLITE_OK)
         return 0;
     int empty = sqlite3_step(st) == SQLITE_DONE;
     sqlite3_finalize(st);

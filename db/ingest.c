@@ -223,6 +223,7 @@ static int run(ing *g, ing_indexes *idx)
     if (!rc)
         rc = ing_pipeline_start(&g->pl, g->o->jobs, g->o->memory, g->err);
     int empty = ing_db_is_empty(g);
+    g->clean = empty;
     if (!rc && !empty)
         rc = load_cache(g);
     if (!rc && g->L.nitems > 0 && empty) {

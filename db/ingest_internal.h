@@ -336,6 +336,8 @@ struct ing {
     int changed;
     int bulk;       /* one transaction for the run (a PAK that may fail alone: a savepoint) */
     int savepoint;  /* ing_tx_begin_undo opened one */
+    int clean;      /* the run began with no PAK and no content and has deleted no entry:
+                     * every content is held by the entries it was decoded from */
     uint64_t chash; /* --rehash: XXH3 of every byte of the current PAK */
     ing_pipeline pl;
     ing_entry_out *out;      /* the current PAK's entries */

@@ -43,6 +43,7 @@ int ing_delete_pak(ing *g, int64_t old_id, const char *path)
 {
     int rc = 0;
     if (old_id >= 0) {
+        g->clean = 0;
         static const char *const by_id[] = {
             "DELETE FROM pak_entries WHERE pak_id = ?1",
             "DELETE FROM pak_names WHERE pak_id = ?1",

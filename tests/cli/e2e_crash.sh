@@ -217,4 +217,26 @@ q "$T/rows.db" "$indexes" >"$T/indexes.rows"
 same_file "every index of the schema, after the ingest that finished it" \
     "$T/indexes.want" "$T/indexes.rows"
 check "integrity_check of it" ok "$(q "$T/rows.db" "PRAGMA integrity_check")"
+
+# A run killed on entering its final pass after every PAK of its release was gone leaves
+# contents and no PAK. The next ingest is no first ingest: its final pass removes the
+# contents no entry holds, and it ends with what a clean ingest of its files holds.
+mkdir -p "$T/gone"
+cp -R "$T/alt/." "$T/gone/"
+"$BIN" ingest --db "$T/gone.db" --quiet "$T/gone" 2>/dev/null
+check "an ingest of the second demo corpus" 0 $?
+find "$T/gone" -name '*.pak' -delete
+ANCSDB_TEST_KILL_AFTER=final:1 "$BIN" ingest --db "$T/gone.db" --quiet "$T/gone" 2>/dev/null
+check "killed on entering the final pass once every PAK was gone" 137 $?
+check "no PAK is left" 0 "$(q "$T/gone.db" "SELECT count(*) FROM paks")"
+check "the contents are left" 1 "$(q "$T/gone.db" "SELECT count(*) > 0 FROM contents")"
+cp -R "$T/corpus/." "$T/gone/"
+"$BIN" ingest --db "$T/gone.db" --quiet "$T/gone" 2>/dev/null
+check "the next ingest, of other PAKs in the same place" 0 $?
+"$BIN" ingest --db "$T/gone_ref.db" --quiet "$T/gone" 2>/dev/null
+check "a clean ingest of them" 0 $?
+dump "$T/gone_ref.db" >"$T/gone_ref.dump"
+dump "$T/gone.db" >"$T/gone.dump"
+same_file "contents left by a killed run with no PAK, then an ingest: what a clean ingest holds" \
+    "$T/gone_ref.dump" "$T/gone.dump"
 finish
