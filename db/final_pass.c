@@ -179,25 +179,76 @@ static int settle_contents(ing *g)
 /* copy_differs: within one release, each ANCS/EVNT copy whose content differs from the
  * release's first copy of that asset (first by path inside the release, then entry index —
  * the order of a clean ingest). Differing contents in different releases are expected. */
-static int recompute_copy_differs(ing *g)
+#define DIFFERS_COLS "game, type, asset_id, byte_offset, code, message, pak_id"
+#define DIFFERS_SELECT                                                                             \
+    "SELECT game, type, asset_id, NULL, 'copy_differs', "                                          \
+    "printf('entry %d: inflated bytes differ from the first copy of %s %08X in release "           \
+    "%s (%s entry %d)', entry_index, type, asset_id, label, first_path, first_entry), "            \
+    "pak_id FROM (SELECT p.game, e.type, e.asset_id, e.entry_index, e.pak_id, "                    \
+    "e.content_hash, r.label, first_value(e.content_hash) OVER w AS first_hash, "                  \
+    "first_value(p.release_path) OVER w AS first_path, first_value(e.entry_index) OVER w "         \
+    "AS first_entry FROM pak_entries e JOIN paks p ON p.pak_id = e.pak_id "                        \
+    "JOIN releases r ON r.release_id = p.release_id "                                              \
+    "WHERE e.type IN ('ANCS', 'EVNT') AND e.content_hash IS NOT NULL "                             \
+    "WINDOW w AS (PARTITION BY p.release_id, p.game, e.type, e.asset_id ORDER BY "                 \
+    "p.release_path COLLATE NOCASE, p.release_path, e.entry_index)) "                              \
+    "WHERE content_hash <> first_hash ORDER BY game, type, asset_id, pak_id, entry_index"
+
+/* The query reads every pak_entries row (0.12 s of a 10x first ingest): a reader
+ * (connection.c) runs it beside the index builds, into its TEMP table, once the first
+ * transaction is committed. */
+static int differs_collect(db *rd, void *arg, util_err *err)
 {
-    return dbi_exec(
-        g->d,
-        "DELETE FROM warnings WHERE code = 'copy_differs';"
-        "INSERT INTO warnings(game, type, asset_id, byte_offset, code, message, pak_id) "
-        "SELECT game, type, asset_id, NULL, 'copy_differs', "
-        "printf('entry %d: inflated bytes differ from the first copy of %s %08X in release "
-        "%s (%s entry %d)', entry_index, type, asset_id, label, first_path, first_entry), "
-        "pak_id FROM (SELECT p.game, e.type, e.asset_id, e.entry_index, e.pak_id, "
-        "e.content_hash, r.label, first_value(e.content_hash) OVER w AS first_hash, "
-        "first_value(p.release_path) OVER w AS first_path, first_value(e.entry_index) OVER w "
-        "AS first_entry FROM pak_entries e JOIN paks p ON p.pak_id = e.pak_id "
-        "JOIN releases r ON r.release_id = p.release_id "
-        "WHERE e.type IN ('ANCS', 'EVNT') AND e.content_hash IS NOT NULL "
-        "WINDOW w AS (PARTITION BY p.release_id, p.game, e.type, e.asset_id ORDER BY "
-        "p.release_path COLLATE NOCASE, p.release_path, e.entry_index)) "
-        "WHERE content_hash <> first_hash ORDER BY game, type, asset_id, pak_id, entry_index",
-        g->err);
+    (void)arg;
+    return dbi_exec(rd, "INSERT INTO temp.copy_differs(" DIFFERS_COLS ") " DIFFERS_SELECT, err);
+}
+
+static db_reader *differs_start(db *d)
+{
+    return dbi_reader_start(d,
+                            "PRAGMA query_only = 0; PRAGMA cache_size = -2048; CREATE TEMP "
+                            "TABLE copy_differs(" DIFFERS_COLS ")",
+                            differs_collect, NULL);
+}
+
+/* The copy_differs rows again: those r found (NULL, or it failed: found here). */
+static int put_copy_differs(ing *g, db_reader *r)
+{
+    int rc = dbi_exec(g->d, "DELETE FROM warnings WHERE code = 'copy_differs'", g->err);
+    if (rc)
+        return rc;
+    if (!r || dbi_reader_join(r) != 0)
+        return dbi_exec(g->d, "INSERT INTO warnings(" DIFFERS_COLS ") " DIFFERS_SELECT, g->err);
+    sqlite3 *h = dbi_reader_db(r)->h;
+    sqlite3_stmt *sel = NULL, *ins = NULL;
+    if (sqlite3_prepare_v2(h, "SELECT " DIFFERS_COLS " FROM temp.copy_differs ORDER BY rowid", -1,
+                           &sel, NULL) != SQLITE_OK) {
+        rc = util_fail(g->err, UTIL_ESQL, UINT64_MAX, "copy_differs: %s", sqlite3_errmsg(h));
+        goto done;
+    }
+    if (sqlite3_prepare_v2(g->d->h,
+                           "INSERT INTO warnings(" DIFFERS_COLS ") VALUES (?1, ?2, ?3, ?4, ?5, "
+                           "?6, ?7)",
+                           -1, &ins, NULL) != SQLITE_OK) {
+        rc = dbi_sql_fail(g->d, g->err, "copy_differs");
+        goto done;
+    }
+    int s;
+    while ((s = sqlite3_step(sel)) == SQLITE_ROW) {
+        for (int i = 0; i < 7; i++)
+            sqlite3_bind_value(ins, i + 1, sqlite3_column_value(sel, i));
+        if (sqlite3_step(ins) != SQLITE_DONE) {
+            rc = dbi_sql_fail(g->d, g->err, "copy_differs");
+            goto done;
+        }
+        sqlite3_reset(ins);
+    }
+    if (s != SQLITE_DONE)
+        rc = util_fail(g->err, UTIL_ESQL, UINT64_MAX, "copy_differs: %s", sqlite3_errmsg(h));
+done:
+    sqlite3_finalize(sel);
+    sqlite3_finalize(ins);
+    return rc;
 }
 
 /* releases.game: the game of every PAK when they agree, NULL when it holds both; releases
@@ -244,16 +295,17 @@ static int set_cache(ing *g, int kib)
 }
 
 /* Four transactions. The first settles which contents stay and their rows (re-decoding
- * some); once it is committed, two readers (connection.c) work in threads while the second
+ * some); once it is committed, three readers (connection.c) work in threads while the second
  * builds the indexes a bulk load left to it (bulk.c): one counts the census of the contents
- * the row writer did not count (db/census_run.c), the other collects the rows the assets
- * rebuild reads (assets.c). Once that is committed, ck copies those indexes' pages into
- * the database file while the third rebuilds the assets from those rows; once that is
- * committed, ck copies the assets' pages while the fourth settles the releases, makes
- * char_reach and the worlds' rows for contents without them, then takes those counts and
- * sums the census. What ck has not copied when the pass ends, the last close copies, alone
- * (in one transaction with the census, the assets' pages made the close of a 10x first
- * ingest take about 0.4 s instead of 0.25 s).
+ * the row writer did not count (db/census_run.c), one collects the rows the assets rebuild
+ * reads (assets.c), one finds the copy_differs rows. Once that is committed, ck copies
+ * those indexes' pages into the database file while the third writes the copy_differs
+ * rows and rebuilds the assets from those rows; once that is committed, ck copies the
+ * assets' pages while the fourth settles the releases, makes char_reach and the worlds'
+ * rows for contents without them, then takes those counts and sums the census. What ck has
+ * not copied when the pass ends, the last close copies, alone (in one transaction with the
+ * census, the assets' pages made the close of a 10x first ingest take about 0.4 s instead
+ * of 0.25 s).
  * ingest_state.final_pass_pending stays set until the last commits: a run stopped in
  * between leaves the next one the whole pass to do again (the indexes built stay). */
 static int final_pass_steps(ing *g, db_checkpointer *ck)
@@ -266,8 +318,7 @@ static int final_pass_steps(ing *g, db_checkpointer *ck)
      * 10x images peaked at 64-66 MiB without it, 52-56 MiB with it) */
     if ((rc = set_cache(g, FINAL_PASS_CACHE_KIB)) == 0 &&
         (rc = dbi_exec(g->d, "PRAGMA shrink_memory", g->err)) == 0 && (malloc_trim(0), 1) &&
-        (rc = ing_settle_unknown_games(g)) == 0 && (rc = settle_contents(g)) == 0 &&
-        (rc = recompute_copy_differs(g)) == 0)
+        (rc = ing_settle_unknown_games(g)) == 0 && (rc = settle_contents(g)) == 0)
         rc = ing_tx_commit(g);
     if (rc) {
         ing_tx_rollback(g);
@@ -276,6 +327,7 @@ static int final_pass_steps(ing *g, db_checkpointer *ck)
     }
     census_helper *h = dbi_census_helper_start(g->d, db_census_sql);
     ing_assets_pre *pre = ing_assets_pre_start(g->d);
+    db_reader *differs = differs_start(g->d);
     if ((rc = ing_tx_begin(g)) == 0) {
         if ((rc = ing_restore_indexes(g->d, g->err)) == 0 && (rc = ing_tx_commit(g)) == 0)
             dbi_checkpoint_more(ck);
@@ -283,7 +335,8 @@ static int final_pass_steps(ing *g, db_checkpointer *ck)
             ing_tx_rollback(g);
     }
     if (!rc && (rc = ing_tx_begin(g)) == 0) {
-        if ((rc = ing_rebuild_assets(g, pre)) == 0 && (rc = ing_tx_commit(g)) == 0)
+        if ((rc = put_copy_differs(g, differs)) == 0 && (rc = ing_rebuild_assets(g, pre)) == 0 &&
+            (rc = ing_tx_commit(g)) == 0)
             dbi_checkpoint_more(ck);
         else
             ing_tx_rollback(g);
@@ -296,6 +349,7 @@ static int final_pass_steps(ing *g, db_checkpointer *ck)
         if (rc)
             ing_tx_rollback(g);
     }
+    dbi_reader_free(differs);
     ing_assets_pre_free(pre);
     dbi_census_helper_free(h);
     int crc = set_cache(g, INGEST_CACHE_KIB);
