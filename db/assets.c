@@ -608,21 +608,35 @@ static int write_census(ing *g, acalc *a)
 struct ing_assets_pre {
     db_reader *r;
     acalc a;
+    int (*then)(db *rd, void *arg, util_err *err);
+    void *arg;
 };
 
 static int pre_collect(db *rd, void *arg, util_err *err)
 {
-    return collect(rd, &((ing_assets_pre *)arg)->a, err);
+    ing_assets_pre *p = arg;
+    int rc = collect(rd, &p->a, err);
+    return rc || !p->then ? rc : p->then(rd, p->arg, err);
 }
 
-ing_assets_pre *ing_assets_pre_start(db *d)
+ing_assets_pre *ing_assets_pre_start(db *d, int (*then)(db *rd, void *arg, util_err *err),
+                                     void *arg)
 {
     ing_assets_pre *p = calloc(1, sizeof *p);
-    if (p && !(p->r = dbi_reader_start(d, "PRAGMA cache_size = -2048", pre_collect, p))) {
+    if (!p)
+        return NULL;
+    p->then = then;
+    p->arg = arg;
+    if (!(p->r = dbi_reader_start(d, "PRAGMA cache_size = -2048", pre_collect, p))) {
         free(p);
         p = NULL;
     }
     return p;
+}
+
+db *ing_assets_pre_db(ing_assets_pre *p)
+{
+    return p && dbi_reader_join(p->r) == 0 ? dbi_reader_db(p->r) : NULL;
 }
 
 void ing_assets_pre_free(ing_assets_pre *p)

@@ -194,32 +194,28 @@ static int settle_contents(ing *g)
     "p.release_path COLLATE NOCASE, p.release_path, e.entry_index)) "                              \
     "WHERE content_hash <> first_hash ORDER BY game, type, asset_id, pak_id, entry_index"
 
-/* The query reads every pak_entries row (0.12 s of a 10x first ingest): a reader
- * (connection.c) runs it beside the index builds, into its TEMP table, once the first
- * transaction is committed. */
+/* The query reads every pak_entries row (0.12 s of a 10x first ingest): the reader that
+ * collects the assets rebuild's rows (assets.c) runs it next, beside the index builds, into
+ * a TEMP table of its connection (on a fourth thread beside the writer, it slowed a 1x
+ * first ingest's index builds down by as much as it spared them). */
 static int differs_collect(db *rd, void *arg, util_err *err)
 {
     (void)arg;
-    return dbi_exec(rd, "INSERT INTO temp.copy_differs(" DIFFERS_COLS ") " DIFFERS_SELECT, err);
+    return dbi_exec(rd,
+                    "PRAGMA query_only = 0; CREATE TEMP TABLE copy_differs(" DIFFERS_COLS
+                    "); INSERT INTO temp.copy_differs(" DIFFERS_COLS ") " DIFFERS_SELECT,
+                    err);
 }
 
-static db_reader *differs_start(db *d)
-{
-    return dbi_reader_start(d,
-                            "PRAGMA query_only = 0; PRAGMA cache_size = -2048; CREATE TEMP "
-                            "TABLE copy_differs(" DIFFERS_COLS ")",
-                            differs_collect, NULL);
-}
-
-/* The copy_differs rows again: those r found (NULL, or it failed: found here). */
-static int put_copy_differs(ing *g, db_reader *r)
+/* The copy_differs rows again: those the reader rd found (NULL: found here). */
+static int put_copy_differs(ing *g, db *rd)
 {
     int rc = dbi_exec(g->d, "DELETE FROM warnings WHERE code = 'copy_differs'", g->err);
     if (rc)
         return rc;
-    if (!r || dbi_reader_join(r) != 0)
+    if (!rd)
         return dbi_exec(g->d, "INSERT INTO warnings(" DIFFERS_COLS ") " DIFFERS_SELECT, g->err);
-    sqlite3 *h = dbi_reader_db(r)->h;
+    sqlite3 *h = rd->h;
     sqlite3_stmt *sel = NULL, *ins = NULL;
     if (sqlite3_prepare_v2(h, "SELECT " DIFFERS_COLS " FROM temp.copy_differs ORDER BY rowid", -1,
                            &sel, NULL) != SQLITE_OK) {
@@ -294,18 +290,17 @@ static int set_cache(ing *g, int kib)
     return dbi_exec(g->d, sql, g->err);
 }
 
-/* Four transactions. The first settles which contents stay and their rows (re-decoding
- * some); once it is committed, three readers (connection.c) work in threads while the second
+/* Three transactions. The first settles which contents stay and their rows (re-decoding
+ * some); once it is committed, two readers (connection.c) work in threads while the second
  * builds the indexes a bulk load left to it (bulk.c): one counts the census of the contents
- * the row writer did not count (db/census_run.c), one collects the rows the assets rebuild
- * reads (assets.c), one finds the copy_differs rows. Once that is committed, ck copies
- * those indexes' pages into the database file while the third writes the copy_differs
- * rows and rebuilds the assets from those rows; once that is committed, ck copies the
- * assets' pages while the fourth settles the releases, makes char_reach and the worlds'
+ * the row writer did not count (db/census_run.c), the other collects the rows the assets
+ * rebuild reads (assets.c), then finds the copy_differs rows. Once that is committed, ck
+ * copies those indexes' pages into the database file while the third writes the
+ * copy_differs rows, rebuilds the assets from those rows, makes char_reach and the worlds'
  * rows for contents without them, then takes those counts and sums the census. What ck has
- * not copied when the pass ends, the last close copies, alone (in one transaction with the
- * census, the assets' pages made the close of a 10x first ingest take about 0.4 s instead
- * of 0.25 s).
+ * not copied when the pass ends, the last close copies. (A commit after the assets rebuild,
+ * for ck to copy their pages beside the census, only moved the time from the close to ck's
+ * end: the census is too short to hide the copy.)
  * ingest_state.final_pass_pending stays set until the last commits: a run stopped in
  * between leaves the next one the whole pass to do again (the indexes built stay). */
 static int final_pass_steps(ing *g, db_checkpointer *ck)
@@ -326,8 +321,7 @@ static int final_pass_steps(ing *g, db_checkpointer *ck)
         return rc;
     }
     census_helper *h = dbi_census_helper_start(g->d, db_census_sql);
-    ing_assets_pre *pre = ing_assets_pre_start(g->d);
-    db_reader *differs = differs_start(g->d);
+    ing_assets_pre *pre = ing_assets_pre_start(g->d, differs_collect, NULL);
     if ((rc = ing_tx_begin(g)) == 0) {
         if ((rc = ing_restore_indexes(g->d, g->err)) == 0 && (rc = ing_tx_commit(g)) == 0)
             dbi_checkpoint_more(ck);
@@ -335,21 +329,14 @@ static int final_pass_steps(ing *g, db_checkpointer *ck)
             ing_tx_rollback(g);
     }
     if (!rc && (rc = ing_tx_begin(g)) == 0) {
-        if ((rc = put_copy_differs(g, differs)) == 0 && (rc = ing_rebuild_assets(g, pre)) == 0 &&
-            (rc = ing_tx_commit(g)) == 0)
-            dbi_checkpoint_more(ck);
-        else
-            ing_tx_rollback(g);
-    }
-    if (!rc && (rc = ing_tx_begin(g)) == 0) {
-        if ((rc = settle_releases(g)) == 0 &&
+        if ((rc = put_copy_differs(g, ing_assets_pre_db(pre))) == 0 &&
+            (rc = ing_rebuild_assets(g, pre)) == 0 && (rc = settle_releases(g)) == 0 &&
             (rc = db_names_refresh_pak(g->d, g->err)) == 0 && /* asset_names 'pak' */
             (rc = refill_census(g, h)) == 0 && (rc = ing_set_pending(g, 0)) == 0)
             rc = ing_tx_commit(g);
         if (rc)
             ing_tx_rollback(g);
     }
-    dbi_reader_free(differs);
     ing_assets_pre_free(pre);
     dbi_census_helper_free(h);
     int crc = set_cache(g, INGEST_CACHE_KIB);
@@ -357,7 +344,7 @@ static int final_pass_steps(ing *g, db_checkpointer *ck)
 }
 
 /* The WAL's frames so far (a first ingest's every row), then those of the indexes the pass
- * builds and of the assets it rebuilds, are copied into the database file beside the pass, which
+ * builds, are copied into the database file beside the pass, which
  * commits with no checkpoint of its own (ingest.c turns them off); what is left, the last close
  * copies. ck: the checkpointer a first ingest started at its rows' commit (NULL: one starts here);
  * finished here. */

@@ -458,10 +458,14 @@ int ing_final_pass_needed(ing *g, int *out);
 /* assets.c: rebuild `assets` and the id_type_conflict warnings (inside the caller's
  * transaction), from the rows pre collected (NULL, or it failed: collected here); whether
  * `assets` differs from what pak_entries say (*out). pre_start collects on a reader
- * (connection.c) what the rebuild reads (NULL: no reader); the final pass starts it once
- * its first transaction is committed, and frees it after the rebuild. */
+ * (connection.c) what the rebuild reads, then runs then(rd, arg, err) there when then is
+ * not NULL (NULL: no reader); the final pass starts it once its first transaction is
+ * committed, and frees it after the rebuild. pre_db waits for the reader and gives its
+ * connection, with what then left in its TEMP tables (NULL: no reader, or it failed). */
 typedef struct ing_assets_pre ing_assets_pre;
-ing_assets_pre *ing_assets_pre_start(db *d);
+ing_assets_pre *ing_assets_pre_start(db *d, int (*then)(db *rd, void *arg, util_err *err),
+                                     void *arg);
+db *ing_assets_pre_db(ing_assets_pre *p);
 void ing_assets_pre_free(ing_assets_pre *p);
 int ing_rebuild_assets(ing *g, ing_assets_pre *pre);
 int ing_assets_differ(ing *g, int *out);
