@@ -299,8 +299,8 @@ static int set_cache(ing *g, int kib)
  * copy_differs rows, rebuilds the assets from those rows, makes char_reach and the worlds'
  * rows for contents without them, then takes those counts and sums the census. What ck has
  * not copied when the pass ends, the last close copies. (A commit after the assets rebuild,
- * for ck to copy their pages beside the census, only moved the time from the close to ck's
- * end: the census is too short to hide the copy.)
+ * for ck to copy their pages beside the census, gained nothing measurable: the census is
+ * too short to hide the copy.)
  * ingest_state.final_pass_pending stays set until the last commits: a run stopped in
  * between leaves the next one the whole pass to do again (the indexes built stay). */
 static int final_pass_steps(ing *g, db_checkpointer *ck)
@@ -344,9 +344,9 @@ static int final_pass_steps(ing *g, db_checkpointer *ck)
 }
 
 /* The WAL's frames so far (a first ingest's every row), then those of the indexes the pass
- * builds, are copied into the database file beside the pass, which
- * commits with no checkpoint of its own (ingest.c turns them off); what is left, the last close
- * copies. ck: the checkpointer a first ingest started at its rows' commit (NULL: one starts here);
+ * builds, are copied into the database file beside the pass, which commits with no
+ * checkpoint of its own (ingest.c turns them off); what is left, the last close copies.
+ * ck: the checkpointer a first ingest started at its rows' commit (NULL: one starts here);
  * finished here. */
 int ing_final_pass(ing *g, db_checkpointer *ck)
 {

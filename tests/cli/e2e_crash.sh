@@ -12,9 +12,10 @@
 # changes and the run is killed on entering the final pass (ANCSDB_TEST_KILL_AFTER=final:1).
 # A final uninterrupted run must leave exactly the rows of a clean ingest of the same files
 # (every table dumped by the sqlite3 shell in a canonical order; pak_id shown as the PAK's
-# path; the volatile ingested_at and mtime columns left out). Last, a first ingest killed on
+# path; the volatile ingested_at and mtime columns left out). Then a first ingest killed on
 # entering its final pass: its PAKs' rows stay, a reader is told, and the next ingest ends
-# it as a clean ingest would.
+# it as a clean ingest would. Last, a run killed on entering its final pass once every PAK of
+# its release was gone: the next ingest, of other PAKs, ends as a clean ingest of them would.
 set -u
 . "$(dirname "$0")/lib.sh"
 need_tools sqlite3
