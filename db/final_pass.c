@@ -231,7 +231,7 @@ static int put_copy_differs(ing *g, db *rd)
     }
     int s;
     while ((s = sqlite3_step(sel)) == SQLITE_ROW) {
-        for (int i = 0; i < 7; i++)
+        for (int i = 0; i < sqlite3_column_count(sel); i++)
             sqlite3_bind_value(ins, i + 1, sqlite3_column_value(sel, i));
         if (sqlite3_step(ins) != SQLITE_DONE) {
             rc = dbi_sql_fail(g->d, g->err, "copy_differs");
