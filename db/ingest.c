@@ -22,6 +22,12 @@
 
 #include "ingest_internal.h"
 
+/* The free memory malloc may keep between two PAKs (see run). At 1x
+ * it held 5-9 MiB free after each PAK, at 10x real size 4-15 MiB: trimming only above 8
+ * MiB took a 1x first ingest from 1.52 to 1.45 s (median of 8) for at most 2 MiB more
+ * peak RSS at 10x (docs/benchmark.md). */
+#define TRIM_FREE_MIN ((size_t)8 << 20)
+
 static double now_seconds(void)
 {
     struct timespec ts;
@@ -260,10 +266,13 @@ static int run(ing *g, ing_indexes *idx)
         skipped = g->st->paks_skipped;
         rc = ing_do_pak(g, &g->L.items[i]);
         /* Between two PAKs no job runs: the memory the PAK's jobs freed goes back to the
-         * system. malloc keeps it otherwise, its threshold raised by the large entries, and
-         * the freed buffers of the jobs run ahead (ingest_jobs.c), among the decoded
-         * entries' results, took the peak RSS at 10x real size from 53-57 to 56-68 MiB. */
-        malloc_trim(0);
+         * system once malloc holds more than TRIM_FREE_MIN of it free. malloc keeps it
+         * otherwise, and the freed buffers of the jobs run ahead (ingest_jobs.c), among the
+         * decoded entries' results, took the peak RSS at 10x real size from 53-57 to 56-68
+         * MiB. Below that, giving it back cost more than it saved: each trim unmaps every
+         * free page of every thread's heap, which the next PAK faults in again. */
+        if (mallinfo2().fordblks > TRIM_FREE_MIN)
+            malloc_trim(0);
         util_test_point("pak");
     }
     g->ahead = NULL;
