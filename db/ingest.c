@@ -24,7 +24,7 @@
 
 /* The free memory malloc may keep between two PAKs (see run). At 1x
  * it held 5-9 MiB free after each PAK, at 10x real size 4-15 MiB: trimming only above 8
- * MiB took a 1x first ingest from 1.52 to 1.45 s (median of 8) for at most 2 MiB more
+ * MiB took a 1x first ingest from 1.55 to 1.45 s (median of 10) for at most 2 MiB more
  * peak RSS at 10x (docs/benchmark.md). */
 #define TRIM_FREE_MIN ((size_t)8 << 20)
 
