@@ -167,6 +167,8 @@ const char *ing_type_name(uint32_t type);
 void ing_job_set(ing_job *j, const pak_file *p, uint32_t entry, ancs_game game, int want);
 /* Inflate and hash the entry; decode it when asked to. */
 void ing_job_run(ing_job *j);
+/* The calling thread's buffers for entries not decoded (ingest_jobs.c), given back. */
+void ing_scratch_free(void);
 void ing_job_decode(ing_job *j);
 /* Free the results; the slot is ready for the next job. */
 void ing_job_clear(ing_job *j);

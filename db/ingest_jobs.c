@@ -191,13 +191,60 @@ static int hash_both(const pak_file *p, uint32_t i, XXH3_state_t *st, XXH3_state
 
 /* ---- jobs ------------------------------------------------------------------------------ */
 
+/* An entry that is not decoded and holds at most ING_SCRATCH_MAX bytes stored and as many
+ * inflated is read and inflated into buffers the thread keeps from job to job, not into
+ * new ones it frees at once: malloc gave such buffers back and took them again (at 10x real
+ * size 0.3 s of CPU in page faults and copies into new pages, docs/benchmark.md). A thread
+ * keeps at most two such buffers (2 MiB) and gives them back when it has no more jobs to
+ * run (ing_scratch_free). */
+#define ING_SCRATCH_MAX ING_LARGE
+
+typedef struct {
+    uint8_t *stored, *inflated;
+    size_t stored_cap, inflated_cap;
+} scratch_bufs;
+
+static _Thread_local scratch_bufs scratch;
+
+void ing_scratch_free(void)
+{
+    free(scratch.stored);
+    free(scratch.inflated);
+    memset(&scratch, 0, sizeof scratch);
+}
+
+static int fits_scratch(const pak_entry *e)
+{
+    return e->size <= ING_SCRATCH_MAX &&
+           (!e->compressed || e->decompressed_size <= ING_SCRATCH_MAX);
+}
+
+/* Entry e's stored bytes into the thread's scratch buffer. */
+static int scratch_read(ing_job *j, const pak_entry *e, uint8_t **out, size_t *len)
+{
+    if (!scratch.stored || e->size > scratch.stored_cap) {
+        free(scratch.stored);
+        scratch.stored_cap = 0;
+        if (!(scratch.stored = malloc(ING_SCRATCH_MAX)))
+            return util_fail(&j->e, UTIL_ENOMEM, e->offset, "out of memory for %u bytes",
+                             ING_SCRATCH_MAX);
+        scratch.stored_cap = ING_SCRATCH_MAX;
+    }
+    int rc = pak_entry_read_into(j->p, j->entry, scratch.stored, &j->e);
+    *out = rc ? NULL : scratch.stored;
+    *len = rc ? 0 : e->size;
+    return rc;
+}
+
 /* ing_job_run for an entry held whole: read, inflated, hashed, decoded if asked. */
 static void run_whole(ing_job *j, const pak_entry *e, int keep)
 {
     uint8_t *stored = j->pre;
     size_t slen = j->pre_len;
     j->pre = NULL;
-    if (!stored && pak_entry_read(j->p, j->entry, &stored, &slen, &j->e) != 0)
+    int in_scratch = !stored && !keep && fits_scratch(e);
+    if (!stored && (in_scratch ? scratch_read(j, e, &stored, &slen)
+                               : pak_entry_read(j->p, j->entry, &stored, &slen, &j->e)) != 0)
         return;
     if (!e->compressed) {
         pak_entry sized = *e;
@@ -209,15 +256,27 @@ static void run_whole(ing_job *j, const pak_entry *e, int keep)
         j->stored_hash = XXH3_64bits(stored, slen);
         j->has_stored_hash = 1;
         if (!keep && j->pl && ing_cache_get(j->pl, j->stored_hash, e->size, &j->hash)) {
-            free(stored);
+            if (!in_scratch)
+                free(stored);
             j->hashed = 1;
             return;
         }
-        int rc =
-            pak_inflate_bytes(&j->buf, &j->len, stored, slen, 1, PAK_MAX_INFLATE, e->offset, &j->e);
-        free(stored);
-        if (rc != 0)
+        int rc;
+        if (in_scratch) {
+            rc = pak_inflate_reuse(&scratch.inflated, &scratch.inflated_cap, &j->len, stored, slen,
+                                   PAK_MAX_INFLATE, e->offset, &j->e);
+            if (rc == 0)
+                j->buf = scratch.inflated;
+        } else {
+            rc = pak_inflate_bytes(&j->buf, &j->len, stored, slen, 1, PAK_MAX_INFLATE, e->offset,
+                                   &j->e);
+            free(stored);
+        }
+        if (rc != 0) {
+            if (in_scratch && scratch.inflated_cap > ING_SCRATCH_MAX)
+                ing_scratch_free();
             return;
+        }
     } else {
         j->buf = stored;
         j->len = slen;
@@ -236,7 +295,10 @@ static void run_whole(ing_job *j, const pak_entry *e, int keep)
     if (j->has_stored_hash && j->pl)
         ing_cache_put(j->pl, j->stored_hash, e->size, j->hash);
     if (!keep) {
-        free(j->buf);
+        if (!in_scratch)
+            free(j->buf);
+        else if (scratch.inflated_cap > ING_SCRATCH_MAX) /* its sizes said less */
+            ing_scratch_free();
         j->buf = NULL;
         return;
     }
@@ -758,6 +820,7 @@ static void *worker_main(void *arg)
             pthread_cond_broadcast(&pl->done);
     }
     pthread_mutex_unlock(&pl->mu);
+    ing_scratch_free();
     return NULL;
 }
 
@@ -817,6 +880,7 @@ int ing_pipeline_start(ing_pipeline *pl, int jobs, size_t budget, util_err *err)
 
 void ing_pipeline_stop(ing_pipeline *pl)
 {
+    ing_scratch_free(); /* the writer's, had it run jobs itself */
     if (!pl->ring)
         return;
     pthread_mutex_lock(&pl->mu);

@@ -121,6 +121,8 @@ void pak_close(pak_file *p);
  * into a new buffer. owned: caller free()s *out. UTIL_ETRUNC for an entry past the end of
  * the file, UTIL_EIO when the read fails. */
 int pak_entry_read(const pak_file *p, uint32_t i, uint8_t **out, size_t *len, util_err *err);
+/* pak_entry_read into the caller's buffer of at least the entry's stored size. */
+int pak_entry_read_into(const pak_file *p, uint32_t i, uint8_t *buf, util_err *err);
 
 /* Whether entry i can be read: it exists, p has a source, its bytes lie within it (else
  * pak_entry_read's error). */
@@ -155,6 +157,11 @@ pak_codec pak_sniff_codec(const uint8_t *stored, size_t len);
  * owned: caller free()s *out. Offsets in err are relative to `stored` plus `base`. */
 int pak_inflate_bytes(uint8_t **out, size_t *out_len, const uint8_t *stored, size_t len,
                       int compressed, size_t cap, uint64_t base, util_err *err);
+/* pak_inflate_bytes of compressed bytes into the caller's buffer *buf of *buf_cap bytes
+ * (NULL, 0: none yet), replaced by a larger one when the declared size needs it; the caller
+ * keeps it from call to call and free()s it. */
+int pak_inflate_reuse(uint8_t **buf, size_t *buf_cap, size_t *out_len, const uint8_t *stored,
+                      size_t len, size_t cap, uint64_t base, util_err *err);
 /* Entry i as a resource: a compressed entry inflated to its declared size, a stored one
  * as every stored byte. Read through the PAK's source; offsets in err are file offsets.
  * owned: caller free()s *out. */

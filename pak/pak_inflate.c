@@ -273,15 +273,40 @@ static int inflate_head(const uint8_t *head, size_t have, size_t len, size_t cap
     return 0;
 }
 
+int pak_inflate_reuse(uint8_t **buf, size_t *buf_cap, size_t *out_len, const uint8_t *stored,
+                      size_t len, size_t cap, uint64_t base, util_err *err)
+{
+    uint32_t declared = 0;
+    pak_codec codec = PAK_CODEC_NONE;
+    *out_len = 0;
+    int rc = inflate_head(stored, len, len, cap, base, &declared, &codec, err);
+    if (rc)
+        return rc;
+    if (!*buf || declared > *buf_cap) {
+        free(*buf);
+        *buf_cap = 0;
+        if (!(*buf = malloc(declared ? declared : 1)))
+            return util_fail(err, UTIL_ENOMEM, base, "out of memory for %" PRIu32 " bytes",
+                             declared);
+        *buf_cap = declared ? declared : 1;
+    }
+    pak_in in = {.mem = stored, .len = len};
+    if (codec == PAK_CODEC_ZLIB)
+        rc = inflate_zlib(*buf, declared, stored + 4, len - 4, base + 4, err);
+    else if (codec == PAK_CODEC_LZO)
+        rc = inflate_lzo(&in, *buf, declared, NULL, NULL, base, err);
+    if (rc == 0)
+        *out_len = declared;
+    return rc;
+}
+
 int pak_inflate_bytes(uint8_t **out, size_t *out_len, const uint8_t *stored, size_t len,
                       int compressed, size_t cap, uint64_t base, util_err *err)
 {
-    int rc = 0;
-    uint8_t *buf = NULL;
     *out = NULL;
     *out_len = 0;
     if (!compressed) {
-        buf = malloc(len ? len : 1);
+        uint8_t *buf = malloc(len ? len : 1);
         if (!buf)
             return util_fail(err, UTIL_ENOMEM, base, "out of memory for %zu bytes", len);
         if (len)
@@ -290,25 +315,13 @@ int pak_inflate_bytes(uint8_t **out, size_t *out_len, const uint8_t *stored, siz
         *out_len = len;
         return 0;
     }
-    uint32_t declared = 0;
-    pak_codec codec = PAK_CODEC_NONE;
-    if ((rc = inflate_head(stored, len, len, cap, base, &declared, &codec, err)) != 0)
-        return rc;
-    buf = malloc(declared ? declared : 1);
-    if (!buf)
-        return util_fail(err, UTIL_ENOMEM, base, "out of memory for %" PRIu32 " bytes", declared);
-    pak_in in = {.mem = stored, .len = len};
-    if (codec == PAK_CODEC_ZLIB)
-        rc = inflate_zlib(buf, declared, stored + 4, len - 4, base + 4, err);
-    else if (codec == PAK_CODEC_LZO)
-        rc = inflate_lzo(&in, buf, declared, NULL, NULL, base, err);
+    uint8_t *buf = NULL;
+    size_t buf_cap = 0;
+    int rc = pak_inflate_reuse(&buf, &buf_cap, out_len, stored, len, cap, base, err);
     if (rc)
-        goto done;
-    *out = buf;
-    *out_len = declared;
-    buf = NULL;
-done:
-    free(buf);
+        free(buf);
+    else
+        *out = buf;
     return rc;
 }
 

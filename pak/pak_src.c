@@ -260,6 +260,12 @@ int pak_entry_check(const pak_file *p, uint32_t i, util_err *err)
     return 0;
 }
 
+int pak_entry_read_into(const pak_file *p, uint32_t i, uint8_t *buf, util_err *err)
+{
+    int rc = pak_entry_check(p, i, err);
+    return rc ? rc : util_src_read(p->src, buf, p->entries[i].offset, p->entries[i].size, err);
+}
+
 int pak_entry_read(const pak_file *p, uint32_t i, uint8_t **out, size_t *len, util_err *err)
 {
     *out = NULL;

@@ -254,6 +254,62 @@ static void test_lzo_valid(void **state)
     free(out);
 }
 
+/* pak_inflate_reuse: the same bytes as pak_inflate_bytes gives, into a buffer kept from call
+ * to call: kept when the declared size fits it, replaced by a larger one when not, kept on
+ * a failure (the caller frees it). */
+static void test_reuse(void **state)
+{
+    (void)state;
+    enum { N = 20000 };
+    static lzo_buf lb;
+    uint8_t *data = malloc(N), *z = malloc(N + 1024), *buf = NULL;
+    size_t cap = 0, n = 99, len;
+    util_err err;
+    fill(data, N, 11);
+
+    len = make_zlib(z, N + 1024, data, 100, 100, 5);
+    assert_int_equal(pak_inflate_reuse(&buf, &cap, &n, z, len, PAK_MAX_INFLATE, BASE, &err), 0);
+    assert_int_equal(n, 100);
+    assert_int_equal(cap, 100);
+    assert_memory_equal(buf, data, 100);
+    uint8_t *first = buf;
+
+    /* smaller: into the same buffer */
+    lb.len = 0;
+    lb_u32(&lb, 60);
+    lb_compressed(&lb, data + 7, 60);
+    assert_int_equal(pak_inflate_reuse(&buf, &cap, &n, lb.b, lb.len, PAK_MAX_INFLATE, BASE, &err),
+                     0);
+    assert_ptr_equal(buf, first);
+    assert_int_equal(cap, 100);
+    assert_int_equal(n, 60);
+    assert_memory_equal(buf, data + 7, 60);
+
+    /* larger: a buffer of the declared size */
+    len = make_zlib(z, N + 1024, data, N, N, 0);
+    assert_int_equal(pak_inflate_reuse(&buf, &cap, &n, z, len, PAK_MAX_INFLATE, BASE, &err), 0);
+    assert_int_equal(cap, N);
+    assert_int_equal(n, N);
+    assert_memory_equal(buf, data, N);
+
+    /* a damaged stream: the error pak_inflate_bytes gives, the buffer kept, no size */
+    put32(z, N - 1);
+    assert_int_equal(pak_inflate_reuse(&buf, &cap, &n, z, len, PAK_MAX_INFLATE, BASE, &err),
+                     UTIL_EFORMAT);
+    assert_true(err.offset >= BASE + 4 && err.offset <= BASE + len);
+    assert_int_equal(n, 0);
+    assert_non_null(buf);
+    assert_int_equal(cap, N);
+    /* above the cap: refused before the buffer changes */
+    put32(z, N);
+    assert_int_equal(pak_inflate_reuse(&buf, &cap, &n, z, len, N - 1, BASE, &err), UTIL_EFORMAT);
+    assert_int_equal(err.offset, BASE);
+    assert_int_equal(cap, N);
+    free(buf);
+    free(data);
+    free(z);
+}
+
 static void test_lzo_corrupt(void **state)
 {
     (void)state;
@@ -368,7 +424,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sniff),       cmocka_unit_test(test_stored_copy),
         cmocka_unit_test(test_zlib),        cmocka_unit_test(test_lzo_valid),
-        cmocka_unit_test(test_lzo_corrupt),
+        cmocka_unit_test(test_lzo_corrupt), cmocka_unit_test(test_reuse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
