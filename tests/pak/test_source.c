@@ -225,6 +225,12 @@ static void test_file_shrinks_while_open(void **state)
     assert_int_equal(err.offset, 0x70);
     assert_int_equal(pak_entry_read(p, 1, &out, &n, &err), UTIL_EIO);
     assert_int_equal(err.offset, 0x70);
+    uint8_t into[0x40];
+    util_err_clear(&err);
+    assert_int_equal(pak_entry_read_into(p, 1, into, &err), UTIL_EIO); /* the same error */
+    assert_int_equal(err.offset, 0x70);
+    assert_int_equal(pak_entry_read_into(p, 0, into, &err), 0);
+    assert_memory_equal(into, b + 0x40, 0x20);
     pak_close(p);
 
     /* between reading the tables and the entries' edges */
@@ -272,6 +278,11 @@ static void test_pak_inside_an_image(void **state)
     assert_int_equal(n, 0x40);
     assert_memory_equal(out, b + 0x60, 0x40);
     free(out);
+    uint8_t into[0x41];
+    into[0x40] = 0x5A;
+    assert_int_equal(pak_entry_read_into(p, 1, into, &err), 0);
+    assert_memory_equal(into, b + 0x60, 0x40);
+    assert_int_equal(into[0x40], 0x5A); /* the entry's stored size, not a byte more */
     pak_close(p);
     /* a range one byte short: entry 1 is past its end, the tables are fine */
     util_src *cut;
@@ -279,6 +290,7 @@ static void test_pak_inside_an_image(void **state)
     assert_int_equal(pak_open_src(&p, cut, &err), 0);
     assert_false(p->entries[1].in_bounds);
     assert_int_equal(pak_entry_read(p, 1, &out, &n, &err), UTIL_ETRUNC);
+    assert_int_equal(pak_entry_read_into(p, 1, into, &err), UTIL_ETRUNC);
     pak_close(p);
     util_src_close(cut);
     util_src_close(range);
