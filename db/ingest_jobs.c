@@ -200,8 +200,9 @@ static int hash_both(const pak_file *p, uint32_t i, XXH3_state_t *st, XXH3_state
 #define ING_SCRATCH_MAX ING_LARGE
 
 typedef struct {
-    uint8_t *stored, *inflated;
-    size_t stored_cap, inflated_cap;
+    uint8_t *stored;   /* ING_SCRATCH_MAX bytes once allocated */
+    uint8_t *inflated; /* inflated_cap bytes */
+    size_t inflated_cap;
 } scratch_bufs;
 
 static _Thread_local scratch_bufs scratch;
@@ -219,17 +220,12 @@ static int fits_scratch(const pak_entry *e)
            (!e->compressed || e->decompressed_size <= ING_SCRATCH_MAX);
 }
 
-/* Entry e's stored bytes into the thread's scratch buffer. */
+/* Entry e (fits_scratch): its stored bytes into the thread's scratch buffer. */
 static int scratch_read(ing_job *j, const pak_entry *e, uint8_t **out, size_t *len)
 {
-    if (!scratch.stored || e->size > scratch.stored_cap) {
-        free(scratch.stored);
-        scratch.stored_cap = 0;
-        if (!(scratch.stored = malloc(ING_SCRATCH_MAX)))
-            return util_fail(&j->e, UTIL_ENOMEM, e->offset, "out of memory for %u bytes",
-                             ING_SCRATCH_MAX);
-        scratch.stored_cap = ING_SCRATCH_MAX;
-    }
+    if (!scratch.stored && !(scratch.stored = malloc(ING_SCRATCH_MAX)))
+        return util_fail(&j->e, UTIL_ENOMEM, e->offset, "out of memory for %u bytes",
+                         ING_SCRATCH_MAX);
     int rc = pak_entry_read_into(j->p, j->entry, scratch.stored, &j->e);
     *out = rc ? NULL : scratch.stored;
     *len = rc ? 0 : e->size;
