@@ -682,7 +682,7 @@ int ing_rebuild_assets(ing *g, ing_assets_pre *pre)
     if (!rc)
         rc = write_census(g, &a);
     if (!rc)
-        rc = ing_create_indexes(g->d, &x, 0, g->err);
+        rc = ing_create_indexes(g->d, &x, ING_INDEXES_ALL, g->err);
 done:
     ing_indexes_free(&x);
     acalc_free(&a);

@@ -438,7 +438,7 @@ static int take_helper_rows(db *d, census_helper *h, int *taken, util_err *err)
                    "ORDER BY rowid",
                    d, "census_contents", "content_id, game, field, value, count", err);
     if (!rc)
-        rc = ing_create_indexes(d, &idx, 0, err);
+        rc = ing_create_indexes(d, &idx, ING_INDEXES_ALL, err);
     ing_indexes_free(&idx);
     for (size_t i = 0; !rc && i < sizeof section_tables / sizeof section_tables[0]; i++)
         rc = take_table(hd, d, section_tables[i], err);

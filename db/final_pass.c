@@ -323,7 +323,7 @@ static int final_pass_steps(ing *g, db_checkpointer *ck)
     census_helper *h = dbi_census_helper_start(g->d, db_census_sql);
     ing_assets_pre *pre = ing_assets_pre_start(g->d, differs_collect, NULL);
     if ((rc = ing_tx_begin(g)) == 0) {
-        if ((rc = ing_restore_indexes(g->d, g->err)) == 0 && (rc = ing_tx_commit(g)) == 0)
+        if ((rc = ing_restore_indexes(g->d, g->late, g->err)) == 0 && (rc = ing_tx_commit(g)) == 0)
             dbi_checkpoint_more(ck);
         else
             ing_tx_rollback(g);

@@ -315,7 +315,9 @@ static int run(ing *g, ing_indexes *idx)
             rc = db_begin(g->d, g->err);
         }
         if (!rc)
-            rc = ing_create_indexes(g->d, idx, early, g->err);
+            rc = ing_create_indexes(g->d, idx, early ? ING_INDEXES_EARLY : ING_INDEXES_ALL, g->err);
+        if (!rc && early)
+            g->late = idx; /* the others: the final pass's (ing_restore_indexes) */
         if (!rc)
             rc = db_commit(g->d, g->err);
         if (rc)

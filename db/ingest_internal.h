@@ -352,6 +352,9 @@ struct ing {
     size_t held_len, held_cap;
     int holding;
     ing_worlds worlds; /* ingest_world.c */
+    /* the indexes this run's bulk load dropped and left to its final pass to build, or NULL
+     * (then the pass builds whatever the schema has and the database lacks) */
+    const struct ing_indexes *late;
 };
 
 /* ingest_world.c: an entry of the PAK being written is STRG content cid. */
@@ -480,11 +483,14 @@ typedef struct ing_indexes {
 } ing_indexes;
 int ing_db_is_empty(ing *g);
 int ing_drop_indexes(db *d, const char *table, ing_indexes *x, util_err *err);
-/* early_only: only those the final pass reads before it calls ing_restore_indexes. */
-int ing_create_indexes(db *d, const ing_indexes *x, int early_only, util_err *err);
-/* Build every index of the schema the database lacks (a bulk load's, left to the final
- * pass; or one a run killed before its final pass left dropped). */
-int ing_restore_indexes(db *d, util_err *err);
+/* Which of x ing_create_indexes builds: all; those the final pass reads before it calls
+ * ing_restore_indexes; the others. */
+enum ing_index_set { ING_INDEXES_ALL, ING_INDEXES_EARLY, ING_INDEXES_LATE };
+int ing_create_indexes(db *d, const ing_indexes *x, enum ing_index_set which, util_err *err);
+/* Build the indexes the database lacks: late's ING_INDEXES_LATE (a bulk load's of this run,
+ * left to its final pass), or, with late NULL, every index of the schema it lacks (one a run
+ * killed before its final pass left dropped). */
+int ing_restore_indexes(db *d, const ing_indexes *late, util_err *err);
 void ing_indexes_free(ing_indexes *x);
 
 #endif
