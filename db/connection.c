@@ -611,6 +611,7 @@ unsigned dbi_checkpoint_finish(db_checkpointer *c)
 
 struct db_reader {
     db *d;
+    char *path, *setup; /* what reader_main opens and runs first */
     int (*fn)(db *rd, void *arg, util_err *err);
     void *arg;
     pthread_t thread;
@@ -622,6 +623,9 @@ static void *reader_main(void *arg)
 {
     db_reader *r = arg;
     side_yield();
+    if ((r->rc = db_open(&r->d, r->path, DB_OPEN_READONLY, &r->err)) != 0 ||
+        (r->setup && (r->rc = dbi_exec(r->d, r->setup, &r->err)) != 0))
+        return NULL;
     r->rc = dbi_exec(r->d, "BEGIN", &r->err);
     if (!r->rc)
         r->rc = r->fn(r->d, r->arg, &r->err);
@@ -643,9 +647,12 @@ db_reader *dbi_reader_start(db *d, const char *setup, int (*fn)(db *, void *, ut
         return NULL;
     r->fn = fn;
     r->arg = arg;
-    /* opened here, in the thread that uses SQLite so far (db_open configures the library) */
-    if (db_open(&r->d, sqlite3_db_filename(d->h, "main"), DB_OPEN_READONLY, &r->err) != 0 ||
-        (setup && dbi_exec(r->d, setup, &r->err) != 0) ||
+    /* Opened in its thread, beside the writer (at 1x, 3-4 ms of the writer's for each reader
+     * when opened here): d's connection has initialised the library, so db_open's
+     * configuration calls there change nothing. A reader that cannot open fails its join,
+     * as one whose statements fail does. */
+    const char *path = sqlite3_db_filename(d->h, "main");
+    if (!path || !(r->path = strdup(path)) || (setup && !(r->setup = strdup(setup))) ||
         side_thread(&r->thread, reader_main, r) != 0) {
         dbi_reader_free(r);
         return NULL;
@@ -674,6 +681,8 @@ void dbi_reader_free(db_reader *r)
         return;
     dbi_reader_join(r);
     db_close(r->d);
+    free(r->path);
+    free(r->setup);
     free(r);
 }
 

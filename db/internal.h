@@ -280,10 +280,12 @@ db_checkpointer *dbi_checkpoint_start(db *d);
 void dbi_checkpoint_more(db_checkpointer *c);
 unsigned dbi_checkpoint_finish(db_checkpointer *c);
 /* connection.c: work that only reads committed rows, on a read-only connection of its own
- * to d's file, in a thread: setup (SQL, or NULL) runs first, here, then fn(rd, arg, err)
- * inside one read transaction, from the last commit, in the thread. NULL when d is no file
+ * to d's file, in a thread: the thread opens it and runs setup (SQL, or NULL), then
+ * fn(rd, arg, err) inside one read transaction, from the last commit. NULL when d is no file
  * in WAL mode or the thread cannot start (the caller then does the work itself). join
- * waits for fn and says what it returned (0: done); the connection (dbi_reader_db), with
+ * waits for fn and says what it returned (0: done; not 0 also when the connection could not
+ * be opened or set up, and the caller then does the work itself); the connection
+ * (dbi_reader_db), with
  * what fn left in its TEMP tables, stays open until free, which joins first. */
 typedef struct db_reader db_reader;
 db_reader *dbi_reader_start(db *d, const char *setup, int (*fn)(db *rd, void *arg, util_err *err),
