@@ -412,6 +412,43 @@ static void test_checkpointer(void **state)
     db_close(d);
 }
 
+/* A reader thread (dbi_reader_start): fn on a connection of its own, which the thread
+ * opens and sets up; with setup that fails, fn does not run and the join says so (its
+ * caller then does the work itself). */
+static int count_src(db *rd, void *arg, util_err *err)
+{
+    int64_t src = 0, t = 0;
+    int rc = dbi_query_int(rd, "SELECT count(*) FROM src", &src, err);
+    if (!rc)
+        rc = dbi_query_int(rd, "SELECT count(*) FROM temp.t", &t, err);
+    *(int64_t *)arg = rc ? -2 : src + 100 * t; /* no cmocka call: this is the reader's thread */
+    return rc;
+}
+
+static void test_reader(void **state)
+{
+    (void)state;
+    char *dir = NULL;
+    db *d = open_file_with_src(&dir);
+    int64_t got = -1;
+    db_reader *r = dbi_reader_start(
+        d, "PRAGMA query_only = 0; CREATE TEMP TABLE t(x); INSERT INTO t VALUES (1)", count_src,
+        &got);
+    assert_non_null(r);
+    assert_int_equal(dbi_reader_join(r), 0);
+    assert_int_equal(got, 107); /* src's 7 rows, and the setup's one */
+    dbi_reader_free(r);
+    got = -1;
+    r = dbi_reader_start(d, "NOT SQL", count_src, &got);
+    assert_non_null(r);
+    assert_int_not_equal(dbi_reader_join(r), 0);
+    assert_int_equal(got, -1);
+    dbi_reader_free(r);
+    db_close(d);
+    assert_int_equal(tu_remove_tree(dir), 0);
+    free(dir);
+}
+
 /* The row writer's census (db/census_rows.c) counts every field of DB_CENSUS_FIELDS, named
  * as there: a field added to db/columns.h without its count in C fails here. */
 #define FIELD_CV(f, t, c, w)    f,
@@ -439,6 +476,7 @@ int main(void)
         cmocka_unit_test(test_parallel_section),
         cmocka_unit_test(test_parallel_section_falls_back),
         cmocka_unit_test(test_checkpointer),
+        cmocka_unit_test(test_reader),
         cmocka_unit_test(test_rows_count_every_field),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
