@@ -214,6 +214,14 @@ void ing_scratch_free(void)
     memset(&scratch, 0, sizeof scratch);
 }
 
+/* After a job in the scratch buffers: an inflated buffer that grew past ING_SCRATCH_MAX (its
+ * entry's sizes said less, and the stream held more) goes back at once. */
+static void scratch_trim(void)
+{
+    if (scratch.inflated_cap > ING_SCRATCH_MAX)
+        ing_scratch_free();
+}
+
 static int fits_scratch(const pak_entry *e)
 {
     return e->size <= ING_SCRATCH_MAX &&
@@ -269,8 +277,8 @@ static void run_whole(ing_job *j, const pak_entry *e, int keep)
             free(stored);
         }
         if (rc != 0) {
-            if (in_scratch && scratch.inflated_cap > ING_SCRATCH_MAX)
-                ing_scratch_free();
+            if (in_scratch)
+                scratch_trim();
             return;
         }
     } else {
@@ -293,8 +301,8 @@ static void run_whole(ing_job *j, const pak_entry *e, int keep)
     if (!keep) {
         if (!in_scratch)
             free(j->buf);
-        else if (scratch.inflated_cap > ING_SCRATCH_MAX) /* its sizes said less */
-            ing_scratch_free();
+        else
+            scratch_trim();
         j->buf = NULL;
         return;
     }
