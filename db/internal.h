@@ -285,8 +285,8 @@ unsigned dbi_checkpoint_finish(db_checkpointer *c);
  * in WAL mode or the thread cannot start (the caller then does the work itself). join
  * waits for fn and says what it returned (0: done; not 0 also when the connection could not
  * be opened or set up, and the caller then does the work itself); the connection
- * (dbi_reader_db), with
- * what fn left in its TEMP tables, stays open until free, which joins first. */
+ * (dbi_reader_db), with what fn left in its TEMP tables, stays open until free, which joins
+ * first. */
 typedef struct db_reader db_reader;
 db_reader *dbi_reader_start(db *d, const char *setup, int (*fn)(db *rd, void *arg, util_err *err),
                             void *arg);
